@@ -1,0 +1,100 @@
+/**
+ * npm run api-key -- create --label L (--superadmin | --grant customer:VIEW,CREATE [--grant tax:VIEW ...])
+ * npm run api-key -- list
+ * npm run api-key -- revoke <API_KEY>
+ *
+ * Works against $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME), else the DynamoDB Local of a running
+ * `npm start`, else a DynamoDB Local started for the command on $DATA_DIR (default .data/).
+ * On AWS, unset DYNAMODB_ENDPOINT and set STORE_TABLE_NAME and the usual AWS_* variables.
+ */
+import { readFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, type Grants } from '../api-keys/index.js';
+import { createDynamoDbClient, tableName } from '../db/client.js';
+import { setUpTable } from '../db/setup.js';
+import type { Access, Resource } from '../routes.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+
+const USAGE = `usage:
+  npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...)
+  npm run api-key -- list
+  npm run api-key -- revoke API_KEY
+resources: ${RESOURCES.join(', ')}; accesses: ${ACCESSES.join(', ')}`;
+
+export function parseGrants(values: readonly string[]): Grants {
+  const grants: Grants = {};
+  for (const value of values) {
+    const [resource, accesses = ''] = value.split(':');
+    if (!RESOURCES.includes(resource as Resource)) throw new Error(`unknown resource in --grant ${value}`);
+    const list = accesses.split(',').map((a) => a.trim().toUpperCase());
+    for (const access of list) if (!ACCESSES.includes(access as Access)) throw new Error(`unknown access in --grant ${value}`);
+    grants[resource as Resource] = [...new Set([...(grants[resource as Resource] ?? []), ...(list as Access[])])];
+  }
+  return grants;
+}
+
+async function connect(): Promise<DynamoDbLocal | undefined> {
+  if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const running = await readFile(path.join(dataDir, 'dynamodb-endpoint'), 'utf8').catch(() => undefined);
+  if (running) {
+    process.env.DYNAMODB_ENDPOINT = running.trim();
+    return undefined;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const local = await startDynamoDbLocal({ dataDir });
+  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  const client = createDynamoDbClient();
+  await setUpTable(client, tableName());
+  client.destroy();
+  return local;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { label: { type: 'string' }, grant: { type: 'string', multiple: true }, superadmin: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
+  const [command, argument] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const local = await connect();
+  try {
+    switch (command) {
+      case 'create': {
+        if (!values.label) throw new Error('create needs --label');
+        const grants = parseGrants(values.grant ?? []);
+        if (!values.superadmin && Object.keys(grants).length === 0) throw new Error('create needs --superadmin or at least one --grant');
+        console.log(JSON.stringify(await createApiKey({ label: values.label, superadmin: values.superadmin ?? false, grants })));
+        return 0;
+      }
+      case 'list':
+        console.log(JSON.stringify(await listApiKeys(), null, 2));
+        return 0;
+      case 'revoke':
+        if (!argument) throw new Error('revoke needs the API key');
+        if (!(await revokeApiKey(argument))) {
+          console.error(`no API key ${argument}`);
+          return 1;
+        }
+        console.log(JSON.stringify({ revoked: argument }));
+        return 0;
+      default:
+        throw new Error(`unknown command ${command}`);
+    }
+  } finally {
+    await local?.stop();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  },
+);

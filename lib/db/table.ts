@@ -1,0 +1,45 @@
+/**
+ * The single table: its key schema, global secondary indexes and TTL attribute. CDK builds the
+ * deployed table from this and the local setup creates the same table in DynamoDB Local.
+ *
+ * Item collections (see keys.ts for the builders):
+ *   TAXRULE / RULE#<id16>           tax rules (a bounded set, kept in one partition: consistent lists)
+ *   TAXRULE / DEFAULT               pointer to the default tax rule, the lock for "at most one default"
+ *   CUSTOMER#<id> / CUSTOMER        customers; GSI1 by id, GSI2 by lastname
+ *   CUSTOMER_EMAIL#<email> / LOCK   uniqueness of a customer email (lower case)
+ *   PRODUCT#<id> / PRODUCT          products; GSI1 by id, GSI2 by ref, GSI3/GSI4 the same per visibility
+ *   PRODUCT_REF#<ref> / LOCK        uniqueness of a product ref (lower case)
+ *   COUNTER#<kind> / HEAD|TAIL      id allocation and row count of a list (see counters.ts)
+ *   APIKEY#<key> / APIKEY           API keys; GSI1 lists them
+ *   LOGIN#<email> / FAILURES        failed login checks, expiring by TTL
+ *   IDEMPOTENCY#<scope> / RESPONSE  replayable POST answers, expiring by TTL
+ *   REFDATA#<kind> / <id>           the reference data (langs, titles, currencies, countries, taxes)
+ */
+export interface KeyPair {
+  readonly partitionKey: string;
+  readonly sortKey: string;
+}
+
+export interface TableDefinition extends KeyPair {
+  readonly indexes: Readonly<Record<IndexName, KeyPair>>;
+  readonly ttlAttribute: string;
+}
+
+export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';
+
+export const table: TableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: {
+    GSI1: { partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    GSI2: { partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    GSI3: { partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    GSI4: { partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  },
+  ttlAttribute: 'expiresAt',
+};
+
+/** All key attributes are strings. */
+export function keyAttributeNames(): string[] {
+  return [table.partitionKey, table.sortKey, ...Object.values(table.indexes).flatMap((i) => [i.partitionKey, i.sortKey])];
+}

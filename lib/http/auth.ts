@@ -1,0 +1,67 @@
+/**
+ * Thelia-compatible authentication (CONTRACT §3), in the contract's order:
+ *   401 + WWW-Authenticate: Token   no `Authorization: Token <key>`, or an unknown or revoked key
+ *   412                             `sign` missing or not the HMAC-SHA1 of the raw body
+ *   403                             the key's profile lacks the route's access
+ * Keys are cached per container for STORE_API_KEY_CACHE_SECONDS (default 30), so a warm request
+ * costs no DynamoDB request and a revocation takes effect within that time.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { allows, findActiveKey, type ApiKeyRecord } from '../api-keys/index.js';
+import type { RouteDefinition } from '../routes.js';
+import { HttpProblem } from './problem.js';
+import { header, rawBody, type HttpEvent, type HttpMiddleware } from './types.js';
+
+interface CachedKey {
+  record: ApiKeyRecord;
+  secureKey: Buffer;
+  expires: number;
+}
+
+const cache = new Map<string, CachedKey>();
+
+const cacheMillis = (): number => Number(process.env.STORE_API_KEY_CACHE_SECONDS ?? 30) * 1000;
+
+const unauthorized = (detail: string) => new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Token' } });
+
+/** Lowercase hex HMAC-SHA1 of the body, keyed with the hex-decoded secure key. */
+export function signBody(secureKeyHex: string, body: Buffer | string): string {
+  return createHmac('sha1', Buffer.from(secureKeyHex, 'hex')).update(body).digest('hex');
+}
+
+async function lookUp(apiKey: string): Promise<CachedKey | undefined> {
+  const now = Date.now();
+  const cached = cache.get(apiKey);
+  if (cached && cached.expires > now) return cached;
+  cache.delete(apiKey);
+  const found = await findActiveKey(apiKey);
+  if (!found) return undefined;
+  const entry = { record: found.record, secureKey: Buffer.from(found.secureKey, 'hex'), expires: now + cacheMillis() };
+  if (cacheMillis() > 0) cache.set(apiKey, entry);
+  return entry;
+}
+
+function signatureMatches(event: HttpEvent, secureKey: Buffer): boolean {
+  const sign = event.queryStringParameters?.sign;
+  if (!sign || !/^[0-9a-fA-F]{40}$/.test(sign)) return false;
+  const expected = createHmac('sha1', secureKey).update(rawBody(event)).digest();
+  return timingSafeEqual(expected, Buffer.from(sign, 'hex'));
+}
+
+export const authenticate = (route: RouteDefinition): HttpMiddleware => ({
+  before: async (request) => {
+    const permission = route.permission;
+    if (!permission) return;
+    const match = /^token\s+(\S+)\s*$/i.exec(header(request.event, 'authorization') ?? '');
+    if (!match?.[1]) throw unauthorized('an API key is required: Authorization: Token <API_KEY>');
+    const key = await lookUp(match[1]);
+    if (!key) throw unauthorized('unknown or revoked API key');
+    if (!signatureMatches(request.event, key.secureKey)) {
+      throw new HttpProblem(412, 'the sign query parameter must be the HMAC-SHA1 of the body, keyed with the secure key');
+    }
+    if (!allows(key.record, permission.resource, permission.access)) {
+      throw new HttpProblem(403, `this API key may not ${permission.access} ${permission.resource}`);
+    }
+    request.context.apiKey = key.record;
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * Turns anything thrown by a handler or a middleware into a problem+json response (CONTRACT §2):
+ * HttpProblem as it is, middy's body-parser errors as 415/400, DynamoDB throttling or outage as 503,
+ * and everything else as a 500 whose body says nothing about the cause.
+ */
+import { HttpProblem } from './problem.js';
+import { isDynamoDbUnavailable } from '../db/errors.js';
+import { log } from '../log.js';
+import type { HttpMiddleware, HttpResponse } from './types.js';
+
+export const RETRY_AFTER_SECONDS = 1;
+
+export function toProblem(error: unknown): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
+  if (cause?.package === '@middy/http-json-body-parser') {
+    return (error as Error).message === 'Unsupported Media Type'
+      ? new HttpProblem(415, 'the body must be JSON (Content-Type: application/json)')
+      : new HttpProblem(400, 'the body is not valid JSON', { errors: [{ field: 'body', message: 'is not valid JSON' }] });
+  }
+  if (isDynamoDbUnavailable(error)) {
+    return new HttpProblem(503, 'the database is busy or unavailable; retry later', {
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    });
+  }
+  return new HttpProblem(500, 'internal error');
+}
+
+export function problemResponse(problem: HttpProblem): HttpResponse {
+  return {
+    statusCode: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
+    body: JSON.stringify(problem.body),
+  };
+}
+
+export const problemErrors = (): HttpMiddleware => ({
+  onError: async (request) => {
+    const problem = toProblem(request.error);
+    if (problem.status >= 500) {
+      const error = request.error;
+      log('error', 'request failed', {
+        status: problem.status,
+        route: request.event.routeKey,
+        requestId: request.context.awsRequestId,
+        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      });
+    }
+    request.response = problemResponse(problem);
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * RFC 9457 problem details, with Thelia's `error` key kept for wire compatibility (CONTRACT §2).
+ * Every error the API answers with is an HttpProblem by the time it leaves the error middleware.
+ */
+import { STATUS_CODES } from 'node:http';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail: string;
+  error: string;
+  errors?: FieldError[];
+}
+
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.status = status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  get body(): ProblemBody {
+    const body: ProblemBody = {
+      type: 'about:blank',
+      title: STATUS_CODES[this.status] ?? 'Error',
+      status: this.status,
+      detail: this.message,
+      error: this.message,
+    };
+    if (this.errors) body.errors = this.errors;
+    return body;
+  }
+}
+
+/** A 400 naming every offending field; the detail lists them all so that `error` alone is useful. */
+export function invalidFields(errors: FieldError[]): HttpProblem {
+  const detail = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+  return new HttpProblem(400, detail, { errors });
+}
+
+export function invalidField(field: string, message: string): HttpProblem {
+  return invalidFields([{ field, message }]);
+}
+
+export const notFound = (what = 'resource'): HttpProblem => new HttpProblem(404, `${what} not found`);
+export const conflict = (detail: string, field?: string): HttpProblem =>
+  new HttpProblem(409, detail, field ? { errors: [{ field, message: detail }] } : {});

@@ -1,0 +1,54 @@
+/**
+ * Matches a method and path against the route table. The local server routes with it, and the
+ * deployed API's catch-all function uses it to answer 404/405 the way the local server does.
+ */
+import { routes, type RouteDefinition } from '../routes.js';
+import { HttpProblem } from './problem.js';
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: Record<string, string>;
+}
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+const compiled: CompiledRoute[] = routes.map((route) => {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    paramNames.push(name);
+    return '(\\d+)';
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
+});
+
+/** Path ids are positive integers up to 2^53−1 (CONTRACT §1); anything else does not match. */
+export function isPathId(value: string): boolean {
+  return /^\d+$/.test(value) && value.length <= 16 && Number(value) >= 1 && Number.isSafeInteger(Number(value));
+}
+
+/** The route for a request, or the 404/405 problem to answer with. */
+export function matchRoute(method: string, path: string): RouteMatch | HttpProblem {
+  const allowed = new Set<string>();
+  for (const { route, pattern, paramNames } of compiled) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    const values = m.slice(1);
+    if (!values.every(isPathId)) continue;
+    if (route.method !== method.toUpperCase()) {
+      allowed.add(route.method);
+      continue;
+    }
+    return { route, params: Object.fromEntries(paramNames.map((n, i) => [n, values[i] ?? ''])) };
+  }
+  if (allowed.size > 0) {
+    const allow = [...allowed].sort().join(', ');
+    return new HttpProblem(405, `method ${method.toUpperCase()} is not allowed here; allowed: ${allow}`, {
+      headers: { Allow: allow },
+    });
+  }
+  return new HttpProblem(404, `no route for ${path}`);
+}

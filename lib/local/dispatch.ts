@@ -1,0 +1,112 @@
+/**
+ * Turns an HTTP request into the API Gateway HTTP API (v2) event that the deployed API would send,
+ * and calls the very handler module the route's Lambda runs. The local server and the tests use it.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { handlerFile, type RouteDefinition } from '../routes.js';
+import { matchRoute } from '../http/router.js';
+import { HttpProblem } from '../http/problem.js';
+import { problemResponse } from '../http/errors.js';
+import { bodyTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
+import type { HttpEvent, HttpResponse } from '../http/types.js';
+
+export interface LocalRequest {
+  method: string;
+  /** Path and query string, e.g. /api/tax-rules?limit=5 */
+  url: string;
+  headers?: Record<string, string | string[] | undefined>;
+  body?: Buffer | string;
+  sourceIp?: string;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResponse>;
+const handlers = new Map<string, Promise<LambdaHandler>>();
+
+function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
+  let loaded = handlers.get(route.name);
+  if (!loaded) {
+    loaded = import(pathToFileURL(path.join(root, handlerFile(route))).href).then((m: { handler: LambdaHandler }) => m.handler);
+    handlers.set(route.name, loaded);
+  }
+  return loaded;
+}
+
+function isUtf8(bytes: Buffer): boolean {
+  return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+}
+
+export function toApiGatewayEvent(request: LocalRequest, route: RouteDefinition, params: Record<string, string>): HttpEvent {
+  const url = new URL(request.url, 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const bytes = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+  const hasBody = bytes !== undefined && bytes.length > 0;
+  const text = hasBody && isUtf8(bytes);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: `${route.method} ${route.path}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(params).length ? { pathParameters: params } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: request.method.toUpperCase(),
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.sourceIp ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: `${route.method} ${route.path}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(hasBody ? { body: text ? bytes.toString('utf8') : bytes.toString('base64') } : {}),
+    isBase64Encoded: hasBody && !text,
+  };
+}
+
+function lambdaContext(functionName: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** The route's answer to a request, or the router's 404/405, or 413 for an oversized body. */
+export async function dispatch(request: LocalRequest): Promise<HttpResponse> {
+  const url = new URL(request.url, 'http://localhost');
+  const match = matchRoute(request.method, url.pathname);
+  if (match instanceof HttpProblem) return problemResponse(match);
+  const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
+  if (size > MAX_BODY_BYTES) return problemResponse(bodyTooLarge());
+  const handler = await loadHandler(match.route);
+  return handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-')));
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm start`: the API on http://127.0.0.1:$PORT (default 3000) backed by DynamoDB Local with its
+ * data in $DATA_DIR (default .data/), or by $DYNAMODB_ENDPOINT when set. Creates the table and the
+ * reference data when missing, makes sure an API key exists, and stops everything on SIGINT/SIGTERM.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createDynamoDbClient, tableName } from '../db/client.js';
+import { setUpTable } from '../db/setup.js';
+import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
+import { signBody } from '../http/auth.js';
+import { JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { createLocalServer, listen } from './server.js';
+
+export const endpointFile = (dataDir: string) => path.join(dataDir, 'dynamodb-endpoint');
+
+async function main(): Promise<void> {
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const port = Number(process.env.PORT ?? 3000);
+  let dynamo: DynamoDbLocal | undefined;
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    await mkdir(dataDir, { recursive: true });
+    const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
+    dynamo = await startDynamoDbLocal({ dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    // `npm run api-key` finds the running DynamoDB Local through this file.
+    await writeFile(endpointFile(dataDir), dynamo.endpoint);
+  }
+  const server = createLocalServer();
+  let stopping = false;
+  const stop = async (signal: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping`);
+    server.close();
+    server.closeAllConnections();
+    if (dynamo) {
+      await rm(endpointFile(dataDir), { force: true });
+      await dynamo.stop();
+    }
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  try {
+    const client = createDynamoDbClient();
+    await setUpTable(client, tableName());
+    client.destroy();
+
+    const bootstrap = process.env.STORE_BOOTSTRAP_API_KEY;
+    let created: { apiKey: string; secureKey: string } | undefined;
+    if (bootstrap) {
+      const [apiKey = '', secureKey = ''] = bootstrap.split(':');
+      await ensureApiKey(apiKey, secureKey);
+      created = { apiKey, secureKey };
+    } else if (!(await hasAnyApiKey())) {
+      created = await createApiKey({ label: 'first key (created by npm start)', superadmin: true });
+      console.log('No API key existed: created a superadmin key. Its secure key is shown only now:');
+      console.log(JSON.stringify(created));
+    }
+
+    const actualPort = await listen(server, port);
+    const base = `http://127.0.0.1:${actualPort}`;
+    console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})`);
+    if (created) {
+      console.log('Try it:');
+      console.log(`  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=${signBody(created.secureKey, '')}"`);
+    } else {
+      console.log('Create a key with: npm run api-key -- create --label me   (see README: signing requests)');
+    }
+  } catch (error) {
+    console.error(`start failed: ${(error as Error).message}`);
+    await stop('error', 1);
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error instanceof JavaMissingError ? error.message : `start failed: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+/**
+ * Exact decimals for prices and weights: values are kept as integer millionths (BigInt), stored and
+ * answered as strings with six fraction digits ("19.990000"), never as floats.
+ */
+export const SCALE = 1_000_000n;
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Parses a non-negative decimal (a JSON number or a numeric string) into millionths. Returns
+ * undefined when it is not a number, is negative, or has more than six fraction digits.
+ */
+export function parseMicros(value: number | string): bigint | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+  // A JS number prints as the shortest decimal that reads back as itself: what the client wrote.
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, whole = '0', fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText);
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 40) return undefined;
+  let digits = whole + fraction;
+  let fractionDigits = fraction.length - exponent;
+  if (fractionDigits < 0) {
+    digits += '0'.repeat(-fractionDigits);
+    fractionDigits = 0;
+  }
+  // Trailing zeros beyond the sixth fraction digit carry no precision.
+  while (fractionDigits > 6 && digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    fractionDigits--;
+  }
+  if (fractionDigits > 6) return undefined;
+  return BigInt(digits) * 10n ** BigInt(6 - fractionDigits);
+}
+
+export function formatMicros(micros: bigint): string {
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  return `${sign}${abs / SCALE}.${(abs % SCALE).toString().padStart(6, '0')}`;
+}
+
+/**
+ * Applies percentage taxes in order, each on the result of the previous one (compounding), and
+ * rounds half up to the millionth once, at the end.
+ */
+export function applyPercents(micros: bigint, percents: readonly string[]): bigint {
+  let numerator = micros;
+  let denominator = 1n;
+  for (const percent of percents) {
+    const rate = parseMicros(percent);
+    if (rate === undefined) throw new Error(`bad tax rate ${percent}`);
+    // × (1 + rate/100), rate in millionths of a percent
+    numerator *= 100n * SCALE + rate;
+    denominator *= 100n * SCALE;
+  }
+  return (numerator * 2n + denominator) / (2n * denominator);
+}

@@ -1,0 +1,229 @@
+/**
+ * Tax-rule operations. Rules live in one partition (at most 1 000 per store), so lists are read
+ * whole, consistently, and sorted in memory. The item TAXRULE/DEFAULT points at the default rule;
+ * every change of the default updates it under a condition on its old value, in the same
+ * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
+import { allocateId, type CountedList } from '../db/counters.js';
+import { keys } from '../db/keys.js';
+import { toLoop, type LoopResult } from '../db/loop.js';
+import { pageInMemory } from '../db/paging.js';
+import { putNew, remove, retryOnConflict, update, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
+import { HttpProblem, conflict, invalidField, notFound } from '../http/problem.js';
+import { localeOf } from '../http/list-query.js';
+import { mergeTexts, type I18n } from '../i18n.js';
+import type { Lang } from '../reference/index.js';
+import { fromItem, toItem, toRow, type TaxRuleItem, type TaxRuleText } from './model.js';
+import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
+
+/** Ids 1 and 2 are the seeded rules of a fresh Thelia install. */
+export const FIRST_TAX_RULE_ID = 3;
+export const TAX_RULE_IDS: CountedList = { kind: 'TAXRULE', partitions: [] };
+
+const missing = () => notFound('tax rule');
+
+/** The version a write expects: the client's If-Match when given (412 if stale), else what we read (retry if stale). */
+export const versionMismatch = (expectedVersion: number | undefined) => (current: Record<string, unknown> | undefined) =>
+  current === undefined ? notFound() : expectedVersion !== undefined ? new HttpProblem(412, 'the record has changed since that version (If-Match)') : new WriteConflict();
+
+async function readRuleAndDefault(id: number): Promise<{ rule: TaxRuleItem | undefined; defaultId: number | undefined }> {
+  const result = await db().send(
+    new TransactGetCommand({
+      TransactItems: [{ Get: { TableName: tableName(), Key: keys.taxRule(id) } }, { Get: { TableName: tableName(), Key: keys.defaultTaxRule() } }],
+    }),
+  );
+  const [rule, pointer] = result.Responses ?? [];
+  return { rule: rule?.Item ? fromItem(rule.Item) : undefined, defaultId: pointer?.Item?.ruleId as number | undefined };
+}
+
+export async function getDefaultTaxRuleId(): Promise<number | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.defaultTaxRule(), ConsistentRead: true }));
+  return result.Item?.ruleId as number | undefined;
+}
+
+/**
+ * Steps that make `id` the default: the old default loses its flag (and its row changes version),
+ * and the pointer moves, on condition that it still points where we read it.
+ */
+function makeDefaultSteps(id: number, previous: number | undefined, now: string): WriteStep[] {
+  const steps: WriteStep[] = [];
+  if (previous !== undefined && previous !== id) {
+    steps.push(
+      update(
+        keys.taxRule(previous),
+        { update: 'SET isDefault = :no, version = version + :one, updatedAt = :now', condition: 'attribute_exists(pk)', values: { ':no': false, ':one': 1, ':now': now } },
+        () => new WriteConflict(),
+      ),
+    );
+  }
+  steps.push(
+    update(
+      keys.defaultTaxRule(),
+      previous === undefined
+        ? { update: 'SET ruleId = :id', condition: 'attribute_not_exists(pk)', values: { ':id': id } }
+        : { update: 'SET ruleId = :id', condition: 'ruleId = :previous', values: { ':id': id, ':previous': previous } },
+      () => new WriteConflict(),
+    ),
+  );
+  return steps;
+}
+
+export async function getTaxRule(id: number, lang: Lang | undefined): Promise<LoopResult> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxRule(id), ConsistentRead: true }));
+  if (!result.Item) throw missing();
+  return toLoop([toRow(fromItem(result.Item), localeOf(lang))]);
+}
+
+/** Every rule, read consistently from the rules' partition. */
+export async function readAllTaxRules(): Promise<TaxRuleItem[]> {
+  const rules: TaxRuleItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.taxRulePartition, ':prefix': keys.taxRulePrefix },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    rules.push(...(page.Items ?? []).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return rules;
+}
+
+export async function listTaxRules(query: TaxRuleListInput, path: string): Promise<LoopResult> {
+  const locale = localeOf(query.lang);
+  const rows = (await readAllTaxRules()).map((rule) => toRow(rule, locale));
+  const collator = new Intl.Collator(locale.replace('_', '-'));
+  const byId = (a: (typeof rows)[number], b: (typeof rows)[number]) => Number(a.ID) - Number(b.ID);
+  const byTitle = (a: (typeof rows)[number], b: (typeof rows)[number]) => collator.compare(String(a.TITLE), String(b.TITLE)) || byId(a, b);
+  const sorted = rows.sort(query.order.startsWith('alpha') ? byTitle : byId);
+  if (query.order.endsWith('_reverse')) sorted.reverse();
+  const listParams: Record<string, string> = { order: query.order, ...(query.lang ? { lang: query.lang.locale } : {}) };
+  const page = pageInMemory(sorted, { scope: `tax-rules|${query.order}`, path, query: listParams }, query, sorted.length);
+  return toLoop(page.items, page.headers);
+}
+
+export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<LoopResult> {
+  const id = await allocateId(TAX_RULE_IDS, FIRST_TAX_RULE_ID);
+  const now = new Date().toISOString();
+  const i18n: I18n<TaxRuleText> = {};
+  for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
+  const rule: TaxRuleItem = {
+    id,
+    countries: input.country,
+    taxes: input.tax,
+    i18n,
+    isDefault: input.default === true,
+    productCount: 0,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const create = putNew(toItem(rule), () => new HttpProblem(409, `tax rule ${id} already exists`));
+  if (rule.isDefault) {
+    await retryOnConflict(async () => writeAtomically([create, ...makeDefaultSteps(id, await getDefaultTaxRuleId(), now)]));
+  } else {
+    await writeAtomically([create]);
+  }
+  return toLoop([toRow(rule, localeOf(lang, input.i18n[0]!.locale))]);
+}
+
+export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<LoopResult> {
+  const updated = await retryOnConflict(async () => {
+    const { rule, defaultId } = await readRuleAndDefault(input.id);
+    if (!rule) throw missing();
+    let i18n = rule.i18n;
+    for (const [index, entry] of (input.i18n ?? []).entries()) {
+      if (!i18n[entry.locale] && entry.title === undefined) throw invalidField(`i18n[${index}].title`, 'is required for a new locale');
+      const { locale, ...changes } = entry;
+      i18n = mergeTexts(i18n, locale, changes);
+    }
+    const now = new Date().toISOString();
+    const becomesDefault = input.default === true && !rule.isDefault;
+    const next: TaxRuleItem = {
+      ...rule,
+      countries: input.country ?? rule.countries,
+      taxes: input.tax ?? rule.taxes,
+      i18n,
+      isDefault: rule.isDefault || becomesDefault,
+      version: rule.version + 1,
+      updatedAt: now,
+    };
+    const write = update(
+      keys.taxRule(rule.id),
+      {
+        update: 'SET countries = :countries, taxes = :taxes, i18n = :i18n, isDefault = :isDefault, version = :next, updatedAt = :now',
+        condition: 'version = :expected',
+        values: {
+          ':countries': next.countries,
+          ':taxes': next.taxes,
+          ':i18n': next.i18n,
+          ':isDefault': next.isDefault,
+          ':next': next.version,
+          ':now': now,
+          ':expected': expectedVersion ?? rule.version,
+        },
+      },
+      versionMismatch(expectedVersion),
+    );
+    await writeAtomically([write, ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
+    return next;
+  });
+  const firstLocale = input.i18n?.[0]?.locale;
+  return toLoop([toRow(updated, localeOf(lang, firstLocale))]);
+}
+
+export async function deleteTaxRule(id: number, expectedVersion: number | undefined): Promise<void> {
+  await retryOnConflict(async () => {
+    const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxRule(id), ConsistentRead: true }));
+    if (!result.Item) throw missing();
+    const rule = fromItem(result.Item);
+    if ((rule.productCount ?? 0) > 0) throw conflict(`tax rule ${id} is used by ${rule.productCount} product(s)`);
+    const steps = [
+      remove(
+        keys.taxRule(id),
+        {
+          expression: 'version = :expected AND (attribute_not_exists(productCount) OR productCount = :zero)',
+          values: { ':expected': expectedVersion ?? rule.version, ':zero': 0 },
+        },
+        (current) =>
+          current && Number(current.productCount ?? 0) > 0
+            ? conflict(`tax rule ${id} is used by ${current.productCount} product(s)`)
+            : versionMismatch(expectedVersion)(current),
+      ),
+    ];
+    // The default rule can be deleted; the store then has no default until one is chosen.
+    if (rule.isDefault) steps.push(remove(keys.defaultTaxRule(), { expression: 'ruleId = :id', values: { ':id': id } }, () => new WriteConflict()));
+    await writeAtomically(steps);
+  });
+}
+
+/** Rules by id, in one BatchGet (product rows need their rule's taxes). */
+export async function getTaxRulesByIds(ids: readonly number[]): Promise<Map<number, TaxRuleItem>> {
+  const unique = [...new Set(ids)];
+  const found = new Map<number, TaxRuleItem>();
+  if (unique.length === 0) return found;
+  let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+    [tableName()]: { Keys: unique.map((id) => keys.taxRule(id)) },
+  };
+  while (request && Object.keys(request).length) {
+    const result = await db().send(new BatchGetCommand({ RequestItems: request }));
+    for (const item of result.Responses?.[tableName()] ?? []) {
+      const rule = fromItem(item);
+      found.set(rule.id, rule);
+    }
+    request = result.UnprocessedKeys as typeof request;
+  }
+  return found;
+}
+
+/** A step that counts a product in (or out of) a rule, failing when the rule does not exist. */
+export function countProductStep(ruleId: number, delta: 1 | -1, onMissing: () => Error): WriteStep {
+  return update(keys.taxRule(ruleId), { update: 'ADD productCount :delta', condition: 'attribute_exists(pk)', values: { ':delta': delta } }, onMissing);
+}

@@ -1,0 +1,66 @@
+/**
+ * Field schemas shared by the resources, with messages that read well after the field name
+ * ("email: must be a valid email address").
+ */
+import * as v from 'valibot';
+import { parseMicros } from './money.js';
+import { langByLocale } from './reference/index.js';
+
+export const MAX_TEXT = 255;
+
+// Control characters have no place in names and addresses (and would break sort keys).
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** A text of at most `max` characters; required texts may not be blank. */
+export const text = (max = MAX_TEXT) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check((s) => !CONTROL.test(s), 'must not contain control characters'),
+  );
+
+export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.trim(), v.nonEmpty('must not be empty'));
+
+/** Ids are integers; PHP clients also send them as digit strings. */
+export const integer = (min: number) =>
+  v.pipe(
+    v.union(
+      [v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,16}\s*$/), v.transform(Number))],
+      'must be an integer',
+    ),
+    v.integer('must be an integer'),
+    v.safeInteger('must be an integer'),
+    v.minValue(min, `must be at least ${min}`),
+  );
+
+/** An id that must exist among `known` (reference data). */
+export const knownId = (known: ReadonlySet<number> | ReadonlyMap<number, unknown>, what: string) =>
+  v.pipe(integer(1), v.check((id) => known.has(id), `is not a known ${what}`));
+
+/** true/false/1/0/"1"/"0" (Thelia payloads send flags as 1). */
+export const flag = () =>
+  v.pipe(
+    v.union([v.boolean(), v.picklist([1, 0]), v.picklist(['1', '0'])], 'must be true, false, 1 or 0'),
+    v.transform((value) => value === true || value === 1 || value === '1'),
+  );
+
+/** A non-negative decimal, number or numeric string, with at most six fraction digits, in millionths. */
+export const decimal = (max: bigint) =>
+  v.pipe(
+    v.union([v.number(), v.string()], 'must be a number or a numeric string'),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const micros = parseMicros(dataset.value);
+      if (micros === undefined) {
+        addIssue({ message: 'must be a non-negative number with at most 6 decimals' });
+        return NEVER;
+      }
+      if (micros > max) {
+        addIssue({ message: 'is too large' });
+        return NEVER;
+      }
+      return micros;
+    }),
+  );
+
+export const locale = () =>
+  v.pipe(v.string('must be a string'), v.check((l) => langByLocale.has(l), 'is not a known language locale'));

@@ -1,0 +1,80 @@
+/**
+ * Calls the API as a client would: through the same router, API Gateway event and handler modules
+ * as the local server, signed with a superadmin key unless told otherwise.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createApiKey, type Grants } from '../../lib/api-keys/index.js';
+import { signBody } from '../../lib/http/auth.js';
+import { db, tableName } from '../../lib/db/client.js';
+import { dispatch } from '../../lib/local/dispatch.js';
+
+export interface Credentials {
+  apiKey: string;
+  secureKey: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Credentials to sign with; `null` sends no Authorization header. */
+  as?: Credentials | null;
+  /** Overrides the computed signature; `null` sends none. */
+  sign?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+  text: string;
+}
+
+let superadmin: Promise<Credentials> | undefined;
+
+/** A superadmin key of this test file's table, created once. */
+export const superadminKey = (): Promise<Credentials> => (superadmin ??= createApiKey({ label: 'tests', superadmin: true }));
+
+export const keyWith = (grants: Grants): Promise<Credentials> => createApiKey({ label: 'tests', grants });
+
+export async function call<T = any>(method: string, url: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const raw = options.body === undefined ? '' : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
+  const credentials = options.as === undefined ? await superadminKey() : options.as;
+  const headers: Record<string, string> = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  let target = url;
+  if (credentials) {
+    headers.authorization ??= `Token ${credentials.apiKey}`;
+    const sign = options.sign === undefined ? signBody(credentials.secureKey, raw) : options.sign;
+    if (sign !== null) target += `${url.includes('?') ? '&' : '?'}sign=${sign}`;
+  }
+  const response = await dispatch({ method, url: target, headers, body: raw });
+  const text = response.body ?? '';
+  const contentType = String(response.headers?.['Content-Type'] ?? '');
+  return {
+    status: response.statusCode ?? 200,
+    headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
+    body: contentType.includes('json') && text ? JSON.parse(text) : text,
+    text,
+  };
+}
+
+export const get = <T = any>(url: string, options?: CallOptions) => call<T>('GET', url, options);
+export const post = <T = any>(url: string, body: unknown, options?: CallOptions) => call<T>('POST', url, { ...options, body });
+export const put = <T = any>(url: string, body: unknown, options?: CallOptions) => call<T>('PUT', url, { ...options, body });
+export const del = <T = any>(url: string, options?: CallOptions) => call<T>('DELETE', url, options);
+
+/** Every item of the table, in key order: to show that a refused request changed nothing. */
+export async function tableSnapshot(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort((a, b) => `${a.pk}|${a.sk}`.localeCompare(`${b.pk}|${b.sk}`));
+}
+
+/** Asserts that the answer is a problem+json with this status (and, given, these fields named). */
+export function problemFields(response: ApiResponse): string[] {
+  return (response.body?.errors ?? []).map((e: { field: string }) => e.field);
+}
