@@ -44,6 +44,13 @@ export const routes = [
   route('tax-rules/create', 'POST', '/api/tax-rules', 201, 'tax', 'CREATE'),
   route('tax-rules/update', 'PUT', '/api/tax-rules', 201, 'tax', 'UPDATE'),
   route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, 'tax', 'DELETE'),
+
+  route('customers/list', 'GET', '/api/customers', 200, 'customer', 'VIEW'),
+  route('customers/get', 'GET', '/api/customers/{entityId}', 200, 'customer', 'VIEW'),
+  route('customers/create', 'POST', '/api/customers', 201, 'customer', 'CREATE'),
+  route('customers/update', 'PUT', '/api/customers', 201, 'customer', 'UPDATE'),
+  route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, 'customer', 'DELETE'),
+  route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, 'customer', 'VIEW'),
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

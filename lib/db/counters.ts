@@ -30,7 +30,11 @@ const placement = (list: CountedList, end: 'HEAD' | 'TAIL') => {
   return { sets, names, values };
 };
 
-/** Hands out the next id; the first id is `firstId` (new ids start after the seeded records). */
+/**
+ * Hands out the next id; the first id is `firstId` (new ids start after the seeded records). It is
+ * an atomic ADD outside the create's transaction, so concurrent creates never contend on it; a
+ * create that then fails (409) leaves a gap in the ids, as an SQL auto-increment does.
+ */
 export async function allocateId(list: CountedList, firstId = 1): Promise<number> {
   const { sets, names, values } = placement(list, 'HEAD');
   const result = await db().send(

@@ -7,7 +7,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from './client.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, notFound } from '../http/problem.js';
 import type { Key } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -32,13 +32,29 @@ export class WriteConflict extends Error {
 type Values = Record<string, unknown>;
 export type OnConditionFailed = (current: Values | undefined) => Error;
 
-export const put = (item: Values, condition?: string, onConditionFailed?: OnConditionFailed): WriteStep => ({
-  item: { Put: { TableName: tableName(), Item: item, ...(condition ? { ConditionExpression: condition } : {}) } },
+/** A condition expression with its placeholders. */
+export interface Condition {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Values;
+}
+
+const conditionParts = (condition: Condition | undefined) =>
+  condition
+    ? {
+        ConditionExpression: condition.expression,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+      }
+    : {};
+
+export const put = (item: Values, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
+  item: { Put: { TableName: tableName(), Item: item, ...conditionParts(condition) } },
   onConditionFailed,
 });
 
 export const putNew = (item: Values, onConditionFailed: OnConditionFailed): WriteStep =>
-  put(item, 'attribute_not_exists(pk)', onConditionFailed);
+  put(item, { expression: 'attribute_not_exists(pk)' }, onConditionFailed);
 
 export interface UpdateSpec {
   update: string;
@@ -61,39 +77,27 @@ export const update = (key: Key, spec: UpdateSpec, onConditionFailed?: OnConditi
   onConditionFailed,
 });
 
-export const remove = (
-  key: Key,
-  condition?: { expression: string; names?: Record<string, string>; values?: Values },
-  onConditionFailed?: OnConditionFailed,
-): WriteStep => ({
-  item: {
-    Delete: {
-      TableName: tableName(),
-      Key: key,
-      ...(condition ? { ConditionExpression: condition.expression } : {}),
-      ...(condition?.names ? { ExpressionAttributeNames: condition.names } : {}),
-      ...(condition?.values ? { ExpressionAttributeValues: condition.values } : {}),
-    },
-  },
+export const remove = (key: Key, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
+  item: { Delete: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
   onConditionFailed,
 });
 
-export const conditionCheck = (
-  key: Key,
-  condition: { expression: string; names?: Record<string, string>; values?: Values },
-  onConditionFailed: OnConditionFailed,
-): WriteStep => ({
-  item: {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: key,
-      ConditionExpression: condition.expression,
-      ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
-      ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
-    },
-  },
-  onConditionFailed,
-});
+/**
+ * The condition of a write that must find the record at the version the client expects (If-Match,
+ * 412 when stale) or, without If-Match, at the version just read (a concurrent change: retry).
+ */
+export function atVersion(expectedVersion: number | undefined, readVersion: number): Condition {
+  return { expression: 'version = :expected', values: { ':expected': expectedVersion ?? readVersion } };
+}
+
+export const versionMismatch =
+  (expectedVersion: number | undefined, what = 'record'): OnConditionFailed =>
+  (current) =>
+    current === undefined
+      ? notFound(what)
+      : expectedVersion !== undefined
+        ? new HttpProblem(412, `the ${what} has changed since version ${expectedVersion} (If-Match)`)
+        : new WriteConflict();
 
 /** Steps that explain their failure get the item back, so that no read is needed to explain it. */
 function withOldItemOnFailure(step: WriteStep): TransactItem {

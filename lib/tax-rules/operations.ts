@@ -10,7 +10,7 @@ import { allocateId, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
 import { toLoop, type LoopResult } from '../db/loop.js';
 import { pageInMemory } from '../db/paging.js';
-import { putNew, remove, retryOnConflict, update, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
+import { atVersion, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
 import { HttpProblem, conflict, invalidField, notFound } from '../http/problem.js';
 import { localeOf } from '../http/list-query.js';
 import { mergeTexts, type I18n } from '../i18n.js';
@@ -23,10 +23,6 @@ export const FIRST_TAX_RULE_ID = 3;
 export const TAX_RULE_IDS: CountedList = { kind: 'TAXRULE', partitions: [] };
 
 const missing = () => notFound('tax rule');
-
-/** The version a write expects: the client's If-Match when given (412 if stale), else what we read (retry if stale). */
-export const versionMismatch = (expectedVersion: number | undefined) => (current: Record<string, unknown> | undefined) =>
-  current === undefined ? notFound() : expectedVersion !== undefined ? new HttpProblem(412, 'the record has changed since that version (If-Match)') : new WriteConflict();
 
 async function readRuleAndDefault(id: number): Promise<{ rule: TaxRuleItem | undefined; defaultId: number | undefined }> {
   const result = await db().send(
@@ -155,11 +151,12 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
       version: rule.version + 1,
       updatedAt: now,
     };
+    const version = atVersion(expectedVersion, rule.version);
     const write = update(
       keys.taxRule(rule.id),
       {
         update: 'SET countries = :countries, taxes = :taxes, i18n = :i18n, isDefault = :isDefault, version = :next, updatedAt = :now',
-        condition: 'version = :expected',
+        condition: version.expression,
         values: {
           ':countries': next.countries,
           ':taxes': next.taxes,
@@ -167,10 +164,10 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
           ':isDefault': next.isDefault,
           ':next': next.version,
           ':now': now,
-          ':expected': expectedVersion ?? rule.version,
+          ...version.values,
         },
       },
-      versionMismatch(expectedVersion),
+      versionMismatch(expectedVersion, 'tax rule'),
     );
     await writeAtomically([write, ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
     return next;
@@ -189,13 +186,13 @@ export async function deleteTaxRule(id: number, expectedVersion: number | undefi
       remove(
         keys.taxRule(id),
         {
-          expression: 'version = :expected AND (attribute_not_exists(productCount) OR productCount = :zero)',
-          values: { ':expected': expectedVersion ?? rule.version, ':zero': 0 },
+          expression: `${atVersion(expectedVersion, rule.version).expression} AND (attribute_not_exists(productCount) OR productCount = :zero)`,
+          values: { ...atVersion(expectedVersion, rule.version).values, ':zero': 0 },
         },
         (current) =>
           current && Number(current.productCount ?? 0) > 0
             ? conflict(`tax rule ${id} is used by ${current.productCount} product(s)`)
-            : versionMismatch(expectedVersion)(current),
+            : versionMismatch(expectedVersion, 'tax rule')(current),
       ),
     ];
     // The default rule can be deleted; the store then has no default until one is chosen.

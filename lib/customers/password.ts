@@ -1,0 +1,46 @@
+/**
+ * Password storage (CONTRACT §6): Argon2id at the OWASP Password Storage Cheat Sheet's minimum
+ * (19 MiB of memory, 2 iterations, 1 lane), computed in WebAssembly (hash-wasm) so the Lambda bundle
+ * needs no native addon. The stored string is PHC-formatted, so it carries its own parameters and
+ * they can be raised later: a hash made with weaker ones is upgraded at the next successful check.
+ * Bcrypt hashes imported from Thelia ($2y$, $2a$, $2b$) verify too and are upgraded the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import { argon2id, argon2Verify } from 'hash-wasm';
+import bcrypt from 'bcryptjs';
+
+export const ARGON2_PARAMETERS = { memorySize: 19_456, iterations: 2, parallelism: 1, hashLength: 32 } as const;
+
+const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMETERS.memorySize},t=${ARGON2_PARAMETERS.iterations},p=${ARGON2_PARAMETERS.parallelism}$`;
+
+export async function hashPassword(password: string): Promise<string> {
+  return argon2id({ password, salt: randomBytes(16), ...ARGON2_PARAMETERS, outputType: 'encoded' });
+}
+
+export interface Verification {
+  matches: boolean;
+  /** The hash is of an older scheme or weaker parameters: store a new one. */
+  needsRehash: boolean;
+}
+
+const BCRYPT = /^\$2[aby]\$\d{2}\$/;
+
+export async function verifyPassword(password: string, stored: string): Promise<Verification> {
+  if (BCRYPT.test(stored)) {
+    // PHP's $2y$ is the same algorithm as $2b$.
+    const matches = await bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$'));
+    return { matches, needsRehash: matches };
+  }
+  if (stored.startsWith('$argon2id$')) {
+    const matches = await argon2Verify({ password, hash: stored });
+    return { matches, needsRehash: matches && !stored.startsWith(CURRENT_PREFIX) };
+  }
+  return { matches: false, needsRehash: false };
+}
+
+/**
+ * A hash of a random secret with the current parameters: checked when an email is unknown, so that
+ * an unknown email costs the same time as a wrong password and tells nothing about who is a customer.
+ */
+let dummy: Promise<string> | undefined;
+export const dummyHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(16).toString('hex')));

@@ -1,0 +1,72 @@
+/** Inputs of the customer routes (seed §2.1, CONTRACT §6). */
+import * as v from 'valibot';
+import { countries, langById, titleIds, zipCodeMatches } from '../reference/index.js';
+import { integer, knownId, MAX_TEXT, requiredText, text } from '../validation.js';
+import { listQuery } from '../http/list-query.js';
+
+/** At least 8 characters by default; STORE_PASSWORD_MIN_LENGTH raises (or lowers) it. */
+export const passwordMinLength = (): number => Number(process.env.STORE_PASSWORD_MIN_LENGTH ?? 8);
+export const PASSWORD_MAX_LENGTH = 128;
+
+const email = () =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.maxLength(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+    v.email('must be a valid email address'),
+  );
+
+const password = () =>
+  v.pipe(
+    v.string('must be a string'),
+    v.minLength(passwordMinLength(), `must be at least ${passwordMinLength()} characters`),
+    v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  );
+
+/** Zip codes are strings, even when sent as numbers. */
+const zipcode = () => v.pipe(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String))], 'must be a string'), requiredText(20));
+
+const fields = {
+  title: knownId(titleIds, 'customer title id'),
+  firstname: requiredText(),
+  lastname: requiredText(),
+  email: email(),
+  password: password(),
+  lang_id: knownId(langById, 'language id'),
+  country: knownId(countries, 'country id'),
+  zipcode: zipcode(),
+  city: requiredText(),
+  address1: requiredText(),
+  address2: v.optional(text()),
+  address3: v.optional(text()),
+};
+
+export const zipcodeMismatch = 'does not match the zip code format of the country';
+
+export const CustomerCreate = v.pipe(
+  v.strictObject(fields),
+  v.forward(
+    v.check((c) => zipCodeMatches(countries.get(c.country)!, c.zipcode), zipcodeMismatch),
+    ['zipcode'],
+  ),
+);
+
+export const CustomerUpdate = v.pipe(
+  v.strictObject({
+    id: integer(1),
+    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, v.optional(schema)])),
+  } as { id: ReturnType<typeof integer> } & { [K in keyof typeof fields]: v.OptionalSchema<(typeof fields)[K], undefined> }),
+  v.check((body) => Object.keys(body).length > 1, 'has nothing to update: send id and at least one field to change'),
+);
+
+export const CheckLogin = v.strictObject({ email: email(), password: v.pipe(v.string('must be a string'), v.maxLength(PASSWORD_MAX_LENGTH, 'is too long')) });
+
+export const CustomerListQuery = listQuery(['id', 'id_reverse', 'lastname', 'lastname_reverse'], {
+  email: v.optional(v.pipe(v.string(), v.trim())),
+  ref: v.optional(v.string()),
+});
+
+export type CustomerCreateInput = v.InferOutput<typeof CustomerCreate>;
+export type CustomerUpdateInput = v.InferOutput<typeof CustomerUpdate>;
+export type CheckLoginInput = v.InferOutput<typeof CheckLogin>;
+export type CustomerListInput = v.InferOutput<typeof CustomerListQuery>;
