@@ -51,6 +51,12 @@ export const routes = [
   route('customers/update', 'PUT', '/api/customers', 201, 'customer', 'UPDATE'),
   route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, 'customer', 'DELETE'),
   route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, 'customer', 'VIEW'),
+
+  route('products/list', 'GET', '/api/products', 200, 'product', 'VIEW'),
+  route('products/get', 'GET', '/api/products/{productId}', 200, 'product', 'VIEW'),
+  route('products/create', 'POST', '/api/products', 201, 'product', 'CREATE'),
+  route('products/update', 'PUT', '/api/products/{productId}', 204, 'product', 'UPDATE'),
+  route('products/delete', 'DELETE', '/api/products/{productId}', 204, 'product', 'DELETE'),
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
-import { del, get, post, problemFields, put, tableSnapshot } from './support/api.js';
+import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
 import { createCustomer, customerInput, uniqueEmail } from './support/fixtures.js';
 import { db, tableName } from '../lib/db/client.js';
 import { keys } from '../lib/db/keys.js';
@@ -103,7 +103,7 @@ describe('GET /api/customers', () => {
     const seen: number[] = [];
     let next: string | undefined = '/api/customers?limit=2&order=lastname';
     while (next) {
-      const page = await get(next);
+      const page: ApiResponse = await get(next);
       expect(page.status).toBe(200);
       seen.push(...ids(page));
       next = /^<([^>]+)>/.exec(page.headers.link ?? '')?.[1];

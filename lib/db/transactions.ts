@@ -39,17 +39,14 @@ export interface Condition {
   values?: Values;
 }
 
-const conditionParts = (condition: Condition | undefined) =>
-  condition
-    ? {
-        ConditionExpression: condition.expression,
-        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
-        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
-      }
-    : {};
+const conditionParts = (condition: Condition) => ({
+  ConditionExpression: condition.expression,
+  ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+  ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+});
 
 export const put = (item: Values, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
-  item: { Put: { TableName: tableName(), Item: item, ...conditionParts(condition) } },
+  item: { Put: { TableName: tableName(), Item: item, ...(condition ? conditionParts(condition) : {}) } },
   onConditionFailed,
 });
 
@@ -78,7 +75,13 @@ export const update = (key: Key, spec: UpdateSpec, onConditionFailed?: OnConditi
 });
 
 export const remove = (key: Key, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
-  item: { Delete: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
+  item: { Delete: { TableName: tableName(), Key: key, ...(condition ? conditionParts(condition) : {}) } },
+  onConditionFailed,
+});
+
+/** A condition on an item the transaction does not change (e.g. "this rule is still the default"). */
+export const check = (key: Key, condition: Condition, onConditionFailed: OnConditionFailed): WriteStep => ({
+  item: { ConditionCheck: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
   onConditionFailed,
 });
 

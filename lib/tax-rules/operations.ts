@@ -206,8 +206,8 @@ export async function getTaxRulesByIds(ids: readonly number[]): Promise<Map<numb
   const unique = [...new Set(ids)];
   const found = new Map<number, TaxRuleItem>();
   if (unique.length === 0) return found;
-  let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-    [tableName()]: { Keys: unique.map((id) => keys.taxRule(id)) },
+  let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }> | undefined = {
+    [tableName()]: { Keys: unique.map((id) => keys.taxRule(id)), ConsistentRead: true },
   };
   while (request && Object.keys(request).length) {
     const result = await db().send(new BatchGetCommand({ RequestItems: request }));

@@ -25,3 +25,29 @@ export async function createCustomer(overrides: Record<string, unknown> = {}) {
   expect(response.status).toBe(201);
   return { row: response.body[0], input };
 }
+
+export const uniqueRef = (prefix = 'REF') => `${prefix}-${process.pid}-${Date.now()}-${++sequence}`;
+
+export const productInput = (overrides: Record<string, unknown> = {}) => ({
+  ref: uniqueRef(),
+  default_category: 1,
+  price: '19.99',
+  currency: 1,
+  tax_rule: 1,
+  locale: 'en_US',
+  title: 'A product',
+  ...overrides,
+});
+
+export async function createProduct(overrides: Record<string, unknown> = {}) {
+  const input = productInput(overrides);
+  const response = await post('/api/products', input);
+  expect(response.status).toBe(201);
+  return { row: response.body[0], input };
+}
+
+export async function createTaxRule(overrides: Record<string, unknown> = {}) {
+  const response = await post('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'A rule' }], ...overrides });
+  expect(response.status).toBe(201);
+  return response.body[0];
+}
