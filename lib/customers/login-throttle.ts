@@ -23,36 +23,37 @@ export function tooManyFailures(item: Record<string, unknown> | undefined): Http
   return new HttpProblem(429, 'too many failed login checks for this email; retry later', { headers: { 'Retry-After': String(remaining) } });
 }
 
-export async function recordFailure(email: string): Promise<void> {
+/** Whether a failure window is open: then a failure is counted into it, else a new one starts. */
+const windowOpen = (item: Record<string, unknown> | undefined): boolean => Number(item?.[table.ttlAttribute] ?? 0) > nowSeconds();
+
+/**
+ * Counts a failed check. `seen` is the counter item as read with the login item, so that the usual
+ * case costs one write; a race with a concurrent failure falls back to the other write.
+ */
+export async function recordFailure(email: string, seen: Record<string, unknown> | undefined): Promise<void> {
   const key = keys.loginFailures(email);
-  const now = nowSeconds();
-  for (let attempt = 0; attempt < 3; attempt++) {
+  const names = { '#expires': table.ttlAttribute };
+  const countIntoWindow = () =>
+    db().send(new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD failures :one',
+      ConditionExpression: '#expires > :now',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds() },
+    }));
+  const startWindow = () =>
+    db().send(new PutCommand({
+      TableName: tableName(),
+      Item: { ...key, failures: 1, [table.ttlAttribute]: nowSeconds() + WINDOW_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk) OR #expires <= :now',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':now': nowSeconds() },
+    }));
+  const attempts = windowOpen(seen) ? [countIntoWindow, startWindow, countIntoWindow] : [startWindow, countIntoWindow, startWindow];
+  for (const attempt of attempts) {
     try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: '#expires > :now',
-          ExpressionAttributeNames: { '#expires': table.ttlAttribute },
-          ExpressionAttributeValues: { ':one': 1, ':now': now },
-        }),
-      );
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
-    // No window open: start one, unless a concurrent failure just did.
-    try {
-      await db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...key, failures: 1, [table.ttlAttribute]: now + WINDOW_SECONDS },
-          ConditionExpression: 'attribute_not_exists(pk) OR #expires <= :now',
-          ExpressionAttributeNames: { '#expires': table.ttlAttribute },
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
+      await attempt();
       return;
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;

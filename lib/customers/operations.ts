@@ -169,12 +169,13 @@ export async function checkLogin(input: CheckLoginInput): Promise<LoopResult> {
   );
   const items = result.Responses?.[table] ?? [];
   const login = items.find((item) => item.pk === keys.customerEmail(input.email).pk) as LoginItem | undefined;
-  const throttled = tooManyFailures(items.find((item) => item.pk === keys.loginFailures(input.email).pk));
+  const failures = items.find((item) => item.pk === keys.loginFailures(input.email).pk);
+  const throttled = tooManyFailures(failures);
   if (throttled) throw throttled;
 
   const verification = await verifyPassword(input.password, login?.passwordHash ?? (await dummyHash()));
   if (!login || !verification.matches) {
-    await recordFailure(input.email);
+    await recordFailure(input.email, failures);
     throw noMatch();
   }
   const customer = await readCustomer(login.customerId);

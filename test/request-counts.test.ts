@@ -1,0 +1,71 @@
+/**
+ * DynamoDB requests per route: a deterministic budget (issue budgets: get 1, list page 1, create ≤ 2
+ * ... products get/list ≤ 2). Counted at the SDK's initialize step: one per logical request.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../lib/db/client.js';
+import { get, post, put, del, superadminKey } from './support/api.js';
+import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
+
+let requests = 0;
+
+async function count(action: () => Promise<{ status: number }>, expectedStatus: number): Promise<number> {
+  requests = 0;
+  const response = await action();
+  expect(response.status).toBe(expectedStatus);
+  return requests;
+}
+
+beforeAll(async () => {
+  db().middlewareStack.add((next) => async (args) => {
+    requests++;
+    return next(args);
+  }, { step: 'initialize', name: 'countRequests' });
+  // The API key is cached per container after its first use: warm it.
+  await superadminKey();
+  await get('/api/tax-rules/1');
+});
+
+describe('tax-rule routes', () => {
+  it('stay within their DynamoDB request budget', async () => {
+    expect(await count(() => get('/api/tax-rules/1'), 200)).toBe(1);
+    expect(await count(() => get('/api/tax-rules'), 200)).toBe(1);
+    let id = 0;
+    expect(
+      await count(async () => {
+        const response = await post('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'Counted' }] });
+        id = response.body[0].ID;
+        return response;
+      }, 201),
+    ).toBeLessThanOrEqual(2);
+    expect(await count(() => put('/api/tax-rules', { id, default: true }), 201)).toBeLessThanOrEqual(2);
+    expect(await count(() => put('/api/tax-rules', { id: 1, default: true }), 201)).toBeLessThanOrEqual(2);
+    expect(await count(() => del(`/api/tax-rules/${id}`), 204)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('customer routes', () => {
+  it('stay within their DynamoDB request budget', async () => {
+    const { row, input } = await createCustomer();
+    expect(await count(() => get(`/api/customers/${row.ID}`), 200)).toBe(1);
+    expect(await count(() => get('/api/customers'), 200)).toBe(1);
+    expect(await count(() => get('/api/customers?order=lastname_reverse'), 200)).toBe(1);
+    expect(await count(() => post('/api/customers', customerInput()), 201)).toBeLessThanOrEqual(2);
+    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: input.password }), 200)).toBeLessThanOrEqual(2);
+    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: 'wrong password' }), 404)).toBeLessThanOrEqual(2);
+    expect(await count(() => put('/api/customers', { id: row.ID, city: 'Lille', zipcode: '59000' }), 201)).toBeLessThanOrEqual(2);
+    expect(await count(() => del(`/api/customers/${row.ID}`), 204)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('product routes', () => {
+  it('stay within their DynamoDB request budget', async () => {
+    const { row } = await createProduct();
+    expect(await count(() => get(`/api/products/${row.ID}`), 200)).toBeLessThanOrEqual(2);
+    expect(await count(() => get('/api/products'), 200)).toBeLessThanOrEqual(2);
+    expect(await count(() => get('/api/products?visible=0&order=ref'), 200)).toBeLessThanOrEqual(2);
+    expect(await count(() => post('/api/products', productInput()), 201)).toBeLessThanOrEqual(3);
+    expect(await count(() => put(`/api/products/${row.ID}`, { price: 3, tax_rule: 2 }), 204)).toBeLessThanOrEqual(3);
+    expect(await count(() => del(`/api/products/${row.ID}`), 204)).toBeLessThanOrEqual(2);
+  });
+});
