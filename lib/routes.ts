@@ -3,60 +3,90 @@
  * status, and the resource and access its caller needs. The CDK stack, the local server, the
  * OpenAPI-free router, the `events/` samples and the tests are all generated from it.
  */
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
 export type Resource = 'customer' | 'product' | 'tax';
 export type Access = 'VIEW' | 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** The DynamoDB IAM actions a route's function may use (transactions are authorized per item action). */
+export type DynamoDbAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 export interface RouteDefinition {
   /** Stable name, also the handler module under `functions/` and the CDK construct id. */
   readonly name: string;
   readonly method: Method;
-  /** API Gateway path template; `{param}` segments are positive integer ids. */
+  /** API Gateway path template; `{param}` segments are positive integer ids. `$default` catches the rest. */
   readonly path: string;
-  readonly status: 200 | 201 | 204;
-  /** `null` for the open health check; otherwise what the caller's key must be granted. */
+  readonly status: 200 | 201 | 204 | 404;
+  /** `null` for open routes; otherwise what the caller's key must be granted. */
   readonly permission: { readonly resource: Resource; readonly access: Access } | null;
   /** Whether the route takes a JSON body (POST and PUT). */
   readonly body: boolean;
+  /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
+  readonly dynamodb: readonly DynamoDbAction[];
+  /** Lambda memory (and so CPU): the routes that hash passwords get more. */
+  readonly memoryMb: number;
 }
 
-const route = (
-  name: string,
-  method: Method,
-  path: string,
-  status: RouteDefinition['status'],
-  resource: Resource | null,
-  access: Access,
-): RouteDefinition => ({
+interface RouteOptions {
+  resource: Resource | null;
+  access: Access;
+  dynamodb: readonly DynamoDbAction[];
+  memoryMb?: number;
+}
+
+/** Every protected route reads the caller's API key. */
+const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
+
+const route = (name: string, method: Method, path: string, status: RouteDefinition['status'], options: RouteOptions): RouteDefinition => ({
   name,
   method,
   path,
   status,
-  permission: resource ? { resource, access } : null,
+  permission: options.resource ? { resource: options.resource, access: options.access } : null,
   body: method === 'POST' || method === 'PUT',
+  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...options.dynamodb])],
+  memoryMb: options.memoryMb ?? 512,
 });
 
+/** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */
+const PASSWORD_MEMORY = 1024;
+
 export const routes = [
-  route('health/get', 'GET', '/api', 200, null, 'VIEW'),
+  route('health/get', 'GET', '/api', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
+  // The deployed API's catch-all, so that it answers 404/405 as problem+json like the local router.
+  route('not-found/any', 'ANY', '$default', 404, { resource: null, access: 'VIEW', dynamodb: [] }),
 
-  route('tax-rules/list', 'GET', '/api/tax-rules', 200, 'tax', 'VIEW'),
-  route('tax-rules/get', 'GET', '/api/tax-rules/{entityId}', 200, 'tax', 'VIEW'),
-  route('tax-rules/create', 'POST', '/api/tax-rules', 201, 'tax', 'CREATE'),
-  route('tax-rules/update', 'PUT', '/api/tax-rules', 201, 'tax', 'UPDATE'),
-  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, 'tax', 'DELETE'),
+  route('tax-rules/list', 'GET', '/api/tax-rules', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['Query'] }),
+  route('tax-rules/get', 'GET', '/api/tax-rules/{entityId}', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['GetItem'] }),
+  route('tax-rules/create', 'POST', '/api/tax-rules', 201, { resource: 'tax', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'] }),
+  route('tax-rules/update', 'PUT', '/api/tax-rules', 201, { resource: 'tax', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
+  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem'] }),
 
-  route('customers/list', 'GET', '/api/customers', 200, 'customer', 'VIEW'),
-  route('customers/get', 'GET', '/api/customers/{entityId}', 200, 'customer', 'VIEW'),
-  route('customers/create', 'POST', '/api/customers', 201, 'customer', 'CREATE'),
-  route('customers/update', 'PUT', '/api/customers', 201, 'customer', 'UPDATE'),
-  route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, 'customer', 'DELETE'),
-  route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, 'customer', 'VIEW'),
+  route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),
+  route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: [] }),
+  route('customers/create', 'POST', '/api/customers', 201, { resource: 'customer', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'], memoryMb: PASSWORD_MEMORY }),
+  route('customers/update', 'PUT', '/api/customers', 201, { resource: 'customer', access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], memoryMb: PASSWORD_MEMORY }),
+  route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, { resource: 'customer', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
+  route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, {
+    resource: 'customer',
+    access: 'VIEW',
+    dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem'],
+    memoryMb: PASSWORD_MEMORY,
+  }),
 
-  route('products/list', 'GET', '/api/products', 200, 'product', 'VIEW'),
-  route('products/get', 'GET', '/api/products/{productId}', 200, 'product', 'VIEW'),
-  route('products/create', 'POST', '/api/products', 201, 'product', 'CREATE'),
-  route('products/update', 'PUT', '/api/products/{productId}', 204, 'product', 'UPDATE'),
-  route('products/delete', 'DELETE', '/api/products/{productId}', 204, 'product', 'DELETE'),
+  route('products/list', 'GET', '/api/products', 200, { resource: 'product', access: 'VIEW', dynamodb: ['Query', 'BatchGetItem'] }),
+  route('products/get', 'GET', '/api/products/{productId}', 200, { resource: 'product', access: 'VIEW', dynamodb: ['BatchGetItem'] }),
+  route('products/create', 'POST', '/api/products', 201, {
+    resource: 'product',
+    access: 'CREATE',
+    dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
+  }),
+  route('products/update', 'PUT', '/api/products/{productId}', 204, {
+    resource: 'product',
+    access: 'UPDATE',
+    dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+  }),
+  route('products/delete', 'DELETE', '/api/products/{productId}', 204, { resource: 'product', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

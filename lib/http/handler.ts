@@ -32,6 +32,7 @@ export interface OperationInput<Body, Query> {
   /** The version from `If-Match`, when the client sent one (PUT and DELETE). */
   expectedVersion: number | undefined;
   apiKey: ApiKeyRecord | undefined;
+  method: string;
   path: string;
 }
 
@@ -85,15 +86,15 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
       params,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
       apiKey: context.apiKey,
+      method: event.requestContext.http.method,
       path: event.rawPath,
     });
     return respond(route.status, result, !isList);
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core)
-    .use(problemErrors())
-    .use(bodyLimit())
-    .use(authenticate(route));
+  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors());
+  // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
+  if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
   if (route.body) handler.use(httpJsonBodyParser());
   return handler;
 }

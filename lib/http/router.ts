@@ -16,7 +16,8 @@ interface CompiledRoute {
   paramNames: string[];
 }
 
-const compiled: CompiledRoute[] = routes.map((route) => {
+// The catch-all (`$default`) is what answers when nothing here matches.
+const compiled: CompiledRoute[] = routes.filter((route) => route.method !== 'ANY').map((route) => {
   const paramNames: string[] = [];
   const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     paramNames.push(name);
@@ -51,4 +52,10 @@ export function matchRoute(method: string, path: string): RouteMatch | HttpProbl
     });
   }
   return new HttpProblem(404, `no route for ${path}`);
+}
+
+/** The answer for a request no route serves: 405 when the path exists with other methods, else 404. */
+export function notFoundOrNotAllowed(method: string, path: string): HttpProblem {
+  const match = matchRoute(method, path);
+  return match instanceof HttpProblem ? match : new HttpProblem(404, `no route for ${path}`);
 }

@@ -1,0 +1,62 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { routes } from '../lib/routes.js';
+import { RouteFunction } from './constructs/route-function.js';
+import { StoreTable } from './constructs/store-table.js';
+
+export interface StoreApiStackProps extends StackProps {
+  /** Dev stages: the table may be destroyed with the stack. */
+  readonly disposable?: boolean;
+  /** Origins allowed by CORS; CORS is off when empty. */
+  readonly corsOrigins?: string[];
+  /** Default stage throttling. */
+  readonly throttle?: { rateLimit: number; burstLimit: number };
+  /** Key for signing list cursors (see lib/db/cursor.ts). */
+  readonly cursorSecret?: string;
+}
+
+const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+
+/** The store API: the table, one function per route of the route table, and the HTTP API routing to them. */
+export class StoreApiStack extends Stack {
+  constructor(scope: Construct, id: string, props: StoreApiStackProps = {}) {
+    super(scope, id, props);
+    const { table } = new StoreTable(this, 'Store', { disposable: props.disposable ?? false });
+    const logRetention = RetentionDays.ONE_MONTH;
+
+    const api = new HttpApi(this, 'Api', {
+      createDefaultStage: false,
+      ...(props.corsOrigins?.length
+        ? { corsPreflight: { allowOrigins: props.corsOrigins, allowMethods: [CorsHttpMethod.ANY], allowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'] } }
+        : {}),
+    });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: logRetention })) },
+    });
+
+    for (const route of routes) {
+      const id = constructId(route.name);
+      const { function: fn } = new RouteFunction(this, id, {
+        route,
+        table,
+        logRetention,
+        ...(props.cursorSecret ? { environment: { STORE_CURSOR_SECRET: props.cursorSecret } } : {}),
+      });
+      new HttpRoute(this, `${id}Route`, {
+        httpApi: api,
+        routeKey: route.method === 'ANY' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { StoreApiStack } from '../infra/store-api-stack.js';
+import { routes } from '../lib/routes.js';
+import { table } from '../lib/db/table.js';
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+function synthesize(options: { bundle: boolean; disposable?: boolean }) {
+  const app = new App({ context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new StoreApiStack(app, 'Test', { disposable: options.disposable ?? false });
+  return { app, template: Template.fromStack(stack) };
+}
+
+const { template } = synthesize({ bundle: false });
+const resources = (type: string): Resource[] => Object.values(template.findResources(type)) as Resource[];
+const functions = resources('AWS::Lambda::Function');
+
+/** The function whose logical id was made from a route's name. */
+function functionOf(routeName: string): [string, Resource] {
+  const prefix = routeName.split(/[/-]/).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
+  const found = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(`${prefix}Function`));
+  expect(found, `function for ${routeName}`).toBeDefined();
+  return found as [string, Resource];
+}
+
+describe('StoreApiStack', () => {
+  it('has one function per route of the route table, ESM on Node 22 arm64', () => {
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(fn.Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
+    }
+    for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);
+  });
+
+  it('has one HTTP API route per route-table entry, with its method and path', () => {
+    const keys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
+    expect(keys).toEqual(routes.map((r) => (r.method === 'ANY' ? '$default' : `${r.method} ${r.path}`)).sort());
+  });
+
+  it('builds the table from the shared definition: keys, indexes, TTL, on-demand, PITR, retained', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        KeySchema: [
+          { AttributeName: table.partitionKey, KeyType: 'HASH' },
+          { AttributeName: table.sortKey, KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
+        Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      }),
+    });
+    const [store] = resources('AWS::DynamoDB::GlobalTable');
+    const indexes = store!.Properties.GlobalSecondaryIndexes.map((i: any) => [i.IndexName, i.KeySchema.map((k: any) => k.AttributeName)]);
+    expect(indexes).toEqual(Object.entries(table.indexes).map(([name, i]) => [name, [i.partitionKey, i.sortKey]]));
+  });
+
+  it('lets a dev stage destroy its table', () => {
+    const dev = synthesize({ bundle: false, disposable: true }).template;
+    dev.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
+  });
+
+  it('gives each function exactly the DynamoDB actions its route declares, never a wildcard', () => {
+    const policies = resources('AWS::IAM::Policy');
+    for (const route of routes) {
+      const [, fn] = functionOf(route.name);
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = policies
+        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const actions = statements.flatMap((s: any) => [s.Action].flat()).sort();
+      expect(actions, route.name).toEqual(route.dynamodb.map((a) => `dynamodb:${a}`).sort());
+      for (const statement of statements) {
+        expect(JSON.stringify(statement.Action)).not.toContain('*');
+        const targets = [statement.Resource].flat().map((r: any) => JSON.stringify(r));
+        expect(targets.some((t: string) => t.includes('/index/*'))).toBe(route.dynamodb.includes('Query'));
+      }
+    }
+  });
+
+  it('throttles and logs the default stage, keeps logs a month, and outputs the URL and table name', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }),
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+    for (const group of resources('AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBe(30);
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(resources('AWS::ApiGatewayV2::Api')[0]!.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('bundles every function with the local esbuild', () => {
+    const { app, template: bundled } = synthesize({ bundle: true });
+    // Template.fromStack already synthesized the app: this is the same cloud assembly.
+    const assembly = app.synth();
+    for (const fn of Object.values(bundled.findResources('AWS::Lambda::Function')) as Resource[]) {
+      const assetPath = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
+      expect(existsSync(path.join(assembly.directory, `asset.${assetPath}`, 'index.mjs'))).toBe(true);
+    }
+  }, 120_000);
+});
