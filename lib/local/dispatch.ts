@@ -52,9 +52,10 @@ export function toApiGatewayEvent(request: LocalRequest, route: RouteDefinition,
   const hasBody = bytes !== undefined && bytes.length > 0;
   const text = hasBody && isUtf8(bytes);
   const now = new Date();
+  const routeKey = route.method === 'ANY' ? '$default' : `${route.method} ${route.path}`;
   return {
     version: '2.0',
-    routeKey: `${route.method} ${route.path}`,
+    routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
@@ -73,7 +74,7 @@ export function toApiGatewayEvent(request: LocalRequest, route: RouteDefinition,
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
-      routeKey: `${route.method} ${route.path}`,
+      routeKey,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
@@ -99,6 +100,9 @@ function lambdaContext(functionName: string): Context {
     succeed: () => undefined,
   };
 }
+
+/** The module that serves a route, as the route's Lambda would load it. */
+export { loadHandler, lambdaContext };
 
 /** The route's answer to a request, or the router's 404/405, or 413 for an oversized body. */
 export async function dispatch(request: LocalRequest): Promise<HttpResponse> {

@@ -1,0 +1,85 @@
+/**
+ * `npm run events`: writes events/<route>.json, one API Gateway HTTP API (v2) event per route, for
+ * `sam local invoke -t cdk.out/StoreApi-dev.template.json <FunctionId> -e events/<route>.json`.
+ *
+ * They are signed with the sample key below; create it where the function will run with
+ * STORE_BOOTSTRAP_API_KEY=SAMPLE_API_KEY:SAMPLE_SECURE_KEY (npm start) or `ensureApiKey`. Played in
+ * this order on a fresh table they all succeed: the creates make the ids the later events use.
+ */
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { routeByName, type RouteName } from '../lib/routes.js';
+import { signBody } from '../lib/http/auth.js';
+import { toApiGatewayEvent } from '../lib/local/dispatch.js';
+import type { HttpEvent } from '../lib/http/types.js';
+
+export const SAMPLE_API_KEY = '0123456789ABCDEF012345678';
+export const SAMPLE_SECURE_KEY = '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF';
+
+interface SampleRequest {
+  route: RouteName;
+  url: string;
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+export const sampleRequests: SampleRequest[] = [
+  { route: 'health/get', url: '/api' },
+  { route: 'tax-rules/list', url: '/api/tax-rules?limit=5' },
+  { route: 'tax-rules/get', url: '/api/tax-rules/1', params: { entityId: '1' } },
+  { route: 'tax-rules/create', url: '/api/tax-rules', body: { country: [64], tax: [2, 1], i18n: [{ locale: 'en_US', title: 'Sample rule' }] } },
+  { route: 'tax-rules/update', url: '/api/tax-rules', body: { id: 3, i18n: [{ locale: 'fr_FR', title: 'Règle exemple' }] } },
+  {
+    route: 'customers/create',
+    url: '/api/customers',
+    body: { title: 1, firstname: 'Jeanne', lastname: 'Martin', email: 'jeanne@example.com', password: 'sample password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue de Rivoli' },
+  },
+  { route: 'customers/list', url: '/api/customers?order=lastname' },
+  { route: 'customers/get', url: '/api/customers/1', params: { entityId: '1' } },
+  { route: 'customers/update', url: '/api/customers', body: { id: 1, city: 'Lyon', zipcode: '69001' } },
+  { route: 'customers/check-login', url: '/api/customers/checkLogin', body: { email: 'jeanne@example.com', password: 'sample password' } },
+  { route: 'products/create', url: '/api/products', body: { ref: 'SAMPLE-1', default_category: 1, price: '19.99', currency: 1, tax_rule: 3, locale: 'en_US', title: 'Sample product' } },
+  { route: 'products/list', url: '/api/products?visible=*' },
+  { route: 'products/get', url: '/api/products/1', params: { productId: '1' } },
+  { route: 'products/update', url: '/api/products/1', params: { productId: '1' }, body: { price: 24.5, visible: 1 } },
+  { route: 'products/delete', url: '/api/products/1', params: { productId: '1' } },
+  { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' } },
+  { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' } },
+  { route: 'not-found/any', url: '/api/nothing-here' },
+];
+
+export const eventFile = (route: RouteName) => `events/${route.replace('/', '-')}.json`;
+
+/** The signed event of a sample request, with fixed request ids and times so the files are stable. */
+export function sampleEvent(sample: SampleRequest): HttpEvent {
+  const route = routeByName(sample.route);
+  const raw = sample.body === undefined ? '' : JSON.stringify(sample.body);
+  const signed = route.permission ? `${sample.url}${sample.url.includes('?') ? '&' : '?'}sign=${signBody(SAMPLE_SECURE_KEY, raw)}` : sample.url;
+  const event = toApiGatewayEvent(
+    {
+      method: route.method === 'ANY' ? 'GET' : route.method,
+      url: signed,
+      headers: { authorization: `Token ${SAMPLE_API_KEY}`, ...(raw ? { 'content-type': 'application/json' } : {}), 'user-agent': 'sample-events' },
+      body: raw,
+    },
+    route,
+    sample.params ?? {},
+  );
+  event.requestContext.requestId = `sample-${sample.route.replace('/', '-')}`;
+  event.requestContext.time = '22/Nov/2026:00:00:00 +0000';
+  event.requestContext.timeEpoch = Date.UTC(2026, 10, 22);
+  return event;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main(): Promise<void> {
+  await mkdir(path.join(root, 'events'), { recursive: true });
+  for (const sample of sampleRequests) {
+    await writeFile(path.join(root, eventFile(sample.route)), `${JSON.stringify(sampleEvent(sample), null, 2)}\n`);
+  }
+  console.log(`wrote ${sampleRequests.length} events to events/`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
