@@ -14,8 +14,8 @@ export interface StoreApiStackProps extends StackProps {
   readonly corsOrigins?: string[];
   /** Default stage throttling. */
   readonly throttle?: { rateLimit: number; burstLimit: number };
-  /** Key for signing list cursors (see lib/db/cursor.ts). */
-  readonly cursorSecret?: string;
+  /** The root of the server-side keys: cursor signatures, idempotency fingerprints (lib/secrets.ts). */
+  readonly secret?: string;
 }
 
 const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
@@ -47,7 +47,7 @@ export class StoreApiStack extends Stack {
         route,
         table,
         logRetention,
-        ...(props.cursorSecret ? { environment: { STORE_CURSOR_SECRET: props.cursorSecret } } : {}),
+        ...(props.secret ? { environment: { STORE_SECRET: props.secret } } : {}),
       });
       new HttpRoute(this, `${id}Route`, {
         httpApi: api,

@@ -36,6 +36,8 @@ interface RouteOptions {
 
 /** Every protected route reads the caller's API key. */
 const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
+/** Every POST may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
+const IDEMPOTENCY_RECORD: readonly DynamoDbAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 const route = (name: string, method: Method, path: string, status: RouteDefinition['status'], options: RouteOptions): RouteDefinition => ({
   name,
@@ -44,7 +46,7 @@ const route = (name: string, method: Method, path: string, status: RouteDefiniti
   status,
   permission: options.resource ? { resource: options.resource, access: options.access } : null,
   body: method === 'POST' || method === 'PUT',
-  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...options.dynamodb])],
+  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
   memoryMb: options.memoryMb ?? 512,
 });
 

@@ -2,20 +2,13 @@
  * Opaque, tamper-proof paging cursors: a position signed with HMAC-SHA256 together with the list,
  * order and filter it was made for, so that an altered cursor or one replayed on another list is
  * refused (400) instead of reaching DynamoDB.
- *
- * The key comes from STORE_CURSOR_SECRET; without it, one derived from the table name is used, which
- * still binds a cursor to its list but is guessable: deployments set the secret (see README).
+ The key is the server's cursor key (lib/secrets.ts).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidField } from '../http/problem.js';
-import { tableName } from './client.js';
+import { serverKey } from '../secrets.js';
 
-const secret = (): Buffer =>
-  process.env.STORE_CURSOR_SECRET
-    ? Buffer.from(process.env.STORE_CURSOR_SECRET)
-    : createHash('sha256').update(`store-api cursor key for ${tableName()}`).digest();
-
-const sign = (payload: string): Buffer => createHmac('sha256', secret()).update(payload).digest();
+const sign = (payload: string): Buffer => createHmac('sha256', serverKey('cursor')).update(payload).digest();
 
 /** `scope` names the list, order and filters; `position` is whatever the list needs to resume. */
 export function encodeCursor(scope: string, position: unknown): string {

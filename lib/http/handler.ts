@@ -6,7 +6,7 @@
  *     ({ body, query }) => createTaxRule(body, query.lang));
  *
  * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → profile (403) →
- * content type and JSON (415/400) → fields (400) → state (404/409/412, from the operation).
+ * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412).
  */
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -16,6 +16,7 @@ import type { LoopResult } from '../db/loop.js';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { authenticate } from './auth.js';
 import { bodyLimit } from './body-limit.js';
+import { idempotency } from './idempotency.js';
 import { problemErrors } from './errors.js';
 import { HttpProblem, invalidField, notFound } from './problem.js';
 import { isPathId } from './router.js';
@@ -95,6 +96,7 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors());
   // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
   if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
+  if (route.method === 'POST') handler.use(idempotency());
   if (route.body) handler.use(httpJsonBodyParser());
   return handler;
 }

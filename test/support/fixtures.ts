@@ -1,6 +1,7 @@
 /** Records made through the public API, for tests that need some to exist. */
 import { expect } from 'vitest';
 import { post } from './api.js';
+export { keyWith } from './api.js';
 
 let sequence = 0;
 export const uniqueEmail = (prefix = 'customer') => `${prefix}.${process.pid}.${Date.now()}.${++sequence}@example.com`;

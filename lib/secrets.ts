@@ -1,0 +1,13 @@
+/**
+ * Server-side keys, derived per purpose from STORE_SECRET: the list cursors' signatures and the
+ * idempotency fingerprints. Without STORE_SECRET one derived from the table name is used: cursors
+ * are still bound to their list and fingerprints still compare, but they are guessable, so
+ * deployments set it (README: Configuration).
+ */
+import { createHmac } from 'node:crypto';
+import { tableName } from './db/client.js';
+
+export function serverKey(purpose: 'cursor' | 'idempotency'): Buffer {
+  const root = process.env.STORE_SECRET ?? `store-api secret for table ${tableName()}`;
+  return createHmac('sha256', root).update(purpose).digest();
+}

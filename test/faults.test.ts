@@ -1,0 +1,92 @@
+/**
+ * DynamoDB faults, injected with aws-sdk-client-mock: every other command still reaches DynamoDB
+ * Local (sinon's callThrough), so the table shows that nothing was half-written.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { GetCommand, QueryCommand, TransactWriteCommand, BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { ProvisionedThroughputExceededException, InternalServerError } from '@aws-sdk/client-dynamodb';
+import { db } from '../lib/db/client.js';
+import { get, post, put, superadminKey, tableSnapshot } from './support/api.js';
+import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
+
+const throttled = () => new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
+const unavailable = () => new InternalServerError({ message: 'Internal server error', $metadata: { httpStatusCode: 500 } });
+const timedOut = () => Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+
+let mock: ReturnType<typeof mockClient>;
+
+beforeAll(async () => {
+  await superadminKey();
+  await get('/api/tax-rules/1'); // the key is cached: faults hit the route, not the key lookup
+});
+
+function injectFaults() {
+  mock = mockClient(db());
+  mock.send.callThrough();
+  return mock;
+}
+
+afterEach(() => mock?.restore());
+
+describe('DynamoDB faults', () => {
+  it('answer 503 with Retry-After when a read is throttled', async () => {
+    injectFaults().on(QueryCommand).rejects(throttled());
+    const response = await get('/api/customers');
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(response.text).not.toMatch(/Rate exceeded|at .*\.ts/);
+  });
+
+  it('answer 503 for a timeout and for an unavailable service', async () => {
+    injectFaults().on(GetCommand).rejects(timedOut());
+    expect((await get('/api/tax-rules/1')).status).toBe(503);
+    mock.restore();
+    await createProduct(); // so that the list has tax rules to read in a batch
+    injectFaults().on(BatchGetCommand).rejects(unavailable());
+    expect((await get('/api/products')).status).toBe(503);
+  });
+
+  it('leave nothing half-written when the transaction of a create fails', async () => {
+    // Ids are handed out before the transaction (a gap is fine, see tableSnapshot): make the counters exist.
+    await createCustomer();
+    await createProduct();
+    const before = await tableSnapshot();
+    injectFaults().on(TransactWriteCommand).rejects(throttled());
+    expect((await post('/api/customers', customerInput())).status).toBe(503);
+    expect((await post('/api/products', productInput())).status).toBe(503);
+    mock.restore();
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('leave the record as it was when the transaction of an update fails', async () => {
+    const { row } = await createCustomer();
+    const before = await tableSnapshot();
+    injectFaults().on(TransactWriteCommand).rejects(unavailable());
+    expect((await put('/api/customers', { id: row.ID, city: 'Brest', zipcode: '29200' })).status).toBe(503);
+    mock.restore();
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('let a retry after a 503 create succeed once, with its Idempotency-Key', async () => {
+    const input = customerInput();
+    const options = { headers: { 'idempotency-key': `fault-${Date.now()}` } };
+    injectFaults().on(TransactWriteCommand).rejectsOnce(throttled());
+    expect((await post('/api/customers', input, options)).status).toBe(503);
+    expect((await post('/api/customers', input, options)).status).toBe(201);
+    expect((await get(`/api/customers?email=${encodeURIComponent(input.email)}`)).body).toHaveLength(1);
+  });
+
+  it('are retried by the SDK a bounded number of times, with bounded timeouts', async () => {
+    const config = db().config;
+    expect(await config.maxAttempts()).toBe(3);
+  });
+
+  it('become a 500 without details for anything else', async () => {
+    injectFaults().on(GetCommand).rejects(new TypeError('secret internals'));
+    const response = await get('/api/tax-rules/2');
+    expect(response.status).toBe(500);
+    expect(response.text).not.toContain('secret internals');
+  });
+});

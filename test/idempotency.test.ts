@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { get, post, problemFields, put, tableSnapshot } from './support/api.js';
+import { createCustomer, customerInput, keyWith, productInput } from './support/fixtures.js';
+
+const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
+let sequence = 0;
+const newKey = () => `retry-${process.pid}-${Date.now()}-${++sequence}`;
+
+describe('Idempotency-Key on POST', () => {
+  it('replays the first answer to a retry with the same body, without writing again', async () => {
+    const key = newKey();
+    const input = productInput();
+    const first = await post('/api/products', input, withKey(key));
+    expect(first.status).toBe(201);
+    const before = await tableSnapshot();
+    const retry = await post('/api/products', input, withKey(key));
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('answers 409 to the same key with another body', async () => {
+    const key = newKey();
+    expect((await post('/api/products', productInput(), withKey(key))).status).toBe(201);
+    const before = await tableSnapshot();
+    const other = await post('/api/products', productInput(), withKey(key));
+    expect(other.status).toBe(409);
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('gives exactly one record to 20 concurrent retries of one create', async () => {
+    const key = newKey();
+    const input = customerInput();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post('/api/customers', input, withKey(key))));
+    for (const response of responses) expect([201, 409]).toContain(response.status);
+    const created = responses.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.body[0].ID)).size).toBe(1);
+    expect((await get(`/api/customers?email=${encodeURIComponent(input.email)}`)).body).toHaveLength(1);
+  });
+
+  it('scopes keys to the API key', async () => {
+    const key = newKey();
+    const other = await keyWith({ tax: ['CREATE'] });
+    const body = { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'scoped' }] };
+    const mine = await post('/api/tax-rules', body, withKey(key));
+    const theirs = await post('/api/tax-rules', body, { ...withKey(key), as: other });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body[0].ID).not.toBe(mine.body[0].ID);
+  });
+
+  it('replays a refused request too (4xx), and checkLogin without recording the password', async () => {
+    const key = newKey();
+    const invalid = await post('/api/products', { ref: '' }, withKey(key));
+    expect(invalid.status).toBe(400);
+    expect((await post('/api/products', { ref: '' }, withKey(key))).text).toBe(invalid.text);
+    const { input } = await createCustomer();
+    const login = { email: input.email, password: input.password };
+    const loginKey = newKey();
+    expect((await post('/api/customers/checkLogin', login, withKey(loginKey))).status).toBe(200);
+    const replay = await post('/api/customers/checkLogin', login, withKey(loginKey));
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await post('/api/customers/checkLogin', { ...login, password: 'another one' }, withKey(loginKey))).status).toBe(409);
+    const stored = JSON.stringify(await tableSnapshot());
+    expect(stored).not.toContain(input.password);
+  });
+
+  it('refuses a malformed key', async () => {
+    expect(problemFields(await post('/api/products', productInput(), withKey('has space')))).toEqual(['Idempotency-Key']);
+    expect(problemFields(await post('/api/products', productInput(), withKey('x'.repeat(256))))).toEqual(['Idempotency-Key']);
+  });
+});
+
+describe('If-Match on PUT and DELETE', () => {
+  it('refuses a malformed version with 412 and writes nothing', async () => {
+    const { row } = await createCustomer();
+    const before = await tableSnapshot();
+    expect((await put('/api/customers', { id: row.ID, city: 'Metz', zipcode: '57000' }, { headers: { 'if-match': 'yesterday' } })).status).toBe(412);
+    expect(await tableSnapshot()).toEqual(before);
+  });
+});
