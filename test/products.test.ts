@@ -203,6 +203,16 @@ describe('PUT /api/products/{productId}', () => {
     expect(await tableSnapshot()).toEqual(before);
   });
 
+  it('refuses a body that is not valid UTF-8 and writes nothing', async () => {
+    const { row } = await createProduct();
+    const before = await tableSnapshot();
+    const body = Buffer.concat([Buffer.from('{"ref": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+    const response = await put(`/api/products/${row.ID}`, body);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ field: 'body', message: 'is not valid UTF-8' }]);
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
   it('answers 404 for an unknown id and 412 for a stale If-Match', async () => {
     expect((await put('/api/products/8888888', { price: 1 })).status).toBe(404);
     const { row } = await createProduct();

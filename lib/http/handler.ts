@@ -17,6 +17,7 @@ import type { ApiKeyRecord } from '../api-keys/index.js';
 import { authenticate } from './auth.js';
 import { bodyLimit } from './body-limit.js';
 import { idempotency } from './idempotency.js';
+import { utf8Body } from './utf8-body.js';
 import { problemErrors } from './errors.js';
 import { HttpProblem, invalidField, notFound } from './problem.js';
 import { isPathId } from './router.js';
@@ -97,6 +98,6 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
   // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
   if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
   if (route.method === 'POST') handler.use(idempotency());
-  if (route.body) handler.use(httpJsonBodyParser());
+  if (route.body) handler.use(utf8Body()).use(httpJsonBodyParser());
   return handler;
 }
