@@ -4,28 +4,30 @@ import { dispatch } from './dispatch.js';
 import { MAX_BODY_BYTES } from '../http/body-limit.js';
 import { problemResponse, toProblem } from '../http/errors.js';
 
-/** Reads at most one byte past the limit: enough for the handler to refuse it, never more. */
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    if (size + buffer.length > MAX_BODY_BYTES + 1) {
-      chunks.push(buffer.subarray(0, MAX_BODY_BYTES + 1 - size));
-      size = MAX_BODY_BYTES + 1;
-      break;
-    }
-    chunks.push(buffer);
-    size += buffer.length;
-  }
-  return Buffer.concat(chunks);
+/**
+ * Keeps at most one byte past the limit (enough for the handler to refuse the body) and drains the
+ * rest unstored: closing a request mid-upload would lose the 413 before the client could read it.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (kept > MAX_BODY_BYTES) return;
+      chunks.push(chunk.subarray(0, MAX_BODY_BYTES + 1 - kept));
+      kept += Math.min(chunk.length, MAX_BODY_BYTES + 1 - kept);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
 }
 
 export function createLocalServer(): Server {
   return createServer(async (req, res) => {
+    const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
     try {
       const body = await readBody(req);
-      const response = await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' });
+      const response = await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, sourceIp });
       res.writeHead(response.statusCode ?? 200, { ...response.headers } as Record<string, string>);
       res.end(response.body === undefined ? undefined : Buffer.from(response.body, response.isBase64Encoded ? 'base64' : 'utf8'));
     } catch (error) {

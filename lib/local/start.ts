@@ -56,19 +56,16 @@ async function main(): Promise<void> {
       created = { apiKey, secureKey };
     } else if (!(await hasAnyApiKey())) {
       created = await createApiKey({ label: 'first key (created by npm start)', superadmin: true });
-      console.log('No API key existed: created a superadmin key. Its secure key is shown only now:');
-      console.log(JSON.stringify(created));
+      console.log(`No API key existed: created a superadmin key. Its secure key is shown only now:\n${JSON.stringify(created)}`);
     }
 
     const actualPort = await listen(server, port);
     const base = `http://127.0.0.1:${actualPort}`;
-    console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})`);
-    if (created) {
-      console.log('Try it:');
-      console.log(`  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=${signBody(created.secureKey, '')}"`);
-    } else {
-      console.log('Create a key with: npm run api-key -- create --label me   (see README: signing requests)');
-    }
+    const tryIt = created
+      ? `Try it:\n  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=${signBody(created.secureKey, '')}"`
+      : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
+    // One write, so that whoever waits for "listening on" gets the key and the example with it.
+    console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
   } catch (error) {
     console.error(`start failed: ${(error as Error).message}`);
     await stop('error', 1);

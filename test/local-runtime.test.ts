@@ -1,0 +1,111 @@
+/** The local runtime as a user meets it: the HTTP server, and `npm start` as a process. */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm, symlink, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from 'node:http';
+import { createLocalServer, listen } from '../lib/local/server.js';
+import { freePort } from '../lib/local/dynamodb-local.js';
+import { signBody } from '../lib/http/auth.js';
+import { superadminKey } from './support/api.js';
+
+describe('local HTTP server', () => {
+  let server: Server;
+  let base = '';
+  beforeAll(async () => {
+    server = createLocalServer();
+    base = `http://127.0.0.1:${await listen(server, 0)}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('serves the health check and signed requests over HTTP', async () => {
+    expect(await (await fetch(`${base}/api`)).text()).toBe('OK');
+    const { apiKey, secureKey } = await superadminKey();
+    const body = JSON.stringify({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'over HTTP' }] });
+    const created = await fetch(`${base}/api/tax-rules?sign=${signBody(secureKey, body)}`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${apiKey}`, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('etag')).toBe('"1"');
+    expect(((await created.json()) as Array<{ TITLE: string }>)[0]!.TITLE).toBe('over HTTP');
+  });
+
+  it('answers 413 for a large body without reading it all, and 404/405 as problem+json', async () => {
+    const large = await fetch(`${base}/api/tax-rules`, { method: 'POST', body: 'x'.repeat(1024 * 1024), headers: { 'Content-Type': 'application/json' } });
+    expect(large.status).toBe(413);
+    const wrongMethod = await fetch(`${base}/api/customers/checkLogin`);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    const unknown = await fetch(`${base}/nothing`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/problem+json');
+  });
+});
+
+/** Starts `npm start`'s entry point and resolves with its output once it listens. */
+function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
+    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('listening on')) resolve(output);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return { child, ready };
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+describe('npm start', () => {
+  let dataDir = '';
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-start-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('starts DynamoDB Local on its data dir, prints a working key and curl, and stops it on SIGTERM', async () => {
+    const port = await freePort();
+    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '' });
+    const output = await ready;
+    const curl = /curl -H "Authorization: Token (\w+)" "([^"]+)"/.exec(output);
+    expect(curl, output).not.toBeNull();
+    const response = await fetch(curl![2]!, { headers: { Authorization: `Token ${curl![1]}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Array<{ ID: number }>)[0]!.ID).toBe(1);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(spawnSync('pgrep', ['-f', dataDir]).stdout.toString().trim()).toBe('');
+  }, 60_000);
+
+  it('makes the STORE_BOOTSTRAP_API_KEY key exist, against DYNAMODB_ENDPOINT', async () => {
+    const apiKey = 'ABCDEF0123456789ABCDEF012';
+    const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210';
+    const port = await freePort();
+    const { child, ready } = start({ PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+    await ready;
+    const response = await fetch(`http://127.0.0.1:${port}/api/tax-rules/2?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
+    expect(response.status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited(child)).toBe(0);
+  }, 60_000);
+
+  it('says in one line what to install when Java is missing', async () => {
+    const bin = path.join(dataDir, 'bin-without-java');
+    await mkdir(bin, { recursive: true });
+    await symlink(process.execPath, path.join(bin, 'node'));
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
+      env: { ...process.env, PATH: bin, DYNAMODB_ENDPOINT: '', DATA_DIR: dataDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('Java 17')]);
+  }, 60_000);
+});
