@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from 'aws-cdk-lib';
@@ -95,13 +95,15 @@ describe('StoreApiStack', () => {
     expect(resources('AWS::ApiGatewayV2::Api')[0]!.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('bundles every function with the local esbuild', () => {
+  it('bundles every function with the local esbuild, each under 400 KB', () => {
     const { app, template: bundled } = synthesize({ bundle: true });
     // Template.fromStack already synthesized the app: this is the same cloud assembly.
     const assembly = app.synth();
     for (const fn of Object.values(bundled.findResources('AWS::Lambda::Function')) as Resource[]) {
       const assetPath = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
-      expect(existsSync(path.join(assembly.directory, `asset.${assetPath}`, 'index.mjs'))).toBe(true);
+      const bundle = path.join(assembly.directory, `asset.${assetPath}`, 'index.mjs');
+      expect(existsSync(bundle)).toBe(true);
+      expect(statSync(bundle).size).toBeLessThan(400 * 1024);
     }
   }, 120_000);
 });
