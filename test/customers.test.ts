@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
-import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
+import { del, followPages, get, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { createCustomer, customerInput, uniqueEmail } from './support/fixtures.js';
 import { db, tableName } from '../lib/db/client.js';
 import { keys } from '../lib/db/keys.js';
@@ -100,15 +100,8 @@ describe('GET /api/customers', () => {
   it('pages through every customer with the cursor, and with offset', async () => {
     for (let i = 0; i < 3; i++) await createCustomer();
     const all = ids(await get('/api/customers?limit=100&order=lastname'));
-    const seen: number[] = [];
-    let next: string | undefined = '/api/customers?limit=2&order=lastname';
-    while (next) {
-      const page: ApiResponse = await get(next);
-      expect(page.status).toBe(200);
-      seen.push(...ids(page));
-      next = /^<([^>]+)>/.exec(page.headers.link ?? '')?.[1];
-    }
-    expect(seen).toEqual(all);
+    const seen = await followPages<{ ID: number }>('/api/customers?limit=2&order=lastname');
+    expect(seen.map((row) => row.ID)).toEqual(all);
     expect(ids(await get('/api/customers?limit=2&offset=1&order=lastname'))).toEqual(all.slice(1, 3));
     const first = await get('/api/customers?limit=1');
     expect((await get(`/api/customers?limit=1&order=lastname&cursor=${first.headers['x-next-cursor']}`)).status).toBe(400);

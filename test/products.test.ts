@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
+import { del, followPages, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
 import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
 
 const ids = (response: ApiResponse) => response.body.map((row: { ID: number }) => row.ID);
@@ -150,14 +150,8 @@ describe('GET /api/products', () => {
   it('pages through every product with the cursor', async () => {
     for (let i = 0; i < 3; i++) await createProduct();
     const all = ids(await get('/api/products?limit=100&order=ref_reverse'));
-    const seen: number[] = [];
-    let next: string | undefined = '/api/products?limit=2&order=ref_reverse';
-    while (next) {
-      const page: ApiResponse = await get(next);
-      seen.push(...ids(page));
-      next = /^<([^>]+)>/.exec(page.headers.link ?? '')?.[1];
-    }
-    expect(seen).toEqual(all);
+    const seen = await followPages<{ ID: number }>('/api/products?limit=2&order=ref_reverse');
+    expect(seen.map((row) => row.ID)).toEqual(all);
   });
 });
 

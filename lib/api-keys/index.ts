@@ -6,9 +6,11 @@
  * shown once, by `create`, and never listed or logged.
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readItem } from '../db/items.js';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/paging.js';
 import type { Access, Resource } from '../routes.js';
 
 export const RESOURCES: readonly Resource[] = ['customer', 'product', 'tax'];
@@ -78,8 +80,7 @@ export async function ensureApiKey(apiKey: string, secureKey: string, label = 'b
 }
 
 async function readKey(apiKey: string): Promise<ApiKeyItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(apiKey), ConsistentRead: true }));
-  return result.Item as ApiKeyItem | undefined;
+  return (await readItem(keys.apiKey(apiKey))) as ApiKeyItem | undefined;
 }
 
 /** The active key with its secure key, for request authentication; undefined when unknown or revoked. */
@@ -90,35 +91,15 @@ export async function findActiveKey(apiKey: string): Promise<{ record: ApiKeyRec
   return { record: publicRecord(item), secureKey: item.secureKey };
 }
 
+const keysQuery = { TableName: '', IndexName: 'GSI1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': LIST_PARTITION } };
+
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {
-  const records: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': LIST_PARTITION },
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    records.push(...(page.Items ?? []).map((item) => publicRecord(item as ApiKeyItem)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return records;
+  const items = await queryAll({ ...keysQuery, TableName: tableName() });
+  return items.map((item) => publicRecord(item as unknown as ApiKeyItem));
 }
 
 export async function hasAnyApiKey(): Promise<boolean> {
-  const page = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': LIST_PARTITION },
-      Limit: 1,
-    }),
-  );
+  const page = await db().send(new QueryCommand({ ...keysQuery, TableName: tableName(), Limit: 1 }));
   return (page.Items ?? []).length > 0;
 }
 

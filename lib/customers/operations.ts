@@ -2,7 +2,8 @@
  * Customer operations. Writes are transactions over the customer item, its login item (which holds
  * the email's uniqueness) and the list counters; a failed condition becomes a 404, 409 or 412.
  */
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { readItem } from '../db/items.js';
 import { db, tableName } from '../db/client.js';
 import { allocateId, countChange, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
@@ -28,8 +29,8 @@ const missing = () => notFound('customer');
 const emailTaken = () => conflict('a customer already has this email', 'email');
 
 async function readCustomer(id: number): Promise<Customer | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.customer(id), ConsistentRead: true }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  const item = await readItem(keys.customer(id));
+  return item ? fromItem(item) : undefined;
 }
 
 export async function getCustomer(id: number): Promise<LoopResult> {
@@ -40,8 +41,8 @@ export async function getCustomer(id: number): Promise<LoopResult> {
 
 /** The customer holding an email (case-insensitive), through its login item. */
 async function customerByEmail(email: string): Promise<Customer | undefined> {
-  const login = await db().send(new GetCommand({ TableName: tableName(), Key: keys.customerEmail(email), ConsistentRead: true }));
-  return login.Item ? readCustomer(Number(login.Item.customerId)) : undefined;
+  const login = await readItem(keys.customerEmail(email));
+  return login ? readCustomer(Number(login.customerId)) : undefined;
 }
 
 const REF = /^CUS(\d{12})$/;

@@ -109,6 +109,18 @@ export async function queryIndexPage(request: IndexListRequest, page: PageReques
   return { items: pageItems, headers: pageHeaders(request, page, nextCursor, request.counted ? total ?? 0 : undefined) };
 }
 
+/** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
+export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 /** Pages a small, fully loaded and sorted list (tax rules); the cursor holds the next offset. */
 export function pageInMemory<T>(all: T[], source: ListSource, page: PageRequest, total: number | undefined): Page<T> {
   let start = page.offset;

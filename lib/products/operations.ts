@@ -3,8 +3,7 @@
  * product into the rule's `productCount` on condition that the rule exists, which is also what lets
  * a rule's deletion refuse (409) without scanning products.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { readItem } from '../db/items.js';
 import { allocateId, countChange, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
 import { toLoop, type LoopResult } from '../db/loop.js';
@@ -32,8 +31,8 @@ const refTaken = () => conflict('a product already has this ref', 'ref');
 const unknownTaxRule = () => invalidField('tax_rule', 'is not an existing tax rule');
 
 async function readProduct(id: number): Promise<Product | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(id), ConsistentRead: true }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  const item = await readItem(keys.product(id));
+  return item ? fromItem(item) : undefined;
 }
 
 async function readTaxRule(id: number): Promise<TaxRuleItem | undefined> {
@@ -67,8 +66,8 @@ export async function getProduct(id: number, lang: Lang | undefined): Promise<Lo
 }
 
 async function productByRef(ref: string): Promise<Product | undefined> {
-  const lock = await db().send(new GetCommand({ TableName: tableName(), Key: keys.productRef(ref), ConsistentRead: true }));
-  return lock.Item ? readProduct(Number(lock.Item.productId)) : undefined;
+  const lock = await readItem(keys.productRef(ref));
+  return lock ? readProduct(Number(lock.productId)) : undefined;
 }
 
 export async function listProducts(query: ProductListInput, path: string): Promise<LoopResult> {

@@ -4,12 +4,13 @@
  * every change of the default updates it under a condition on its old value, in the same
  * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { readItem } from '../db/items.js';
 import { db, tableName } from '../db/client.js';
 import { allocateId, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
 import { toLoop, type LoopResult } from '../db/loop.js';
-import { pageInMemory } from '../db/paging.js';
+import { pageInMemory, queryAll } from '../db/paging.js';
 import { atVersion, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
 import { HttpProblem, conflict, invalidField, notFound } from '../http/problem.js';
 import { localeOf } from '../http/list-query.js';
@@ -35,8 +36,7 @@ async function readRuleAndDefault(id: number): Promise<{ rule: TaxRuleItem | und
 }
 
 export async function getDefaultTaxRuleId(): Promise<number | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.defaultTaxRule(), ConsistentRead: true }));
-  return result.Item?.ruleId as number | undefined;
+  return (await readItem(keys.defaultTaxRule()))?.ruleId as number | undefined;
 }
 
 /**
@@ -67,29 +67,20 @@ function makeDefaultSteps(id: number, previous: number | undefined, now: string)
 }
 
 export async function getTaxRule(id: number, lang: Lang | undefined): Promise<LoopResult> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxRule(id), ConsistentRead: true }));
-  if (!result.Item) throw missing();
-  return toLoop([toRow(fromItem(result.Item), localeOf(lang))]);
+  const item = await readItem(keys.taxRule(id));
+  if (!item) throw missing();
+  return toLoop([toRow(fromItem(item), localeOf(lang))]);
 }
 
 /** Every rule, read consistently from the rules' partition. */
 export async function readAllTaxRules(): Promise<TaxRuleItem[]> {
-  const rules: TaxRuleItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.taxRulePartition, ':prefix': keys.taxRulePrefix },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    rules.push(...(page.Items ?? []).map(fromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return rules;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.taxRulePartition, ':prefix': keys.taxRulePrefix },
+    ConsistentRead: true,
+  });
+  return items.map(fromItem);
 }
 
 export async function listTaxRules(query: TaxRuleListInput, path: string): Promise<LoopResult> {
@@ -178,9 +169,9 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
 
 export async function deleteTaxRule(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
-    const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxRule(id), ConsistentRead: true }));
-    if (!result.Item) throw missing();
-    const rule = fromItem(result.Item);
+    const item = await readItem(keys.taxRule(id));
+    if (!item) throw missing();
+    const rule = fromItem(item);
     if ((rule.productCount ?? 0) > 0) throw conflict(`tax rule ${id} is used by ${rule.productCount} product(s)`);
     const steps = [
       remove(

@@ -69,6 +69,19 @@ export const post = <T = any>(url: string, body: unknown, options?: CallOptions)
 export const put = <T = any>(url: string, body: unknown, options?: CallOptions) => call<T>('PUT', url, { ...options, body });
 export const del = <T = any>(url: string, options?: CallOptions) => call<T>('DELETE', url, options);
 
+/** Follows a list's `Link: rel="next"` from `url` to its last page; every row, in order. */
+export async function followPages<Row = any>(url: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  let next: string | undefined = url;
+  while (next) {
+    const page: ApiResponse<Row[]> = await get(next);
+    if (page.status !== 200) throw new Error(`${next} answered ${page.status}: ${page.text}`);
+    rows.push(...page.body);
+    next = /^<([^>]+)>; rel="next"$/.exec(page.headers.link ?? '')?.[1];
+  }
+  return rows;
+}
+
 /**
  * Every item of the table, in key order: to show that a refused request changed nothing. The id
  * counters' `lastId` is left out: a create refused for a conflict (409) may consume an id, as an SQL
