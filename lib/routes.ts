@@ -55,6 +55,7 @@ const PASSWORD_MEMORY = 1024;
 
 export const routes = [
   route('health/get', 'GET', '/api', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
+  route('openapi/get', 'GET', '/api/openapi.json', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
   // The deployed API's catch-all, so that it answers 404/405 as problem+json like the local router.
   route('not-found/any', 'ANY', '$default', 404, { resource: null, access: 'VIEW', dynamodb: [] }),
 

@@ -8,6 +8,14 @@ import { langByLocale } from './reference/index.js';
 
 export const MAX_TEXT = 255;
 
+/**
+ * Field schemas that the OpenAPI converter would render wrongly (unions that transform) carry their
+ * JSON Schema as metadata under this key; lib/openapi/document.ts puts it in their place.
+ */
+export const JSON_SCHEMA_KEY = 'x-json-schema';
+const documented = <T extends v.GenericSchema>(schema: T, jsonSchema: Record<string, unknown>) =>
+  v.pipe(schema, v.metadata({ [JSON_SCHEMA_KEY]: jsonSchema }));
+
 // Control characters have no place in names and addresses (and would break sort keys).
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
@@ -23,14 +31,14 @@ export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.trim(), v.no
 
 /** Ids are integers; PHP clients also send them as digit strings. */
 export const integer = (min: number) =>
-  v.pipe(
-    v.union(
-      [v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,16}\s*$/), v.transform(Number))],
-      'must be an integer',
+  documented(
+    v.pipe(
+      v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,16}\s*$/), v.transform(Number))], 'must be an integer'),
+      v.integer('must be an integer'),
+      v.safeInteger('must be an integer'),
+      v.minValue(min, `must be at least ${min}`),
     ),
-    v.integer('must be an integer'),
-    v.safeInteger('must be an integer'),
-    v.minValue(min, `must be at least ${min}`),
+    { type: 'integer', minimum: min, maximum: Number.MAX_SAFE_INTEGER, description: 'a string of digits is accepted too' },
   );
 
 /** An id that must exist among `known` (reference data). */
@@ -39,27 +47,37 @@ export const knownId = (known: ReadonlySet<number> | ReadonlyMap<number, unknown
 
 /** true/false/1/0/"1"/"0" (Thelia payloads send flags as 1). */
 export const flag = () =>
-  v.pipe(
-    v.union([v.boolean(), v.picklist([1, 0]), v.picklist(['1', '0'])], 'must be true, false, 1 or 0'),
-    v.transform((value) => value === true || value === 1 || value === '1'),
+  documented(
+    v.pipe(
+      v.union([v.boolean(), v.picklist([1, 0]), v.picklist(['1', '0'])], 'must be true, false, 1 or 0'),
+      v.transform((value) => value === true || value === 1 || value === '1'),
+    ),
+    { enum: [true, false, 1, 0, '1', '0'] },
   );
 
 /** A non-negative decimal, number or numeric string, with at most six fraction digits, in millionths. */
 export const decimal = (max: bigint) =>
-  v.pipe(
-    v.union([v.number(), v.string()], 'must be a number or a numeric string'),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const micros = parseMicros(dataset.value);
-      if (micros === undefined) {
-        addIssue({ message: 'must be a non-negative number with at most 6 decimals' });
-        return NEVER;
-      }
-      if (micros > max) {
-        addIssue({ message: 'is too large' });
-        return NEVER;
-      }
-      return micros;
-    }),
+  documented(
+    v.pipe(
+      v.union([v.number(), v.string()], 'must be a number or a numeric string'),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const micros = parseMicros(dataset.value);
+        if (micros === undefined) {
+          addIssue({ message: 'must be a non-negative number with at most 6 decimals' });
+          return NEVER;
+        }
+        if (micros > max) {
+          addIssue({ message: 'is too large' });
+          return NEVER;
+        }
+        return micros;
+      }),
+    ),
+    {
+      type: ['number', 'string'],
+      pattern: '^\\d+(\\.\\d{1,6})?$',
+      description: `a non-negative decimal with at most 6 fraction digits, up to ${max / 1_000_000n}.999999`,
+    },
   );
 
 export const locale = () =>

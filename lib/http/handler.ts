@@ -38,7 +38,8 @@ export interface OperationInput<Body, Query> {
   path: string;
 }
 
-export type OperationResult = LoopResult | { text: string } | void;
+/** Rows; or a document as it is (health check text, OpenAPI JSON); or nothing (204). */
+export type OperationResult = LoopResult | { text: string; contentType?: string } | void;
 
 type Output<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 
@@ -53,7 +54,7 @@ function parseIfMatch(event: HttpEvent): number | undefined {
 
 function respond(status: number, result: OperationResult, single: boolean): HttpResponse {
   if (result === undefined || status === 204) return { statusCode: 204 };
-  if ('text' in result) return { statusCode: status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: result.text };
+  if ('text' in result) return { statusCode: status, headers: { 'Content-Type': result.contentType ?? 'text/plain; charset=utf-8' }, body: result.text };
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...result.headers };
   const version = single ? result.rows[0]?.VERSION : undefined;
   if (typeof version === 'number') headers.ETag = `"${version}"`;
@@ -99,5 +100,6 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
   if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
   if (route.method === 'POST') handler.use(idempotency());
   if (route.body) handler.use(utf8Body()).use(httpJsonBodyParser());
-  return handler;
+  // The route and schemas travel with the handler: the OpenAPI document is built from them.
+  return Object.assign(handler, { route, schemas });
 }

@@ -19,10 +19,12 @@ interface CompiledRoute {
 // The catch-all (`$default`) is what answers when nothing here matches.
 const compiled: CompiledRoute[] = routes.filter((route) => route.method !== 'ANY').map((route) => {
   const paramNames: string[] = [];
-  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    paramNames.push(name);
-    return '(\\d+)';
-  });
+  const source = route.path
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\{(\w+)\}/g, (_, name: string) => {
+      paramNames.push(name);
+      return '(\\d+)';
+    });
   return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
 });
 
