@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { del, get, post, problemFields, put, tableSnapshot } from './support/api.js';
+import { routeByName } from '../lib/routes.js';
+import { lambdaContext, loadHandler, toApiGatewayEvent } from '../lib/local/dispatch.js';
 
 const newRule = (title: string, extra: Record<string, unknown> = {}) => ({
   country: [64, 13],
@@ -61,6 +63,11 @@ describe('POST /api/tax-rules', () => {
     expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400 });
     expect(response.body.error).toBe(response.body.detail);
     expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('lists the offending fields of the body and of the query string in one 400', async () => {
+    const response = await post('/api/tax-rules?lang=xx_XX', { ...newRule('both'), tax: 'all' });
+    expect(problemFields(response)).toEqual(['tax', 'lang']);
   });
 
   it('refuses missing fields, repeated ids and repeated locales', async () => {
@@ -266,6 +273,13 @@ describe('DELETE /api/tax-rules/{entityId}', () => {
 });
 
 describe('routing', () => {
+  it('answers 404 for a malformed id before asking for a key, when API Gateway routes it to the handler', async () => {
+    const route = routeByName('tax-rules/get');
+    const event = toApiGatewayEvent({ method: 'GET', url: '/api/tax-rules/abc' }, route, { entityId: 'abc' });
+    const response = await (await loadHandler(route))(event, lambdaContext(route.name));
+    expect(response.statusCode).toBe(404);
+  });
+
   it('answers GET /api with OK and no key', async () => {
     const response = await get('/api', { as: null });
     expect(response.status).toBe(200);

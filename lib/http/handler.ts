@@ -21,8 +21,8 @@ import { utf8Body } from './utf8-body.js';
 import { problemErrors } from './errors.js';
 import { HttpProblem, invalidField, notFound } from './problem.js';
 import { isPathId } from './router.js';
-import { parseInput } from './validation.js';
-import { header, type HttpContext, type HttpEvent, type HttpResponse } from './types.js';
+import { parseInputs } from './validation.js';
+import { header, type HttpContext, type HttpEvent, type HttpMiddleware, type HttpResponse } from './types.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
@@ -52,6 +52,16 @@ function parseIfMatch(event: HttpEvent): number | undefined {
   return Number(match[1]);
 }
 
+/**
+ * API Gateway routes `{entityId}` whatever it holds: ids that are not positive integers are an
+ * unknown path (404), answered before the key is even looked at, as the local router does.
+ */
+const pathIds = (): HttpMiddleware => ({
+  before: async ({ event }) => {
+    for (const value of Object.values(event.pathParameters ?? {})) if (value === undefined || !isPathId(value)) throw notFound();
+  },
+});
+
 function respond(status: number, result: OperationResult, single: boolean): HttpResponse {
   if (result === undefined || status === 204) return { statusCode: 204 };
   if ('text' in result) return { statusCode: status, headers: { 'Content-Type': result.contentType ?? 'text/plain; charset=utf-8' }, body: result.text };
@@ -70,19 +80,14 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
   const isList = route.method === 'GET' && !route.path.includes('{');
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
-    const params: Record<string, number> = {};
-    for (const [key, value] of Object.entries(event.pathParameters ?? {})) {
-      if (value === undefined || !isPathId(value)) throw notFound();
-      params[key] = Number(value);
+    const params = Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([key, value]) => [key, Number(value)]));
+    if (schemas.body && (typeof event.body !== 'object' || event.body === null || Array.isArray(event.body))) {
+      throw invalidField('body', 'must be a JSON object');
     }
-    let body: unknown = undefined;
-    if (schemas.body) {
-      if (typeof event.body !== 'object' || event.body === null || Array.isArray(event.body)) {
-        throw invalidField('body', 'must be a JSON object');
-      }
-      body = parseInput(schemas.body, event.body, 'body');
-    }
-    const query = schemas.query ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined;
+    const { body, query } = parseInputs({
+      ...(schemas.body ? { body: { schema: schemas.body, value: event.body } } : {}),
+      ...(schemas.query ? { query: { schema: schemas.query, value: event.queryStringParameters ?? {} } } : {}),
+    });
     const result = await operation({
       body: body as Output<BodySchema>,
       query: query as Output<QuerySchema>,
@@ -95,7 +100,7 @@ export function defineHandler<BodySchema extends AnySchema | undefined = undefin
     return respond(route.status, result, !isList);
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors());
+  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds());
   // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
   if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
   if (route.method === 'POST') handler.use(idempotency());

@@ -33,8 +33,22 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], location: '
   return errors;
 }
 
-export function parseInput<S extends AnySchema>(schema: S, value: unknown, location: 'body' | 'query'): v.InferOutput<S> {
-  const result = v.safeParse(schema, value);
-  if (!result.success) throw invalidFields(fieldErrors(result.issues, location));
-  return result.output;
+export interface Inputs {
+  body?: { schema: AnySchema; value: unknown };
+  query?: { schema: AnySchema; value: unknown };
+}
+
+/** Validates the body and the query string together: one 400 lists every offending field of both. */
+export function parseInputs(inputs: Inputs): { body: unknown; query: unknown } {
+  const errors: FieldError[] = [];
+  const parsed = { body: undefined as unknown, query: undefined as unknown };
+  for (const location of ['body', 'query'] as const) {
+    const input = inputs[location];
+    if (!input) continue;
+    const result = v.safeParse(input.schema, input.value);
+    if (result.success) parsed[location] = result.output;
+    else errors.push(...fieldErrors(result.issues, location));
+  }
+  if (errors.length) throw invalidFields(errors);
+  return parsed;
 }
