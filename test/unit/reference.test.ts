@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { countries, defaultCountryId, defaultLang, findLang, zipCodeMatches } from '../../lib/reference/index.js';
+
+const country = (id: number) => countries.get(id)!;
+
+describe('reference data', () => {
+  it('knows the defaults of a fresh Thelia install', () => {
+    expect(defaultLang).toMatchObject({ id: 2, locale: 'en_US' });
+    expect(defaultCountryId).toBe(64);
+  });
+
+  it('finds languages by locale or by id', () => {
+    expect(findLang('fr_FR')?.id).toBe(1);
+    expect(findLang('3')?.locale).toBe('es_ES');
+    expect(findLang('xx_XX')).toBeUndefined();
+    expect(findLang('99')).toBeUndefined();
+  });
+
+  it("checks zip codes against Thelia's formats: N digit, L letter, C the country code", () => {
+    expect(zipCodeMatches(country(64), '75001')).toBe(true); // NNNNN
+    expect(zipCodeMatches(country(64), '7500')).toBe(false);
+    expect(zipCodeMatches(country(64), '7500A')).toBe(false);
+    expect(zipCodeMatches(country(246), 'k1a 0b1')).toBe(true); // Canada, LNL NLN
+    expect(zipCodeMatches(country(246), 'K1A0B1')).toBe(false);
+    const withCode = [...countries.values()].find((c) => c.zipCodeFormat === 'CNNNN')!;
+    expect(zipCodeMatches(withCode, `${withCode.isoalpha2}1234`)).toBe(true);
+    expect(zipCodeMatches(withCode, '1234')).toBe(false);
+    expect(zipCodeMatches(country(75), 'anything at all')).toBe(true); // no format
+  });
+});
