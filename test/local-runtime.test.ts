@@ -45,11 +45,18 @@ describe('local HTTP server', () => {
   });
 });
 
+const started: ChildProcessWithoutNullStreams[] = [];
+// Whatever a failing test left running is stopped: SIGTERM makes npm start stop its DynamoDB Local too.
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
 /** Starts `npm start`'s entry point and resolves with its output once it listens. */
 function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
     env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
+  started.push(child);
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
