@@ -14,7 +14,7 @@ import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, type Gran
 import { createDynamoDbClient, tableName } from '../db/client.js';
 import { setUpTable } from '../db/setup.js';
 import type { Access, Resource } from '../routes.js';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 
 const USAGE = `usage:
   npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...)
@@ -37,7 +37,7 @@ export function parseGrants(values: readonly string[]): Grants {
 async function connect(): Promise<DynamoDbLocal | undefined> {
   if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const running = await readFile(path.join(dataDir, 'dynamodb-endpoint'), 'utf8').catch(() => undefined);
+  const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (running) {
     process.env.DYNAMODB_ENDPOINT = running.trim();
     return undefined;

@@ -5,10 +5,14 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../db/client.js';
 
 const require = createRequire(import.meta.url);
+
+/** Where `npm start` writes its DynamoDB Local's endpoint, for `npm run api-key` to find it. */
+export const endpointFile = (dataDir: string): string => path.join(dataDir, 'dynamodb-endpoint');
 
 export interface DynamoDbLocal {
   endpoint: string;

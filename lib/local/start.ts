@@ -9,10 +9,8 @@ import { createDynamoDbClient, tableName } from '../db/client.js';
 import { setUpTable } from '../db/setup.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { signBody } from '../http/auth.js';
-import { JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
-
-export const endpointFile = (dataDir: string) => path.join(dataDir, 'dynamodb-endpoint');
 
 async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');

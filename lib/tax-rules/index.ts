@@ -1,3 +1,3 @@
 export * from './schema.js';
 export * from './operations.js';
-export { toRow as taxRuleRow, type TaxRuleItem } from './model.js';
+export type { TaxRuleItem } from './model.js';

@@ -20,8 +20,8 @@ import { fromItem, toItem, toRow, type TaxRuleItem, type TaxRuleText } from './m
 import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
 
 /** Ids 1 and 2 are the seeded rules of a fresh Thelia install. */
-export const FIRST_TAX_RULE_ID = 3;
-export const TAX_RULE_IDS: CountedList = { kind: 'TAXRULE', partitions: [] };
+const FIRST_TAX_RULE_ID = 3;
+const TAX_RULE_IDS: CountedList = { kind: 'TAXRULE', partitions: [] };
 
 const missing = () => notFound('tax rule');
 
