@@ -74,6 +74,13 @@ describe('Idempotency-Key on POST', () => {
 });
 
 describe('If-Match on PUT and DELETE', () => {
+  it('accepts * as "whatever the current version"', async () => {
+    const { row } = await createCustomer();
+    const response = await put('/api/customers', { id: row.ID, city: 'Metz', zipcode: '57000' }, { headers: { 'if-match': '*' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.etag).toBe('"2"');
+  });
+
   it('refuses a malformed version with 412 and writes nothing', async () => {
     const { row } = await createCustomer();
     const before = await tableSnapshot();

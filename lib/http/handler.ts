@@ -43,10 +43,13 @@ export type OperationResult = LoopResult | { text: string; contentType?: string 
 
 type Output<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 
-/** `If-Match: "<VERSION>"` (a weak W/ prefix and a bare number are accepted); anything else is 412. */
+/**
+ * `If-Match: "<VERSION>"` (a weak W/ prefix and a bare number are accepted); `*` asks for no
+ * particular version (RFC 9110); anything else is 412.
+ */
 function parseIfMatch(event: HttpEvent): number | undefined {
   const value = header(event, 'if-match');
-  if (value === undefined) return undefined;
+  if (value === undefined || value.trim() === '*') return undefined;
   const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(value);
   if (!match) throw new HttpProblem(412, 'If-Match must be the quoted VERSION of the record, e.g. "3"');
   return Number(match[1]);
