@@ -3,7 +3,6 @@
  *   stage        name suffix of the stack (default "dev")
  *   disposable   "true" lets the table be destroyed with the stack (dev stages)
  *   corsOrigins  comma-separated origins; CORS is off without them
- *   secret       root of the server-side keys: cursor signatures, idempotency fingerprints
  * It needs no AWS account to synthesize: the stack is environment-agnostic and does no lookups.
  */
 import { App } from 'aws-cdk-lib';
@@ -13,10 +12,8 @@ const app = new App();
 const context = (key: string): string | undefined => app.node.tryGetContext(key) as string | undefined;
 const stage = context('stage') ?? 'dev';
 const corsOrigins = context('corsOrigins');
-const secret = context('secret');
 
 new StoreApiStack(app, `StoreApi-${stage}`, {
   disposable: String(context('disposable')) === 'true',
   ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),
-  ...(secret ? { secret } : {}),
 });

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes } from '../lib/routes.js';
 import { RouteFunction } from './constructs/route-function.js';
@@ -14,8 +15,6 @@ export interface StoreApiStackProps extends StackProps {
   readonly corsOrigins?: string[];
   /** Default stage throttling. */
   readonly throttle?: { rateLimit: number; burstLimit: number };
-  /** The root of the server-side keys: cursor signatures, idempotency fingerprints (lib/secrets.ts). */
-  readonly secret?: string;
 }
 
 const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
@@ -26,6 +25,12 @@ export class StoreApiStack extends Stack {
     super(scope, id, props);
     const { table } = new StoreTable(this, 'Store', { disposable: props.disposable ?? false });
     const logRetention = RetentionDays.ONE_MONTH;
+    // The root of the server-side keys (lib/secrets.ts): generated once, resolved by CloudFormation at
+    // deploy time into the functions' environment, so it is in no template and needs no runtime call.
+    const serverSecret = new Secret(this, 'ServerSecret', {
+      description: 'store-api: root of the keys that sign list cursors and fingerprint idempotent requests',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
 
     const api = new HttpApi(this, 'Api', {
       createDefaultStage: false,
@@ -47,7 +52,7 @@ export class StoreApiStack extends Stack {
         route,
         table,
         logRetention,
-        ...(props.secret ? { environment: { STORE_SECRET: props.secret } } : {}),
+        environment: { STORE_SECRET: serverSecret.secretValue.unsafeUnwrap() },
       });
       new HttpRoute(this, `${id}Route`, {
         httpApi: api,

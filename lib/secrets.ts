@@ -1,8 +1,8 @@
 /**
  * Server-side keys, derived per purpose from STORE_SECRET: the list cursors' signatures and the
- * idempotency fingerprints. Without STORE_SECRET one derived from the table name is used: cursors
- * are still bound to their list and fingerprints still compare, but they are guessable, so
- * deployments set it (README: Configuration).
+ * idempotency fingerprints. The CDK stack generates STORE_SECRET (Secrets Manager) and `npm start`
+ * keeps one in its data dir. Without it (tests) a key derived from the table name is used: cursors
+ * are still bound to their list and fingerprints still compare, but the key is guessable.
  */
 import { createHmac } from 'node:crypto';
 import { tableName } from './db/client.js';

@@ -60,6 +60,15 @@ describe('StoreApiStack', () => {
     expect(indexes).toEqual(Object.entries(table.indexes).map(([name, i]) => [name, [i.partitionKey, i.sortKey]]));
   });
 
+  it('generates the server secret and resolves it into every function at deploy time, never into the template', () => {
+    const secrets = resources('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    for (const fn of functions) {
+      expect(JSON.stringify(fn.Properties.Environment.Variables.STORE_SECRET)).toContain('resolve:secretsmanager');
+    }
+  });
+
   it('lets a dev stage destroy its table', () => {
     const dev = synthesize({ bundle: false, disposable: true }).template;
     dev.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });

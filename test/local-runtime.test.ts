@@ -96,7 +96,7 @@ describe('npm start', () => {
     const apiKey = 'ABCDEF0123456789ABCDEF012';
     const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210';
     const port = await freePort();
-    const { child, ready } = start({ PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
     await ready;
     const response = await fetch(`http://127.0.0.1:${port}/api/tax-rules/2?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
     expect(response.status).toBe(200);

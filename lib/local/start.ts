@@ -3,7 +3,8 @@
  * data in $DATA_DIR (default .data/), or by $DYNAMODB_ENDPOINT when set. Creates the table and the
  * reference data when missing, makes sure an API key exists, and stops everything on SIGINT/SIGTERM.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createDynamoDbClient, tableName } from '../db/client.js';
 import { setUpTable } from '../db/setup.js';
@@ -12,12 +13,25 @@ import { signBody } from '../http/auth.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
 
+/** The server secret of this data dir (lib/secrets.ts), made on first start and kept with the data. */
+async function ensureServerSecret(dataDir: string): Promise<void> {
+  if (process.env.STORE_SECRET) return;
+  const file = path.join(dataDir, 'secret');
+  let secret = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (!secret) {
+    secret = randomBytes(32).toString('hex');
+    await writeFile(file, secret, { mode: 0o600 });
+  }
+  process.env.STORE_SECRET = secret;
+}
+
 async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
+  await mkdir(dataDir, { recursive: true });
+  await ensureServerSecret(dataDir);
   let dynamo: DynamoDbLocal | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
-    await mkdir(dataDir, { recursive: true });
     const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
     dynamo = await startDynamoDbLocal({ dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) });
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
