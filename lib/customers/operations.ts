@@ -2,14 +2,12 @@
  * Customer operations. Writes are transactions over the customer item, its login item (which holds
  * the email's uniqueness) and the list counters; a failed condition becomes a 404, 409 or 412.
  */
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { readItem } from '../db/items.js';
-import { db, tableName } from '../db/client.js';
+import { readItem, readItems } from '../db/items.js';
 import { allocateId, countChange, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
 import { toLoop, type LoopResult } from '../db/loop.js';
-import { queryIndexPage } from '../db/paging.js';
-import { atVersion, put, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
+import { queryIndexPage, singleRecordPage } from '../db/paging.js';
+import { atVersion, ownedBy, put, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
 import { conflict, invalidField, notFound, HttpProblem } from '../http/problem.js';
 import { countries, zipCodeMatches } from '../reference/index.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
@@ -56,8 +54,7 @@ export async function listCustomers(query: CustomerListInput, path: string): Pro
       if (query.email === undefined) found = id && Number(id) > 0 ? await readCustomer(Number(id)) : undefined;
       else if (found && found.id !== Number(id)) found = undefined;
     }
-    const rows = found && !query.cursor && query.offset === 0 ? [toRow(found)] : [];
-    return toLoop(rows.slice(0, query.limit));
+    return toLoop(singleRecordPage(found, query).map(toRow));
   }
   const byLastname = query.order.startsWith('lastname');
   const page = await queryIndexPage(
@@ -132,12 +129,13 @@ export async function updateCustomer(input: CustomerUpdateInput, expectedVersion
       throw invalidField('zipcode', zipcodeMismatch);
     }
     const steps: WriteStep[] = [put(toItem(next), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'customer'))];
-    const ownLogin = { expression: 'customerId = :id', values: { ':id': current.id } };
+    const ownLogin = ownedBy('customerId', current.id);
     if (next.email.toLowerCase() !== current.email.toLowerCase()) {
       steps.push(remove(keys.customerEmail(current.email), ownLogin, () => new WriteConflict()));
       steps.push(putNew(loginItem(next), emailTaken));
     } else if (next.passwordHash !== current.passwordHash) {
-      steps.push(update(keys.customerEmail(current.email), { update: 'SET passwordHash = :hash', condition: ownLogin.expression, values: { ...ownLogin.values, ':hash': next.passwordHash } }, () => new WriteConflict()));
+      // Same email (perhaps in another case): the login item keeps its key and gets the new hash.
+      steps.push(put(loginItem(next), ownLogin, () => new WriteConflict()));
     }
     await writeAtomically(steps);
     return next;
@@ -151,7 +149,7 @@ export async function deleteCustomer(id: number, expectedVersion: number | undef
     if (!current) throw missing();
     await writeAtomically([
       remove(keys.customer(id), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'customer')),
-      remove(keys.customerEmail(current.email), { expression: 'customerId = :id', values: { ':id': id } }, () => new WriteConflict()),
+      remove(keys.customerEmail(current.email), ownedBy('customerId', id), () => new WriteConflict()),
       ...countChange(CUSTOMERS, -1),
     ]);
   });
@@ -164,11 +162,7 @@ const noMatch = () => notFound('customer with this email and password');
  * against a dummy hash so that it takes as long as a wrong password; both count as failures.
  */
 export async function checkLogin(input: CheckLoginInput): Promise<LoopResult> {
-  const table = tableName();
-  const result = await db().send(
-    new BatchGetCommand({ RequestItems: { [table]: { Keys: [keys.customerEmail(input.email), keys.loginFailures(input.email)], ConsistentRead: true } } }),
-  );
-  const items = result.Responses?.[table] ?? [];
+  const items = await readItems([keys.customerEmail(input.email), keys.loginFailures(input.email)]);
   const login = items.find((item) => item.pk === keys.customerEmail(input.email).pk) as LoginItem | undefined;
   const failures = items.find((item) => item.pk === keys.loginFailures(input.email).pk);
   const throttled = tooManyFailures(failures);

@@ -109,6 +109,14 @@ export async function queryIndexPage(request: IndexListRequest, page: PageReques
   return { items: pageItems, headers: pageHeaders(request, page, nextCursor, request.counted ? total ?? 0 : undefined) };
 }
 
+/**
+ * The page of a filter that names at most one record (an email, a ref): the record is on the first
+ * page, and a later page (an offset, a cursor) is empty. Such lists send no total.
+ */
+export function singleRecordPage<T>(found: T | undefined, page: PageRequest): T[] {
+  return found !== undefined && !page.cursor && page.offset === 0 ? [found] : [];
+}
+
 /** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
 export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Item[]> {
   const items: Item[] = [];

@@ -85,6 +85,11 @@ export const check = (key: Key, condition: Condition, onConditionFailed: OnCondi
   onConditionFailed,
 });
 
+/** The condition that a uniqueness item (an email's, a ref's) still belongs to the record `id`. */
+export function ownedBy(attribute: string, id: number): Condition {
+  return { expression: '#owner = :owner', names: { '#owner': attribute }, values: { ':owner': id } };
+}
+
 /**
  * The condition of a write that must find the record at the version the client expects (If-Match,
  * 412 when stale) or, without If-Match, at the version just read (a concurrent change: retry).

@@ -4,10 +4,8 @@ import { rawBody, type HttpMiddleware } from './types.js';
 /** Bodies over 64 KiB are refused before anything reads them (CONTRACT §1). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export const bodyTooLarge = (): HttpProblem => new HttpProblem(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
-
 export const bodyLimit = (): HttpMiddleware => ({
   before: async ({ event }) => {
-    if (rawBody(event).length > MAX_BODY_BYTES) throw bodyTooLarge();
+    if (rawBody(event).length > MAX_BODY_BYTES) throw new HttpProblem(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
   },
 });

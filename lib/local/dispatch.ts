@@ -10,7 +10,6 @@ import { handlerFile, type RouteDefinition } from '../routes.js';
 import { matchRoute } from '../http/router.js';
 import { HttpProblem } from '../http/problem.js';
 import { problemResponse } from '../http/errors.js';
-import { bodyTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
 import type { HttpEvent, HttpResponse } from '../http/types.js';
 
 export interface LocalRequest {
@@ -104,13 +103,11 @@ function lambdaContext(functionName: string): Context {
 /** The module that serves a route, as the route's Lambda would load it. */
 export { loadHandler, lambdaContext };
 
-/** The route's answer to a request, or the router's 404/405, or 413 for an oversized body. */
+/** The route's answer to a request (its handler also refuses oversized bodies), or the router's 404/405. */
 export async function dispatch(request: LocalRequest): Promise<HttpResponse> {
   const url = new URL(request.url, 'http://localhost');
   const match = matchRoute(request.method, url.pathname);
   if (match instanceof HttpProblem) return problemResponse(match);
-  const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
-  if (size > MAX_BODY_BYTES) return problemResponse(bodyTooLarge());
   const handler = await loadHandler(match.route);
   return handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-')));
 }

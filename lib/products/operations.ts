@@ -7,8 +7,8 @@ import { readItem } from '../db/items.js';
 import { allocateId, countChange, type CountedList } from '../db/counters.js';
 import { keys } from '../db/keys.js';
 import { toLoop, type LoopResult } from '../db/loop.js';
-import { queryIndexPage } from '../db/paging.js';
-import { atVersion, check, put, putNew, remove, retryOnConflict, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
+import { queryIndexPage, singleRecordPage } from '../db/paging.js';
+import { atVersion, check, ownedBy, put, putNew, remove, retryOnConflict, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
 import { conflict, HttpProblem, invalidField, notFound } from '../http/problem.js';
 import { localeOf } from '../http/list-query.js';
 import { mergeTexts, type Texts } from '../i18n.js';
@@ -77,8 +77,7 @@ export async function listProducts(query: ProductListInput, path: string): Promi
   if (query.ref !== undefined) {
     // A ref names at most one product: served by its uniqueness item.
     const found = await productByRef(query.ref);
-    const matches = found && (query.visible === '*' || found.visible === (query.visible === '1'));
-    products = matches && !query.cursor && query.offset === 0 ? [found] : [];
+    products = singleRecordPage(found && (query.visible === '*' || found.visible === (query.visible === '1')) ? found : undefined, query);
   } else {
     const byRef = query.order.startsWith('ref');
     const filtered = query.visible !== '*';
@@ -167,11 +166,11 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
     steps.unshift(put(toItem(next), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'product')));
     if (next.ref.toLowerCase() !== current.ref.toLowerCase()) {
       steps.push(
-        remove(keys.productRef(current.ref), { expression: 'productId = :id', values: { ':id': id } }, () => new WriteConflict()),
+        remove(keys.productRef(current.ref), ownedBy('productId', id), () => new WriteConflict()),
         putNew(refLockItem(next), refTaken),
       );
     } else if (next.ref !== current.ref) {
-      steps.push(put(refLockItem(next), { expression: 'productId = :id', values: { ':id': id } }, () => new WriteConflict()));
+      steps.push(put(refLockItem(next), ownedBy('productId', id), () => new WriteConflict()));
     }
     await writeAtomically(steps);
   });
@@ -183,7 +182,7 @@ export async function deleteProduct(id: number, expectedVersion: number | undefi
     if (!current) throw missing();
     await writeAtomically([
       remove(keys.product(id), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'product')),
-      remove(keys.productRef(current.ref), { expression: 'productId = :id', values: { ':id': id } }, () => new WriteConflict()),
+      remove(keys.productRef(current.ref), ownedBy('productId', id), () => new WriteConflict()),
       countProductStep(current.taxRuleId, -1, () => new WriteConflict()),
       ...countChange(PRODUCTS, -1),
     ]);

@@ -2,6 +2,7 @@
  * Calls the API as a client would: through the same router, API Gateway event and handler modules
  * as the local server, signed with a superadmin key unless told otherwise.
  */
+import { expect } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey, type Grants } from '../../lib/api-keys/index.js';
 import { signBody } from '../../lib/http/auth.js';
@@ -68,6 +69,25 @@ export const get = <T = any>(url: string, options?: CallOptions) => call<T>('GET
 export const post = <T = any>(url: string, body: unknown, options?: CallOptions) => call<T>('POST', url, { ...options, body });
 export const put = <T = any>(url: string, body: unknown, options?: CallOptions) => call<T>('PUT', url, { ...options, body });
 export const del = <T = any>(url: string, options?: CallOptions) => call<T>('DELETE', url, options);
+
+/** The IDs of a response's rows, in order. */
+export const ids = (response: ApiResponse): number[] => response.body.map((row: { ID: number }) => row.ID);
+
+/**
+ * Asserts that a list comes in id order and in `order` (by `column`, case-insensitively), each both
+ * ways (`_reverse`), and that its unfiltered total counts every row.
+ */
+export async function expectOrderedBothWays(path: string, order: string, column: string): Promise<void> {
+  const values = (response: ApiResponse) => response.body.map((row: Record<string, string>) => row[column]!.toLowerCase());
+  const byId = await get(`${path}?limit=100`);
+  expect(byId.status).toBe(200);
+  expect(ids(byId)).toEqual([...ids(byId)].sort((a: number, b: number) => a - b));
+  expect(Number(byId.headers['x-total-count'])).toBe(byId.body.length);
+  expect(ids(await get(`${path}?limit=100&order=id_reverse`))).toEqual([...ids(byId)].reverse());
+  const sorted = values(await get(`${path}?limit=100&order=${order}`));
+  expect(sorted).toEqual([...sorted].sort());
+  expect(values(await get(`${path}?limit=100&order=${order}_reverse`))).toEqual([...sorted].reverse());
+}
 
 /** Follows a list's `Link: rel="next"` from `url` to its last page; every row, in order. */
 export async function followPages<Row = any>(url: string): Promise<Row[]> {

@@ -20,12 +20,14 @@ export const customerInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-export async function createCustomer(overrides: Record<string, unknown> = {}) {
-  const input = customerInput(overrides);
-  const response = await post('/api/customers', input);
-  expect(response.status).toBe(201);
+/** Creates a record through the API; its row and what was sent. */
+async function create<Input>(path: string, input: Input) {
+  const response = await post(path, input);
+  expect(response.status, response.text).toBe(201);
   return { row: response.body[0], input };
 }
+
+export const createCustomer = (overrides: Record<string, unknown> = {}) => create('/api/customers', customerInput(overrides));
 
 export const uniqueRef = (prefix = 'REF') => `${prefix}-${process.pid}-${Date.now()}-${++sequence}`;
 
@@ -40,15 +42,8 @@ export const productInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-export async function createProduct(overrides: Record<string, unknown> = {}) {
-  const input = productInput(overrides);
-  const response = await post('/api/products', input);
-  expect(response.status).toBe(201);
-  return { row: response.body[0], input };
-}
+export const createProduct = (overrides: Record<string, unknown> = {}) => create('/api/products', productInput(overrides));
 
 export async function createTaxRule(overrides: Record<string, unknown> = {}) {
-  const response = await post('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'A rule' }], ...overrides });
-  expect(response.status).toBe(201);
-  return response.body[0];
+  return (await create('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'A rule' }], ...overrides })).row;
 }
