@@ -90,3 +90,14 @@ describe('DynamoDB faults', () => {
     expect(response.text).not.toContain('secret internals');
   });
 });
+
+describe('partial batch reads', () => {
+  it('ask again for the keys DynamoDB leaves unprocessed, so a throttled checkLogin still finds the customer', async () => {
+    const { input } = await createCustomer();
+    const leaveAllUnprocessed = (request: { RequestItems: Record<string, unknown> }) => ({ Responses: {}, UnprocessedKeys: request.RequestItems });
+    injectFaults().on(BatchGetCommand).callsFakeOnce(leaveAllUnprocessed);
+    const response = await post('/api/customers/checkLogin', { email: input.email, password: input.password });
+    expect(response.status).toBe(200);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(2);
+  });
+});
