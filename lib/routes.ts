@@ -1,11 +1,13 @@
 /**
  * The route table: the one source of truth for every route's method, path, handler module, success
- * status, and the resource and access its caller needs. The CDK stack, the local server, the
- * OpenAPI-free router, the `events/` samples and the tests are all generated from it.
+ * status, and the resource and access its caller needs. The CDK stack, the local server and its
+ * router, the OpenAPI document, the `events/` samples and the tests are all generated from it.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
-export type Resource = 'customer' | 'product' | 'tax';
-export type Access = 'VIEW' | 'CREATE' | 'UPDATE' | 'DELETE';
+export const RESOURCES = ['customer', 'product', 'tax'] as const;
+export const ACCESSES = ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] as const;
+export type Resource = (typeof RESOURCES)[number];
+export type Access = (typeof ACCESSES)[number];
 
 /** The DynamoDB IAM actions a route's function may use (transactions are authorized per item action). */
 export type DynamoDbAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
@@ -39,7 +41,13 @@ const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
 /** Every POST may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD: readonly DynamoDbAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
-const route = (name: string, method: Method, path: string, status: RouteDefinition['status'], options: RouteOptions): RouteDefinition => ({
+const route = <const Name extends string, const Path extends string>(
+  name: Name,
+  method: Method,
+  path: Path,
+  status: RouteDefinition['status'],
+  options: RouteOptions,
+): RouteDefinition & { name: Name; path: Path } => ({
   name,
   method,
   path,
@@ -66,7 +74,7 @@ export const routes = [
   route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem'] }),
 
   route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),
-  route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: [] }),
+  route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['GetItem'] }),
   route('customers/create', 'POST', '/api/customers', 201, { resource: 'customer', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'], memoryMb: PASSWORD_MEMORY }),
   route('customers/update', 'PUT', '/api/customers', 201, { resource: 'customer', access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], memoryMb: PASSWORD_MEMORY }),
   route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, { resource: 'customer', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
@@ -93,6 +101,12 @@ export const routes = [
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];
+
+/** The `{param}` names of a path template. */
+type ParamNames<Path extends string> = Path extends `${string}{${infer Param}}${infer Rest}` ? Param | ParamNames<Rest> : never;
+
+/** A route's path parameters, as the ids they are (checked to be positive integers before use). */
+export type PathParams<Name extends RouteName> = { [Param in ParamNames<Extract<(typeof routes)[number], { name: Name }>['path']>]: number };
 
 export function routeByName(name: RouteName): RouteDefinition {
   const found = routes.find((r) => r.name === name);

@@ -4,7 +4,6 @@
  */
 import * as v from 'valibot';
 import { parseMicros } from './money.js';
-import { langByLocale } from './reference/index.js';
 
 export const MAX_TEXT = 255;
 
@@ -80,5 +79,15 @@ export const decimal = (max: bigint) =>
     },
   );
 
-export const locale = () =>
-  v.pipe(v.string('must be a string'), v.check((l) => langByLocale.has(l), 'is not a known language locale'));
+/** A list order: one of `orders`, or the same `_reverse`; the first is the default. */
+export const orderParam = <Order extends string>(orders: readonly [Order, ...Order[]]) => {
+  const parsed = new Map<string, { by: Order; reverse: boolean }>(orders.flatMap((by) => [[by, { by, reverse: false }], [`${by}_reverse`, { by, reverse: true }]]));
+  const values = [...parsed.keys()];
+  return v.optional(
+    v.pipe(
+      v.picklist(values, `must be one of: ${values.join(', ')}`),
+      v.transform((value) => parsed.get(value)!),
+    ),
+    orders[0],
+  );
+};

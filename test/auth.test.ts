@@ -8,7 +8,8 @@ import { customerInput } from './support/fixtures.js';
 // Revocation must show at once here: no key cache in this file.
 process.env.STORE_API_KEY_CACHE_SECONDS = '0';
 
-const protectedRoutes = routes.filter((r): r is RouteDefinition & { permission: NonNullable<RouteDefinition['permission']> } => r.permission !== null);
+const allRoutes: readonly RouteDefinition[] = routes;
+const protectedRoutes = allRoutes.filter((r): r is RouteDefinition & { permission: NonNullable<RouteDefinition['permission']> } => r.permission !== null);
 // An id that exists nowhere: the matrix must not change what it runs against.
 const urlOf = (route: RouteDefinition) => route.path.replace(/\{\w+\}/, '987654321');
 const bodyOf = (route: RouteDefinition) => (route.body ? {} : undefined);

@@ -4,7 +4,7 @@ import bcrypt from 'bcryptjs';
 import { del, expectOrderedBothWays, followPages, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { createCustomer, customerInput, uniqueEmail } from './support/fixtures.js';
 import { db, tableName } from '../lib/db/client.js';
-import { keys } from '../lib/db/keys.js';
+import { customers } from '../lib/customers/entity.js';
 
 
 describe('POST /api/customers', () => {
@@ -215,11 +215,11 @@ describe('POST /api/customers/checkLogin', () => {
   it("verifies a bcrypt hash imported from Thelia and replaces it with Argon2id", async () => {
     const { row, input } = await createCustomer();
     const thelia = bcrypt.hashSync('thelia password', 4).replace(/^\$2b\$/, '$2y$');
-    for (const key of [keys.customer(row.ID), keys.customerEmail(input.email)]) {
+    for (const key of [customers.key(row.ID), customers.lockKey('email', input.email)]) {
       await db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET passwordHash = :h', ExpressionAttributeValues: { ':h': thelia } }));
     }
     expect((await post('/api/customers/checkLogin', { email: input.email, password: 'thelia password' })).status).toBe(200);
-    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.customerEmail(input.email) }));
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: customers.lockKey('email', input.email) }));
     expect(stored.Item?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect((await post('/api/customers/checkLogin', { email: input.email, password: 'thelia password' })).status).toBe(200);
   });

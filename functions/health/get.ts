@@ -1,4 +1,6 @@
-import { defineHandler } from '../../lib/http/handler.js';
+import { defineOpenHandler, Document } from '../../lib/http/open-handler.js';
+
+const ok = new Document('OK');
 
 /** GET /api: the open health check. */
-export const handler = defineHandler('health/get', {}, async () => ({ text: 'OK' }));
+export const handler = defineOpenHandler('health/get', async () => ok);

@@ -11,10 +11,9 @@ import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, type Grants } from '../api-keys/index.js';
-import { createDynamoDbClient, tableName } from '../db/client.js';
-import { setUpTable } from '../db/setup.js';
 import type { Access, Resource } from '../routes.js';
 import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+import { setUpTable } from '../local/setup.js';
 
 const USAGE = `usage:
   npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...)
@@ -45,9 +44,7 @@ async function connect(): Promise<DynamoDbLocal | undefined> {
   await mkdir(dataDir, { recursive: true });
   const local = await startDynamoDbLocal({ dataDir });
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
-  const client = createDynamoDbClient();
-  await setUpTable(client, tableName());
-  client.destroy();
+  await setUpTable();
   return local;
 }
 

@@ -1,79 +1,52 @@
 /**
- * Customer operations. Writes are transactions over the customer item, its login item (which holds
- * the email's uniqueness) and the list counters; a failed condition becomes a 404, 409 or 412.
+ * Customer operations. Each write is one transaction over the customer, its email lock (which
+ * carries the password hash for checkLogin) and the list counters, all declared in entity.ts.
  */
-import { readItem, readItems } from '../db/items.js';
-import { allocateId, countChange, type CountedList } from '../db/counters.js';
-import { keys } from '../db/keys.js';
-import { toLoop, type LoopResult } from '../db/loop.js';
-import { queryIndexPage, singleRecordPage } from '../db/paging.js';
-import { atVersion, ownedBy, put, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
-import { conflict, invalidField, notFound, HttpProblem } from '../http/problem.js';
-import { countries, zipCodeMatches } from '../reference/index.js';
+import { NotFound, WriteConflict } from '../db/errors.js';
+import { readEach } from '../db/items.js';
+import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
+import { retryOnConflict, writeAtomically } from '../db/transactions.js';
+import { invalidField } from '../errors.js';
+import type { Row } from '../row.js';
+import { customers, type Customer } from './entity.js';
+import { failuresKey, recordFailure, tooManyFailures } from './login-throttle.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
-import { recordFailure, tooManyFailures } from './login-throttle.js';
-import { fromItem, LIST_PARTITION, loginItem, toItem, toRow, type Customer, type LoginItem } from './model.js';
-import { zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
+import { customerRow } from './row.js';
+import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
 
-export const CUSTOMERS: CountedList = {
-  kind: 'CUSTOMER',
-  partitions: [
-    { index: 'GSI1', partition: LIST_PARTITION },
-    { index: 'GSI2', partition: LIST_PARTITION },
-  ],
-};
+const missing = () => new NotFound('customer');
 
-const missing = () => notFound('customer');
-const emailTaken = () => conflict('a customer already has this email', 'email');
-
-async function readCustomer(id: number): Promise<Customer | undefined> {
-  const item = await readItem(keys.customer(id));
-  return item ? fromItem(item) : undefined;
-}
-
-export async function getCustomer(id: number): Promise<LoopResult> {
-  const customer = await readCustomer(id);
+async function readCustomer(id: number): Promise<Customer> {
+  const customer = await customers.read(id);
   if (!customer) throw missing();
-  return toLoop([toRow(customer)]);
+  return customer;
 }
 
-/** The customer holding an email (case-insensitive), through its login item. */
-async function customerByEmail(email: string): Promise<Customer | undefined> {
-  const login = await readItem(keys.customerEmail(email));
-  return login ? readCustomer(Number(login.customerId)) : undefined;
-}
+export const getCustomer = async (id: number): Promise<Row> => customerRow(await readCustomer(id));
 
 const REF = /^CUS(\d{12})$/;
 
-export async function listCustomers(query: CustomerListInput, path: string): Promise<LoopResult> {
-  // Filters name at most one customer: they are served by a key, not a page.
-  if (query.email !== undefined || query.ref !== undefined) {
-    let found = query.email !== undefined ? await customerByEmail(query.email) : undefined;
-    if (query.ref !== undefined) {
-      const id = REF.exec(query.ref)?.[1];
-      if (query.email === undefined) found = id && Number(id) > 0 ? await readCustomer(Number(id)) : undefined;
-      else if (found && found.id !== Number(id)) found = undefined;
-    }
-    return toLoop(singleRecordPage(found, query).map(toRow));
+/** The customer a filter names (at most one): by email, by ref, or by both when they agree. */
+async function filteredCustomer(email: string | undefined, ref: string | undefined): Promise<Customer | undefined> {
+  const refId = ref === undefined ? undefined : Number(REF.exec(ref)?.[1] ?? 0);
+  if (email !== undefined) {
+    const found = await customers.findByLock('email', email);
+    return refId === undefined || found?.id === refId ? found : undefined;
   }
-  const byLastname = query.order.startsWith('lastname');
-  const page = await queryIndexPage(
-    {
-      index: byLastname ? 'GSI2' : 'GSI1',
-      partition: LIST_PARTITION,
-      forward: !query.order.endsWith('_reverse'),
-      counted: true,
-      scope: `customers|${query.order}`,
-      path,
-      query: { order: query.order },
-    },
-    query,
-  );
-  return toLoop(page.items.map((item) => toRow(fromItem(item))), page.headers);
+  return refId ? customers.read(refId) : undefined;
 }
 
-export async function createCustomer(input: CustomerCreateInput): Promise<LoopResult> {
-  const [id, passwordHash] = await Promise.all([allocateId(CUSTOMERS), hashPassword(input.password)]);
+export async function listCustomers(query: CustomerListInput, page: PageRequest): Promise<Page<Row>> {
+  // Filters name at most one customer: they are served by a key, not a page.
+  const records =
+    query.email !== undefined || query.ref !== undefined
+      ? singlePage(await filteredCustomer(query.email, query.ref), page)
+      : await customers.list('all', { order: query.order.by, reverse: query.order.reverse }, page);
+  return mapPage(records, customerRow);
+}
+
+export async function createCustomer(input: CustomerCreateInput): Promise<Row> {
+  const [id, passwordHash] = await Promise.all([customers.allocateId(), hashPassword(input.password)]);
   const now = new Date().toISOString();
   const customer: Customer = {
     id,
@@ -93,21 +66,14 @@ export async function createCustomer(input: CustomerCreateInput): Promise<LoopRe
     createdAt: now,
     updatedAt: now,
   };
-  await retryOnConflict(() =>
-    writeAtomically([
-      putNew(loginItem(customer), emailTaken),
-      putNew(toItem(customer), () => new HttpProblem(409, `customer ${id} already exists`)),
-      ...countChange(CUSTOMERS, 1),
-    ]),
-  );
-  return toLoop([toRow(customer)]);
+  await retryOnConflict(() => writeAtomically(customers.create(customer)));
+  return customerRow(customer);
 }
 
-export async function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Promise<LoopResult> {
+export async function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Promise<Row> {
   const newHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
   const updated = await retryOnConflict(async () => {
     const current = await readCustomer(input.id);
-    if (!current) throw missing();
     const next: Customer = {
       ...current,
       title: input.title ?? current.title,
@@ -125,69 +91,47 @@ export async function updateCustomer(input: CustomerUpdateInput, expectedVersion
       version: current.version + 1,
       updatedAt: new Date().toISOString(),
     };
-    if ((input.country !== undefined || input.zipcode !== undefined) && !zipCodeMatches(countries.get(next.country)!, next.zipcode)) {
-      throw invalidField('zipcode', zipcodeMismatch);
-    }
-    const steps: WriteStep[] = [put(toItem(next), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'customer'))];
-    const ownLogin = ownedBy('customerId', current.id);
-    if (next.email.toLowerCase() !== current.email.toLowerCase()) {
-      steps.push(remove(keys.customerEmail(current.email), ownLogin, () => new WriteConflict()));
-      steps.push(putNew(loginItem(next), emailTaken));
-    } else if (next.passwordHash !== current.passwordHash) {
-      // Same email (perhaps in another case): the login item keeps its key and gets the new hash.
-      steps.push(put(loginItem(next), ownLogin, () => new WriteConflict()));
-    }
-    await writeAtomically(steps);
+    // The rule spans two fields, either of which may be the stored one.
+    if ((input.country !== undefined || input.zipcode !== undefined) && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
+    await writeAtomically(customers.replace(current, next, expectedVersion));
     return next;
   });
-  return toLoop([toRow(updated)]);
+  return customerRow(updated);
 }
 
 export async function deleteCustomer(id: number, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => {
-    const current = await readCustomer(id);
-    if (!current) throw missing();
-    await writeAtomically([
-      remove(keys.customer(id), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'customer')),
-      remove(keys.customerEmail(current.email), ownedBy('customerId', id), () => new WriteConflict()),
-      ...countChange(CUSTOMERS, -1),
-    ]);
-  });
+  await retryOnConflict(async () => writeAtomically(customers.remove(await readCustomer(id), expectedVersion)));
 }
 
-const noMatch = () => notFound('customer with this email and password');
+const noMatch = () => new NotFound('customer with this email and password');
 
 /**
- * 200 with the row when the pair matches, else one and the same 404. An unknown email is checked
+ * The row when the pair matches, else one and the same NotFound. An unknown email is checked
  * against a dummy hash so that it takes as long as a wrong password; both count as failures.
  */
-export async function checkLogin(input: CheckLoginInput): Promise<LoopResult> {
-  const items = await readItems([keys.customerEmail(input.email), keys.loginFailures(input.email)]);
-  const login = items.find((item) => item.pk === keys.customerEmail(input.email).pk) as LoginItem | undefined;
-  const failures = items.find((item) => item.pk === keys.loginFailures(input.email).pk);
+export async function checkLogin(input: CheckLoginInput): Promise<Row> {
+  const [login, failures] = await readEach([customers.lockKey('email', input.email), failuresKey(input.email)]);
   const throttled = tooManyFailures(failures);
   if (throttled) throw throttled;
 
-  const verification = await verifyPassword(input.password, login?.passwordHash ?? (await dummyHash()));
-  if (!login || !verification.matches) {
+  const storedHash = typeof login?.passwordHash === 'string' ? login.passwordHash : undefined;
+  const verification = await verifyPassword(input.password, storedHash ?? (await dummyHash()));
+  const customerId = login && customers.lockOwner(login);
+  if (storedHash === undefined || customerId === undefined || !verification.matches) {
     await recordFailure(input.email, failures);
     throw noMatch();
   }
-  const customer = await readCustomer(login.customerId);
+  const customer = await customers.read(customerId);
   if (!customer) throw noMatch();
-  if (verification.needsRehash) await upgradeHash(customer, login.passwordHash, input.password);
-  return toLoop([toRow(customer)]);
+  if (verification.needsRehash) await upgradeHash(customer, storedHash, input.password);
+  return customerRow(customer);
 }
 
 /** Replaces an old-scheme hash (Thelia's bcrypt, weaker Argon2 parameters) after a successful check. */
 async function upgradeHash(customer: Customer, oldHash: string, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password);
-  const sameHash = { condition: 'passwordHash = :old', values: { ':old': oldHash, ':hash': passwordHash } };
+  const change = { set: { passwordHash: await hashPassword(password) }, when: { passwordHash: oldHash } };
   try {
-    await writeAtomically([
-      update(keys.customer(customer.id), { update: 'SET passwordHash = :hash', ...sameHash }),
-      update(keys.customerEmail(customer.email), { update: 'SET passwordHash = :hash', ...sameHash }),
-    ]);
+    await writeAtomically([customers.patch(customer.id, change), customers.patchLock('email', customer.email, change)]);
   } catch (error) {
     // A concurrent password change wins; the upgrade is only an improvement.
     if (!(error instanceof WriteConflict)) throw error;

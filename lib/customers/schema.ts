@@ -1,8 +1,8 @@
 /** Inputs of the customer routes (seed §2.1, CONTRACT §6). */
 import * as v from 'valibot';
 import { countries, langById, titleIds, zipCodeMatches } from '../reference/index.js';
-import { integer, knownId, MAX_TEXT, requiredText, text } from '../validation.js';
-import { listQuery } from '../http/list-query.js';
+import { langParam } from '../i18n.js';
+import { integer, knownId, MAX_TEXT, orderParam, requiredText, text } from '../validation.js';
 
 /** At least 8 characters by default; STORE_PASSWORD_MIN_LENGTH raises (or lowers) it. */
 export const passwordMinLength = (): number => Number(process.env.STORE_PASSWORD_MIN_LENGTH ?? 8);
@@ -26,7 +26,7 @@ const password = () =>
 /** Zip codes are strings, even when sent as numbers. */
 const zipcode = () => v.pipe(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String))], 'must be a string'), requiredText(20));
 
-const fields = {
+const CustomerFields = v.strictObject({
   title: knownId(titleIds, 'customer title id'),
   firstname: requiredText(),
   lastname: requiredText(),
@@ -39,29 +39,29 @@ const fields = {
   address1: requiredText(),
   address2: v.optional(text()),
   address3: v.optional(text()),
-};
+});
 
 export const zipcodeMismatch = 'does not match the zip code format of the country';
 
-export const CustomerCreate = v.pipe(
-  v.strictObject(fields),
-  v.forward(
-    v.check((c) => zipCodeMatches(countries.get(c.country)!, c.zipcode), zipcodeMismatch),
-    ['zipcode'],
-  ),
-);
+/** Whether a zip code fits its country's format (an unknown country is its own field's error). */
+export const zipcodeFits = (countryId: number, code: string): boolean => {
+  const country = countries.get(countryId);
+  return !country || zipCodeMatches(country, code);
+};
+
+export const CustomerCreate = v.pipe(CustomerFields, v.forward(v.check((c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']));
 
 export const CustomerUpdate = v.pipe(
-  v.strictObject({
-    id: integer(1),
-    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, v.optional(schema)])),
-  } as { id: ReturnType<typeof integer> } & { [K in keyof typeof fields]: v.OptionalSchema<(typeof fields)[K], undefined> }),
+  v.strictObject({ id: integer(1), ...v.partial(CustomerFields).entries }),
   v.check((body) => Object.keys(body).length > 1, 'has nothing to update: send id and at least one field to change'),
 );
 
 export const CheckLogin = v.strictObject({ email: email(), password: v.pipe(v.string('must be a string'), v.maxLength(PASSWORD_MAX_LENGTH, 'is too long')) });
 
-export const CustomerListQuery = listQuery(['id', 'id_reverse', 'lastname', 'lastname_reverse'], {
+export const CustomerListQuery = v.object({
+  order: orderParam(['id', 'lastname']),
+  // Customer rows are not localized, but a bad `lang` is refused as on every list.
+  lang: langParam(),
   email: v.optional(v.pipe(v.string(), v.trim())),
   ref: v.optional(v.string()),
 });

@@ -7,6 +7,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isUnavailable, Unavailable } from './errors.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -38,4 +39,16 @@ export function db(): DynamoDBDocumentClient {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
+}
+
+/**
+ * Runs one DynamoDB call; throttling, outages and timeouts come out as `Unavailable`, so that no
+ * SDK error class travels above the data layer. Every call of lib/db goes through here.
+ */
+export async function request<T>(call: (client: DynamoDBDocumentClient) => Promise<T>): Promise<T> {
+  try {
+    return await call(db());
+  } catch (error) {
+    throw isUnavailable(error) ? new Unavailable(error) : error;
+  }
 }

@@ -1,4 +1,66 @@
-/** Classifies AWS SDK errors: which mean "DynamoDB is throttled or unavailable, retry later". */
+/**
+ * The data layer's own errors. They say what happened to the data, in its terms; the HTTP edge
+ * (lib/http/errors.ts) decides what each means to a client.
+ */
+
+/** The record does not exist (or no longer does). */
+export class NotFound extends Error {
+  constructor(readonly what: string) {
+    super(`${what} not found`);
+    this.name = 'NotFound';
+  }
+}
+
+/** The write would break a rule of the data: a value held twice, a record still in use... */
+export class Conflict extends Error {
+  /** The field whose value conflicts, when one does. */
+  readonly field: string | undefined;
+
+  constructor(detail: string, field?: string) {
+    super(detail);
+    this.name = 'Conflict';
+    this.field = field;
+  }
+}
+
+/** The record is not at the version the caller expected: it changed since the caller read it. */
+export class VersionMismatch extends Error {
+  constructor(
+    readonly what: string,
+    readonly expected: number,
+  ) {
+    super(`the ${what} has changed since version ${expected}`);
+    this.name = 'VersionMismatch';
+  }
+}
+
+/** DynamoDB is throttled, failing or out of reach: the same request may succeed later. */
+export class Unavailable extends Error {
+  constructor(cause: unknown) {
+    super('the database is busy or unavailable', { cause });
+    this.name = 'Unavailable';
+  }
+}
+
+/** A list position that is not one of this list's (a cursor made elsewhere). */
+export class InvalidPosition extends Error {
+  constructor() {
+    super('not a position of this list');
+    this.name = 'InvalidPosition';
+  }
+}
+
+/**
+ * Another transaction touched the same items at the same time: read again and retry
+ * (transactions.ts `retryOnConflict`). It never leaves the data layer's callers' retry loops.
+ */
+export class WriteConflict extends Error {
+  constructor() {
+    super('concurrent write conflict');
+    this.name = 'WriteConflict';
+  }
+}
+
 const UNAVAILABLE = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
@@ -14,9 +76,10 @@ const UNAVAILABLE = new Set([
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
-export function isDynamoDbUnavailable(error: unknown): boolean {
+/** Whether an AWS SDK error means "DynamoDB is throttled or unavailable, retry later". */
+export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-  return UNAVAILABLE.has(error.name) || (code !== undefined && NETWORK_CODES.has(code)) || (status !== undefined && status >= 500);
+  const { code, $fault } = error as { code?: string; $fault?: string };
+  // A fault on DynamoDB's side (the SDK's `$fault`), whatever its name, is worth a retry later.
+  return UNAVAILABLE.has(error.name) || (code !== undefined && NETWORK_CODES.has(code)) || $fault === 'server';
 }

@@ -1,12 +1,13 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.js';
+/** Plain reads, shared by the entities, pointers and stores of this layer. */
+import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand, type BatchGetCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { request, tableName } from './client.js';
 import type { Key } from './keys.js';
 
-type Item = Record<string, unknown>;
+export type Item = Record<string, unknown>;
 
 /** One item, read consistently: a write just made is always seen. */
 export async function readItem(key: Key): Promise<Item | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  const result = await request((db) => db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return result.Item;
 }
 
@@ -16,11 +17,37 @@ export async function readItem(key: Key): Promise<Item | undefined> {
  */
 export async function readItems(keys: readonly Key[]): Promise<Item[]> {
   const items: Item[] = [];
-  let request: BatchGetCommandInput['RequestItems'] = keys.length ? { [tableName()]: { Keys: [...keys], ConsistentRead: true } } : undefined;
-  while (request && Object.keys(request).length) {
-    const result = await db().send(new BatchGetCommand({ RequestItems: request }));
+  let pending: BatchGetCommandInput['RequestItems'] = keys.length ? { [tableName()]: { Keys: [...keys], ConsistentRead: true } } : undefined;
+  while (pending && Object.keys(pending).length) {
+    const input = pending;
+    const result = await request((db) => db.send(new BatchGetCommand({ RequestItems: input })));
     items.push(...(result.Responses?.[tableName()] ?? []));
-    request = result.UnprocessedKeys as BatchGetCommandInput['RequestItems'];
+    pending = result.UnprocessedKeys as BatchGetCommandInput['RequestItems'];
   }
   return items;
+}
+
+/** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
+export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'TableName'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const from = startKey;
+    const page = await request((db) => db.send(new QueryCommand({ ...input, TableName: tableName(), ...(from ? { ExclusiveStartKey: from } : {}) })));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Items read together in one transactional read: a snapshot of all of them at one moment. */
+export async function readTogether(keys: readonly Key[]): Promise<(Item | undefined)[]> {
+  const result = await request((db) => db.send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) })));
+  return keys.map((_, i) => result.Responses?.[i]?.Item);
+}
+
+/** Items by key in one BatchGet, each in the place of its key (undefined when absent). */
+export async function readEach(keys: readonly Key[]): Promise<(Item | undefined)[]> {
+  const items = await readItems(keys);
+  return keys.map((key) => items.find((item) => item.pk === key.pk && item.sk === key.sk));
 }

@@ -2,18 +2,20 @@
  * The single table: its key schema, global secondary indexes and TTL attribute. CDK builds the
  * deployed table from this and the local setup creates the same table in DynamoDB Local.
  *
- * Item collections (see keys.ts for the builders):
+ * What lives in it is declared by each resource (lib/<resource>/entity.ts, interpreted by
+ * entity.ts); today:
  *   TAXRULE / RULE#<id16>           tax rules (a bounded set, kept in one partition: consistent lists)
- *   TAXRULE / DEFAULT               pointer to the default tax rule, the lock for "at most one default"
+ *   TAXRULE / DEFAULT               pointer to the default tax rule (pointer.ts)
  *   CUSTOMER#<id> / CUSTOMER        customers; GSI1 by id, GSI2 by lastname
- *   CUSTOMER_EMAIL#<email> / LOCK   uniqueness of a customer email (lower case)
+ *   CUSTOMER_EMAIL#<email> / LOCK   a customer email's lock (lower case), carrying the password hash
  *   PRODUCT#<id> / PRODUCT          products; GSI1 by id, GSI2 by ref, GSI3/GSI4 the same per visibility
- *   PRODUCT_REF#<ref> / LOCK        uniqueness of a product ref (lower case)
- *   COUNTER#<kind> / HEAD|TAIL      id allocation and row count of a list (see counters.ts)
+ *   PRODUCT_REF#<ref> / LOCK        a product ref's lock (lower case)
+ *   COUNTER#<name> / HEAD|TAIL      id allocation and row count of a list (counters.ts)
  *   APIKEY#<key> / APIKEY           API keys; GSI1 lists them
- *   LOGIN#<email> / FAILURES        failed login checks, expiring by TTL
- *   IDEMPOTENCY#<scope> / RESPONSE  replayable POST answers, expiring by TTL
- *   REFDATA#<kind> / <id>           the reference data (langs, titles, currencies, countries, taxes)
+ *   LOGIN#<email> / WINDOW          failed login checks, expiring by TTL (window-counter.ts)
+ *   IDEMPOTENCY#<scope> / RECORD    replayable POST answers, expiring by TTL (idempotency-store.ts)
+ *   REFDATA#<kind> / <id16>         the reference data, loaded by the setup (lib/local/setup.ts)
+ *   SETUP / <what>                  what the setup has done
  */
 export interface KeyPair {
   readonly partitionKey: string;

@@ -1,63 +1,62 @@
 /**
- * Atomic writes. Each step of a transaction may say which problem its failed condition means
- * (a 404 for "the record is gone", a 409 for "the email is taken"...), so that a cancelled
- * transaction becomes the right answer without a read before the write.
+ * Atomic writes. Each step of a transaction may say which error its failed condition means (the
+ * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
+ * read before the write.
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db, tableName } from './client.js';
-import { HttpProblem, notFound } from '../http/problem.js';
+import { request, tableName } from './client.js';
+import { Conflict, NotFound, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import type { Item } from './items.js';
 import type { Key } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** What to throw when a step's condition fails, given the item as it was (when it existed). */
+export type OnConditionFailed = (current: Item | undefined) => Error;
+
 export interface WriteStep {
   item: TransactItem;
-  /**
-   * What to throw when this step's condition fails, given the item as it was (when it existed):
-   * a problem to answer with, or WriteConflict to read again and retry.
-   */
-  onConditionFailed?: OnConditionFailed;
+  onConditionFailed?: OnConditionFailed | undefined;
 }
-
-/** Raised when another transaction touched the same items at the same time; safe to retry. */
-export class WriteConflict extends Error {
-  constructor() {
-    super('concurrent write conflict');
-    this.name = 'WriteConflict';
-  }
-}
-
-type Values = Record<string, unknown>;
-export type OnConditionFailed = (current: Values | undefined) => Error;
 
 /** A condition expression with its placeholders. */
 export interface Condition {
   expression: string;
   names?: Record<string, string>;
-  values?: Values;
+  values?: Item;
 }
 
-const conditionParts = (condition: Condition) => ({
-  ConditionExpression: condition.expression,
-  ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
-  ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+/** Both conditions (placeholders must not clash). */
+export const both = (a: Condition, b: Condition): Condition => ({
+  expression: `(${a.expression}) AND (${b.expression})`,
+  names: { ...a.names, ...b.names },
+  values: { ...a.values, ...b.values },
 });
 
-export const put = (item: Values, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
-  item: { Put: { TableName: tableName(), Item: item, ...(condition ? conditionParts(condition) : {}) } },
+const conditionParts = (condition: Condition | undefined) =>
+  condition
+    ? {
+        ConditionExpression: condition.expression,
+        ...(condition.names && Object.keys(condition.names).length ? { ExpressionAttributeNames: condition.names } : {}),
+        ...(condition.values && Object.keys(condition.values).length ? { ExpressionAttributeValues: condition.values } : {}),
+      }
+    : {};
+
+export const put = (item: Item, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
+  item: { Put: { TableName: tableName(), Item: item, ...conditionParts(condition) } },
   onConditionFailed,
 });
 
-export const putNew = (item: Values, onConditionFailed: OnConditionFailed): WriteStep =>
-  put(item, { expression: 'attribute_not_exists(pk)' }, onConditionFailed);
+export const EXISTS: Condition = { expression: 'attribute_exists(pk)' };
+export const ABSENT: Condition = { expression: 'attribute_not_exists(pk)' };
 
 export interface UpdateSpec {
   update: string;
   condition?: string;
   names?: Record<string, string>;
-  values?: Values;
+  values?: Item;
 }
 
 export const update = (key: Key, spec: UpdateSpec, onConditionFailed?: OnConditionFailed): WriteStep => ({
@@ -75,49 +74,57 @@ export const update = (key: Key, spec: UpdateSpec, onConditionFailed?: OnConditi
 });
 
 export const remove = (key: Key, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
-  item: { Delete: { TableName: tableName(), Key: key, ...(condition ? conditionParts(condition) : {}) } },
+  item: { Delete: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
   onConditionFailed,
 });
 
-/** A condition on an item the transaction does not change (e.g. "this rule is still the default"). */
 export const check = (key: Key, condition: Condition, onConditionFailed: OnConditionFailed): WriteStep => ({
-  item: { ConditionCheck: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
+  item: { ConditionCheck: { TableName: tableName(), Key: key, ...conditionParts(condition), ConditionExpression: condition.expression } },
   onConditionFailed,
 });
 
-/** The condition that a uniqueness item (an email's, a ref's) still belongs to the record `id`. */
-export function ownedBy(attribute: string, id: number): Condition {
-  return { expression: '#owner = :owner', names: { '#owner': attribute }, values: { ':owner': id } };
-}
+/** A condition that an attribute holds a value (for example: a lock item still has its owner). */
+export const holds = (attribute: string, value: unknown): Condition => ({
+  expression: '#held = :held',
+  names: { '#held': attribute },
+  values: { ':held': value },
+});
 
 /**
- * The condition of a write that must find the record at the version the client expects (If-Match,
- * 412 when stale) or, without If-Match, at the version just read (a concurrent change: retry).
+ * The condition of a write that must find the record at the version the caller expects (412 when
+ * stale) or, without one, at the version just read (a concurrent change: read again and retry).
  */
-export function atVersion(expectedVersion: number | undefined, readVersion: number): Condition {
-  return { expression: 'version = :expected', values: { ':expected': expectedVersion ?? readVersion } };
-}
+export const atVersion = (expected: number | undefined, read: number): Condition => ({
+  expression: 'version = :expectedVersion',
+  values: { ':expectedVersion': expected ?? read },
+});
 
-export const versionMismatch =
-  (expectedVersion: number | undefined, what = 'record'): OnConditionFailed =>
+/** What a failed version condition means: gone, stale for the caller, or a race to retry. */
+export const versionFailure =
+  (what: string, expected: number | undefined): OnConditionFailed =>
   (current) =>
-    current === undefined
-      ? notFound(what)
-      : expectedVersion !== undefined
-        ? new HttpProblem(412, `the ${what} has changed since version ${expectedVersion} (If-Match)`)
-        : new WriteConflict();
+    current === undefined ? new NotFound(what) : expected !== undefined ? new VersionMismatch(what, expected) : new WriteConflict();
+
+/** A failure that only a concurrent change can cause: read again and retry. */
+export const raced: OnConditionFailed = () => new WriteConflict();
 
 /** Steps that explain their failure get the item back, so that no read is needed to explain it. */
 function withOldItemOnFailure(step: WriteStep): TransactItem {
   if (!step.onConditionFailed) return step.item;
-  const [kind, operation] = Object.entries(step.item)[0] as [keyof TransactItem, object];
-  return { [kind]: { ...operation, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } } as TransactItem;
+  const { Put, Update, Delete, ConditionCheck } = step.item;
+  const old = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
+  if (Put) return { Put: { ...Put, ...old } };
+  if (Update) return { Update: { ...Update, ...old } };
+  if (Delete) return { Delete: { ...Delete, ...old } };
+  return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
 
-/** Writes every step or none. Throws the failing step's problem, or WriteConflict. */
-export async function writeAtomically(steps: WriteStep[]): Promise<void> {
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/** Writes every step or none. Throws the failing step's error, WriteConflict, or Unavailable. */
+export async function writeAtomically(steps: readonly WriteStep[]): Promise<void> {
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) }));
+    await request((db) => db.send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) })));
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
@@ -128,23 +135,22 @@ export async function writeAtomically(steps: WriteStep[]): Promise<void> {
       throw steps[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
     }
     if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
+    if (reasons.some((r) => THROTTLED.has(r.Code ?? ''))) throw new Unavailable(error);
     throw error;
   }
 }
 
 /**
  * Runs a read-then-write operation again when a concurrent transaction got in its way. The
- * attempts are bounded and jittered; past them the caller gets a 409 it may retry.
+ * attempts are bounded and jittered; past them the caller gets a Conflict it may retry.
  */
 export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 12): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
-      if (!(error instanceof WriteConflict) || attempt >= attempts) {
-        if (error instanceof WriteConflict) throw new HttpProblem(409, 'too many concurrent changes of this record; retry');
-        throw error;
-      }
+      if (!(error instanceof WriteConflict)) throw error;
+      if (attempt >= attempts) throw new Conflict('too many concurrent changes of this record; retry');
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }

@@ -1,27 +1,34 @@
 /**
  * Turns anything thrown by a handler or a middleware into a problem+json response (CONTRACT §2):
- * HttpProblem as it is, middy's body-parser errors as 415/400, DynamoDB throttling or outage as 503,
- * and everything else as a 500 whose body says nothing about the cause.
+ * HttpProblem as it is; the domain's and the data layer's errors by what they mean; middy's
+ * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { HttpProblem } from './problem.js';
-import { isDynamoDbUnavailable } from '../db/errors.js';
+import { Conflict, InvalidPosition, NotFound, Unavailable, VersionMismatch } from '../db/errors.js';
+import { InvalidInput, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
+import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
 
 export const RETRY_AFTER_SECONDS = 1;
 
+export const badCursor = () => new InvalidInput([{ field: 'cursor', message: 'is not a cursor of this list, order and filter' }]);
+
 export function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof InvalidInput) return new HttpProblem(400, error.message, { errors: error.errors });
+  if (error instanceof InvalidPosition) return toProblem(badCursor());
+  if (error instanceof NotFound) return new HttpProblem(404, error.message);
+  if (error instanceof Conflict) return new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {});
+  if (error instanceof VersionMismatch) return new HttpProblem(412, `${error.message} (If-Match)`);
+  if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+  if (error instanceof Unavailable) {
+    return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'
       ? new HttpProblem(415, 'the body must be JSON (Content-Type: application/json)')
       : new HttpProblem(400, 'the body is not valid JSON', { errors: [{ field: 'body', message: 'is not valid JSON' }] });
-  }
-  if (isDynamoDbUnavailable(error)) {
-    return new HttpProblem(503, 'the database is busy or unavailable; retry later', {
-      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-    });
   }
   return new HttpProblem(500, 'internal error');
 }

@@ -1,36 +1,46 @@
 /**
- * Builds a route's Lambda handler: one middy stack, the same for every route, configured from the
- * route table. A handler module only declares its input schemas and calls one domain operation:
+ * Builds a protected route's Lambda handler: one middy stack, the same for every such route,
+ * configured from the route table (open routes: open-handler.ts). A handler module only declares its input schemas and calls one domain operation:
  *
- *   export const handler = defineHandler('tax-rules/create', { body: TaxRuleCreate, query: LangQuery },
+ *   export const handler = defineHandler('tax-rules/create', { body: TaxRuleCreate, query: TaxRuleQuery },
  *     ({ body, query }) => createTaxRule(body, query.lang));
  *
  * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → profile (403) →
  * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412).
+ * Operations answer with a row, a page of rows, or nothing; this module turns each into the
+ * response: loop rows with an ETag, or loop rows with the page's headers.
  */
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as v from 'valibot';
-import { routeByName, type RouteName } from '../routes.js';
-import type { LoopResult } from '../db/loop.js';
 import type { ApiKeyRecord } from '../api-keys/index.js';
+import type { Page, PageRequest } from '../db/page.js';
+import { invalidField } from '../errors.js';
+import type { Row } from '../row.js';
+import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
 import { bodyLimit } from './body-limit.js';
-import { idempotency } from './idempotency.js';
-import { utf8Body } from './utf8-body.js';
+import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
-import { HttpProblem, invalidField, notFound } from './problem.js';
+import { idempotency } from './idempotency.js';
+import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
+import { pageHeaders, toLoop } from './loop.js';
+import { HttpProblem, notFound } from './problem.js';
 import { isPathId } from './router.js';
-import { parseInputs } from './validation.js';
 import { header, type HttpContext, type HttpEvent, type HttpMiddleware, type HttpResponse } from './types.js';
+import { utf8Body } from './utf8-body.js';
+import { parseInputs } from './validation.js';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
+type BodySchema = v.GenericSchema<unknown, unknown>;
+type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
-export interface OperationInput<Body, Query> {
+export interface OperationInput<Name extends RouteName, Body, Query> {
   body: Body;
   query: Query;
   /** Path ids, already checked to be positive integers. */
-  params: Record<string, number>;
+  params: PathParams<Name>;
+  /** What page of a list is asked for (lists only): limit, offset and the position after a cursor. */
+  page: PageRequest;
   /** The version from `If-Match`, when the client sent one (PUT and DELETE). */
   expectedVersion: number | undefined;
   apiKey: ApiKeyRecord | undefined;
@@ -38,10 +48,10 @@ export interface OperationInput<Body, Query> {
   path: string;
 }
 
-/** Rows; or a document as it is (health check text, OpenAPI JSON); or nothing (204). */
-export type OperationResult = LoopResult | { text: string; contentType?: string } | void;
+/** A row; a page of rows (lists); or nothing (204). */
+export type OperationResult = Row | Page<Row> | void;
 
-type Output<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
 /**
  * `If-Match: "<VERSION>"` (a weak W/ prefix and a bare number are accepted); `*` asks for no
@@ -65,49 +75,72 @@ const pathIds = (): HttpMiddleware => ({
   },
 });
 
-function respond(status: number, result: OperationResult, single: boolean): HttpResponse {
-  if (result === undefined || status === 204) return { statusCode: 204 };
-  if ('text' in result) return { statusCode: status, headers: { 'Content-Type': result.contentType ?? 'text/plain; charset=utf-8' }, body: result.text };
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...result.headers };
-  const version = single ? result.rows[0]?.VERSION : undefined;
-  if (typeof version === 'number') headers.ETag = `"${version}"`;
-  return { statusCode: status, headers, body: JSON.stringify(result.rows) };
+const isList = (route: RouteDefinition): boolean => route.method === 'GET' && !route.path.includes('{');
+
+/** The query parameters that define a list as the client sent them, for its next page's link. */
+function listParameters(event: HttpEvent): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value !== undefined && name !== 'sign' && !PAGING_PARAMETERS.has(name)) params.set(name, value);
+  }
+  return params;
 }
 
-export function defineHandler<BodySchema extends AnySchema | undefined = undefined, QuerySchema extends AnySchema | undefined = undefined>(
-  name: RouteName,
-  schemas: { body?: BodySchema; query?: QuerySchema },
-  operation: (input: OperationInput<Output<BodySchema>, Output<QuerySchema>>) => Promise<OperationResult>,
+const isPage = (result: Row | Page<Row>): result is Page<Row> => Array.isArray(result.items);
+
+function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): HttpResponse {
+  if (result === undefined || route.status === 204) return { statusCode: 204 };
+  if (isPage(result)) {
+    const headers = pageHeaders(result, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
+    return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(result.items)) };
+  }
+  const version = result.VERSION;
+  return {
+    statusCode: route.status,
+    headers: { 'Content-Type': 'application/json', ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}) },
+    body: JSON.stringify(toLoop([result])),
+  };
+}
+
+export function defineHandler<Name extends RouteName, Body extends BodySchema | undefined = undefined, Query extends QuerySchema | undefined = undefined>(
+  name: Name,
+  schemas: { body?: Body; query?: Query },
+  operation: (input: OperationInput<Name, Output<Body>, Output<Query>>) => Promise<OperationResult>,
 ) {
   const route = routeByName(name);
-  const isList = route.method === 'GET' && !route.path.includes('{');
+  if (!route.permission) throw new Error(`${name} is an open route: use defineOpenHandler`);
+  // A list's query also takes the paging parameters; the documented schema is the one validated.
+  const query = isList(route) && schemas.query ? v.object({ ...PagingQuery.entries, ...schemas.query.entries }) : schemas.query;
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
     const params = Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([key, value]) => [key, Number(value)]));
     if (schemas.body && (typeof event.body !== 'object' || event.body === null || Array.isArray(event.body))) {
       throw invalidField('body', 'must be a JSON object');
     }
-    const { body, query } = parseInputs({
+    const parsed = parseInputs({
       ...(schemas.body ? { body: { schema: schemas.body, value: event.body } } : {}),
-      ...(schemas.query ? { query: { schema: schemas.query, value: event.queryStringParameters ?? {} } } : {}),
+      ...(query ? { query: { schema: query, value: event.queryStringParameters ?? {} } } : {}),
     });
+    const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
+    // A cursor is bound to the list, its order, filters and lang: everything but the paging itself.
+    const scope = `${route.name}|${JSON.stringify(listQuery)}`;
+    const page: PageRequest = { limit, offset, ...(cursor !== undefined ? { after: decodeCursor(scope, cursor) } : {}) };
     const result = await operation({
-      body: body as Output<BodySchema>,
-      query: query as Output<QuerySchema>,
-      params,
+      body: parsed.body as Output<Body>,
+      query: listQuery as Output<Query>,
+      params: params as PathParams<Name>,
+      page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
       apiKey: context.apiKey,
       method: event.requestContext.http.method,
       path: event.rawPath,
     });
-    return respond(route.status, result, !isList);
+    return respond(route, result, event, scope, page);
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds());
-  // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
-  if (route.method !== 'ANY') handler.use(bodyLimit()).use(authenticate(route));
+  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
   if (route.method === 'POST') handler.use(idempotency());
   if (route.body) handler.use(utf8Body()).use(httpJsonBodyParser());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
-  return Object.assign(handler, { route, schemas });
+  return Object.assign(handler, { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

@@ -1,33 +1,23 @@
 /**
  * Idempotent POSTs (CONTRACT §7): a request with `Idempotency-Key` records its answer under that
- * key, scoped to the caller's API key, for 24 hours (DynamoDB TTL). A retry with the same body gets
- * the recorded answer and writes nothing; with another body, or while the first is still running,
- * it gets 409. The body is kept only as an HMAC under a server key, so a checkLogin record holds
- * nothing from which a password could be recovered. Answers of 5xx are not recorded: the client may
- * retry them for real.
+ * key, scoped to the caller's API key, for 24 hours. A retry with the same body gets the recorded
+ * answer and writes nothing; with another body, or while the first is still running, it gets 409.
+ * The body is kept only as an HMAC under a server key, so a checkLogin record holds nothing from
+ * which a password could be recovered. Answers of 5xx are not recorded: the client may retry them.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db, tableName } from '../db/client.js';
-import { keys, type Key } from '../db/keys.js';
-import { table } from '../db/table.js';
+import { defineIdempotencyStore } from '../db/idempotency-store.js';
+import { invalidField } from '../errors.js';
 import { serverKey } from '../secrets.js';
 import { problemResponse, toProblem } from './errors.js';
-import { HttpProblem, invalidField } from './problem.js';
+import { HttpProblem } from './problem.js';
 import { header, rawBody, type HttpMiddleware, type HttpRequest, type HttpResponse } from './types.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 
-interface Recorded {
-  fingerprint: string;
-  state: 'RUNNING' | 'DONE';
-  response?: HttpResponse;
-}
-
-const internal = new WeakMap<HttpRequest, Key>();
+const store = defineIdempotencyStore<HttpResponse>(IDEMPOTENCY_TTL_SECONDS);
+const taken = new WeakMap<HttpRequest, string>();
 
 function fingerprint(request: HttpRequest): string {
   return createHmac('sha256', serverKey('idempotency'))
@@ -41,61 +31,32 @@ function sameFingerprint(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-async function record(key: Key, response: HttpResponse): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'SET #state = :done, #response = :response',
-      ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-      ExpressionAttributeValues: { ':done': 'DONE', ':response': response },
-    }),
-  );
-}
-
 export const idempotency = (): HttpMiddleware => ({
   before: async (request) => {
     const idempotencyKey = header(request.event, 'idempotency-key');
     if (idempotencyKey === undefined) return undefined;
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const scope = `${request.context.apiKey?.apiKey ?? 'anonymous'}#${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
-    const key = keys.idempotency(scope);
     const print = fingerprint(request);
-    const now = Math.floor(Date.now() / 1000);
-    try {
-      await db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...key, fingerprint: print, state: 'RUNNING', [table.ttlAttribute]: now + IDEMPOTENCY_TTL_SECONDS },
-          ConditionExpression: 'attribute_not_exists(pk) OR #expires < :now',
-          ExpressionAttributeNames: { '#expires': table.ttlAttribute },
-          ExpressionAttributeValues: { ':now': now },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-      const previous = unmarshall(error.Item) as Recorded;
-      if (!sameFingerprint(previous.fingerprint, print)) throw new HttpProblem(409, 'this Idempotency-Key was used with another request');
-      if (previous.state !== 'DONE' || !previous.response) throw new HttpProblem(409, 'a request with this Idempotency-Key is still running; retry later');
-      // The recorded answer, as it was: the handler does not run again.
-      return { ...previous.response, headers: { ...previous.response.headers, 'Idempotent-Replayed': 'true' } };
+    const previous = await store.begin(scope, print);
+    if (!previous) {
+      taken.set(request, scope);
+      return undefined;
     }
-    internal.set(request, key);
-    return undefined;
+    if (!sameFingerprint(previous.fingerprint, print)) throw new HttpProblem(409, 'this Idempotency-Key was used with another request');
+    if (previous.state !== 'DONE' || !previous.outcome) throw new HttpProblem(409, 'a request with this Idempotency-Key is still running; retry later');
+    // The recorded answer, as it was: the handler does not run again.
+    return { ...previous.outcome, headers: { ...previous.outcome.headers, 'Idempotent-Replayed': 'true' } };
   },
   after: async (request) => {
-    const key = internal.get(request);
-    if (key && request.response) await record(key, request.response);
+    const scope = taken.get(request);
+    if (scope && request.response) await store.complete(scope, request.response);
   },
   onError: async (request) => {
-    const key = internal.get(request);
-    if (!key) return;
+    const scope = taken.get(request);
+    if (!scope) return;
     const response = problemResponse(toProblem(request.error));
-    if ((response.statusCode ?? 500) >= 500) {
-      await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
-    } else {
-      await record(key, response);
-    }
+    if ((response.statusCode ?? 500) >= 500) await store.release(scope);
+    else await store.complete(scope, response);
   },
 });

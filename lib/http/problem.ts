@@ -3,11 +3,7 @@
  * Every error the API answers with is an HttpProblem by the time it leaves the error middleware.
  */
 import { STATUS_CODES } from 'node:http';
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { FieldError } from '../errors.js';
 
 export interface ProblemBody {
   type: 'about:blank';
@@ -44,16 +40,4 @@ export class HttpProblem extends Error {
   }
 }
 
-/** A 400 naming every offending field; the detail lists them all so that `error` alone is useful. */
-export function invalidFields(errors: FieldError[]): HttpProblem {
-  const detail = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-  return new HttpProblem(400, detail, { errors });
-}
-
-export function invalidField(field: string, message: string): HttpProblem {
-  return invalidFields([{ field, message }]);
-}
-
 export const notFound = (what = 'resource'): HttpProblem => new HttpProblem(404, `${what} not found`);
-export const conflict = (detail: string, field?: string): HttpProblem =>
-  new HttpProblem(409, detail, field ? { errors: [{ field, message: detail }] } : {});

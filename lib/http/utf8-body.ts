@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { invalidField } from './problem.js';
+import { invalidField } from '../errors.js';
 import { rawBody, type HttpMiddleware } from './types.js';
 
 /**

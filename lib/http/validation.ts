@@ -3,7 +3,7 @@
  * one 400 problem (CONTRACT §2: "every offending field listed in errors").
  */
 import * as v from 'valibot';
-import { invalidFields, type FieldError } from './problem.js';
+import { InvalidInput, type FieldError } from '../errors.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
@@ -49,6 +49,6 @@ export function parseInputs(inputs: Inputs): { body: unknown; query: unknown } {
     if (result.success) parsed[location] = result.output;
     else errors.push(...fieldErrors(result.issues, location));
   }
-  if (errors.length) throw invalidFields(errors);
+  if (errors.length) throw new InvalidInput(errors);
   return parsed;
 }

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createDynamoDbClient, tableName } from '../db/client.js';
-import { setUpTable } from '../db/setup.js';
+import { tableName } from '../db/client.js';
+import { setUpTable } from './setup.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { signBody } from '../http/auth.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
@@ -56,9 +56,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
-    const client = createDynamoDbClient();
-    await setUpTable(client, tableName());
-    client.destroy();
+    await setUpTable();
 
     const bootstrap = process.env.STORE_BOOTSTRAP_API_KEY;
     let created: { apiKey: string; secureKey: string } | undefined;

@@ -3,41 +3,29 @@
  * product into the rule's `productCount` on condition that the rule exists, which is also what lets
  * a rule's deletion refuse (409) without scanning products.
  */
-import { readItem } from '../db/items.js';
-import { allocateId, countChange, type CountedList } from '../db/counters.js';
-import { keys } from '../db/keys.js';
-import { toLoop, type LoopResult } from '../db/loop.js';
-import { queryIndexPage, singleRecordPage } from '../db/paging.js';
-import { atVersion, check, ownedBy, put, putNew, remove, retryOnConflict, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
-import { conflict, HttpProblem, invalidField, notFound } from '../http/problem.js';
-import { localeOf } from '../http/list-query.js';
-import { mergeTexts, type Texts } from '../i18n.js';
+import { NotFound } from '../db/errors.js';
+import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
+import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { invalidField } from '../errors.js';
+import { localeOf, mergeTexts, type Texts } from '../i18n.js';
 import { formatMicros } from '../money.js';
 import type { Lang } from '../reference/index.js';
-import { countProductStep, getDefaultTaxRuleId, getTaxRulesByIds, type TaxRuleItem } from '../tax-rules/index.js';
-import { fromItem, LIST_PARTITION, refLockItem, toItem, toRow, visiblePartition, type Product, type ProductText } from './model.js';
-import { TEXT_FIELDS, type ProductCreateInput, type ProductListInput, type ProductUpdateInput } from './schema.js';
+import type { Row } from '../row.js';
+import { countProductStep, defaultTaxRule, taxRulesById, type TaxRule } from '../tax-rules/index.js';
+import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
+import { productRow } from './row.js';
+import type { ProductCreateInput, ProductListInput, ProductUpdateInput } from './schema.js';
 
-export const PRODUCTS: CountedList = {
-  kind: 'PRODUCT',
-  partitions: [
-    { index: 'GSI1', partition: LIST_PARTITION },
-    { index: 'GSI2', partition: LIST_PARTITION },
-  ],
-};
-
-const missing = () => notFound('product');
-const refTaken = () => conflict('a product already has this ref', 'ref');
+const missing = () => new NotFound('product');
 const unknownTaxRule = () => invalidField('tax_rule', 'is not an existing tax rule');
 
-async function readProduct(id: number): Promise<Product | undefined> {
-  const item = await readItem(keys.product(id));
-  return item ? fromItem(item) : undefined;
+async function readProduct(id: number): Promise<Product> {
+  const product = await products.read(id);
+  if (!product) throw missing();
+  return product;
 }
 
-async function readTaxRule(id: number): Promise<TaxRuleItem | undefined> {
-  return (await getTaxRulesByIds([id])).get(id);
-}
+const readTaxRule = async (id: number): Promise<TaxRule | undefined> => (await taxRulesById([id])).get(id);
 
 /**
  * The rule a write refers to: `0` is the current default rule, which the transaction then checks is
@@ -45,66 +33,41 @@ async function readTaxRule(id: number): Promise<TaxRuleItem | undefined> {
  */
 async function resolveTaxRule(requested: number): Promise<{ ruleId: number; steps: WriteStep[] }> {
   if (requested !== 0) return { ruleId: requested, steps: [countProductStep(requested, 1, unknownTaxRule)] };
-  const ruleId = await getDefaultTaxRuleId();
+  const ruleId = await defaultTaxRule.read();
   if (ruleId === undefined) throw invalidField('tax_rule', 'is 0 (the default tax rule) but there is no default tax rule');
-  return {
-    ruleId,
-    steps: [
-      countProductStep(ruleId, 1, () => new WriteConflict()),
-      check(keys.defaultTaxRule(), { expression: 'ruleId = :id', values: { ':id': ruleId } }, () => new WriteConflict()),
-    ],
-  };
+  return { ruleId, steps: [countProductStep(ruleId, 1, raced), defaultTaxRule.check(ruleId)] };
 }
 
 const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
-  Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]])) as Texts<ProductText>;
+  Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
-export async function getProduct(id: number, lang: Lang | undefined): Promise<LoopResult> {
+export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
   const product = await readProduct(id);
-  if (!product) throw missing();
-  return toLoop([toRow(product, localeOf(lang), await readTaxRule(product.taxRuleId))]);
+  return productRow(product, localeOf(lang), await readTaxRule(product.taxRuleId));
 }
 
-async function productByRef(ref: string): Promise<Product | undefined> {
-  const lock = await readItem(keys.productRef(ref));
-  return lock ? readProduct(Number(lock.productId)) : undefined;
-}
-
-export async function listProducts(query: ProductListInput, path: string): Promise<LoopResult> {
-  const locale = localeOf(query.lang);
-  let products: Product[];
-  let headers: Record<string, string> = {};
+async function productsPage(query: ProductListInput, page: PageRequest): Promise<Page<Product>> {
+  const visibility = query.visible === '*' ? undefined : query.visible === '1';
   if (query.ref !== undefined) {
-    // A ref names at most one product: served by its uniqueness item.
-    const found = await productByRef(query.ref);
-    products = singleRecordPage(found && (query.visible === '*' || found.visible === (query.visible === '1')) ? found : undefined, query);
-  } else {
-    const byRef = query.order.startsWith('ref');
-    const filtered = query.visible !== '*';
-    const page = await queryIndexPage(
-      {
-        index: filtered ? (byRef ? 'GSI4' : 'GSI3') : byRef ? 'GSI2' : 'GSI1',
-        partition: filtered ? visiblePartition(query.visible === '1') : LIST_PARTITION,
-        forward: !query.order.endsWith('_reverse'),
-        counted: !filtered,
-        scope: `products|${query.order}|visible=${query.visible}`,
-        path,
-        query: { order: query.order, visible: query.visible, ...(query.lang ? { lang: query.lang.locale } : {}) },
-      },
-      query,
-    );
-    products = page.items.map(fromItem);
-    headers = page.headers;
+    // A ref names at most one product: served by its lock.
+    const found = await products.findByLock('ref', query.ref);
+    return singlePage(found && (visibility === undefined || found.visible === visibility) ? found : undefined, page);
   }
-  const rules = await getTaxRulesByIds(products.map((p) => p.taxRuleId));
-  return toLoop(products.map((p) => toRow(p, locale, rules.get(p.taxRuleId))), headers);
+  const order = { order: query.order.by, reverse: query.order.reverse };
+  return visibility === undefined ? products.list('all', order, page) : products.list('byVisibility', { ...order, where: { visible: visibility } }, page);
 }
 
-export async function createProduct(input: ProductCreateInput, lang: Lang | undefined): Promise<LoopResult> {
+export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
+  const found = await productsPage(query, page);
+  const rules = await taxRulesById(found.items.map((p) => p.taxRuleId));
+  return mapPage(found, (p) => productRow(p, localeOf(query.lang), rules.get(p.taxRuleId)));
+}
+
+export async function createProduct(input: ProductCreateInput, lang: Lang | undefined): Promise<Row> {
   const { ruleId, steps: ruleSteps } = await resolveTaxRule(input.tax_rule);
   const rule = await readTaxRule(ruleId);
   if (!rule) throw unknownTaxRule();
-  const id = await allocateId(PRODUCTS);
+  const id = await products.allocateId();
   const now = new Date().toISOString();
   const product: Product = {
     id,
@@ -121,28 +84,20 @@ export async function createProduct(input: ProductCreateInput, lang: Lang | unde
     createdAt: now,
     updatedAt: now,
   };
-  await retryOnConflict(() =>
-    writeAtomically([
-      putNew(refLockItem(product), refTaken),
-      putNew(toItem(product), () => new HttpProblem(409, `product ${id} already exists`)),
-      ...ruleSteps,
-      ...countChange(PRODUCTS, 1),
-    ]),
-  );
-  return toLoop([toRow(product, localeOf(lang, input.locale), rule)]);
+  await retryOnConflict(() => writeAtomically([...products.create(product), ...ruleSteps]));
+  return productRow(product, localeOf(lang, input.locale), rule);
 }
 
 export async function updateProduct(id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
     const current = await readProduct(id);
-    if (!current) throw missing();
-    const steps: WriteStep[] = [];
+    const ruleSteps: WriteStep[] = [];
     let taxRuleId = current.taxRuleId;
     if (input.tax_rule !== undefined) {
       const resolved = await resolveTaxRule(input.tax_rule);
       if (resolved.ruleId !== current.taxRuleId) {
         taxRuleId = resolved.ruleId;
-        steps.push(...resolved.steps, countProductStep(current.taxRuleId, -1, () => new WriteConflict()));
+        ruleSteps.push(...resolved.steps, countProductStep(current.taxRuleId, -1, raced));
       }
     }
     const texts = textsOf(input);
@@ -160,31 +115,14 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
       version: current.version + 1,
       updatedAt: new Date().toISOString(),
     };
-    if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) {
-      throw invalidField('title', 'is required for a new locale');
-    }
-    steps.unshift(put(toItem(next), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'product')));
-    if (next.ref.toLowerCase() !== current.ref.toLowerCase()) {
-      steps.push(
-        remove(keys.productRef(current.ref), ownedBy('productId', id), () => new WriteConflict()),
-        putNew(refLockItem(next), refTaken),
-      );
-    } else if (next.ref !== current.ref) {
-      steps.push(put(refLockItem(next), ownedBy('productId', id), () => new WriteConflict()));
-    }
-    await writeAtomically(steps);
+    if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
+    await writeAtomically([...products.replace(current, next, expectedVersion), ...ruleSteps]);
   });
 }
 
 export async function deleteProduct(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
     const current = await readProduct(id);
-    if (!current) throw missing();
-    await writeAtomically([
-      remove(keys.product(id), atVersion(expectedVersion, current.version), versionMismatch(expectedVersion, 'product')),
-      remove(keys.productRef(current.ref), ownedBy('productId', id), () => new WriteConflict()),
-      countProductStep(current.taxRuleId, -1, () => new WriteConflict()),
-      ...countChange(PRODUCTS, -1),
-    ]);
+    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, -1, raced)]);
   });
 }

@@ -1,14 +1,15 @@
 /** Inputs of the product routes (seed §2.2, CONTRACT §6). */
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
-import { decimal, flag, integer, knownId, locale, requiredText, text } from '../validation.js';
-import { langQuery, listQuery } from '../http/list-query.js';
+import { langParam, langQuery, locale } from '../i18n.js';
+import { decimal, flag, integer, knownId, orderParam, requiredText, text } from '../validation.js';
+import { TEXT_FIELDS } from './entity.js';
 
 export const MAX_LONG_TEXT = 10_000;
 /** Prices and weights up to 999 999 999 999.999999, in millionths. */
 export const MAX_DECIMAL = 10n ** 18n - 1n;
 
-const general = {
+const General = v.object({
   ref: requiredText(),
   default_category: integer(0),
   price: decimal(MAX_DECIMAL),
@@ -18,24 +19,19 @@ const general = {
   weight: v.optional(decimal(MAX_DECIMAL)),
   visible: v.optional(flag()),
   brand_id: v.optional(integer(0)),
-};
+});
 
-const texts = {
+const Texts = v.object({
   title: requiredText(),
   chapo: v.optional(text(MAX_LONG_TEXT)),
   description: v.optional(text(MAX_LONG_TEXT)),
   postscriptum: v.optional(text(MAX_LONG_TEXT)),
-};
+});
 
-export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
-
-export const ProductCreate = v.strictObject({ ...general, locale: locale(), ...texts });
-
-const optional = <T extends v.ObjectEntries>(entries: T) =>
-  Object.fromEntries(Object.entries(entries).map(([name, schema]) => [name, v.optional(schema)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
+export const ProductCreate = v.strictObject({ ...General.entries, locale: locale(), ...Texts.entries });
 
 export const ProductUpdate = v.pipe(
-  v.strictObject({ ...optional(general), locale: v.optional(locale()), ...optional(texts) }),
+  v.strictObject({ ...v.partial(General).entries, locale: v.optional(locale()), ...v.partial(Texts).entries }),
   v.check((body) => Object.keys(body).some((field) => field !== 'locale'), 'has nothing to update: send at least one field to change'),
   v.forward(
     v.check((body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined), 'is required when a text field is sent'),
@@ -43,7 +39,9 @@ export const ProductUpdate = v.pipe(
   ),
 );
 
-export const ProductListQuery = listQuery(['id', 'id_reverse', 'ref', 'ref_reverse'], {
+export const ProductListQuery = v.object({
+  order: orderParam(['id', 'ref']),
+  lang: langParam(),
   ref: v.optional(v.string()),
   visible: v.optional(v.picklist(['1', '0', '*'], 'must be 1, 0 or *'), '*'),
 });

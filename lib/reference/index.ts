@@ -1,15 +1,9 @@
 /**
- * The reference data of a fresh Thelia install (our own copy, from shared/reference-data):
- * languages, customer titles, currencies, countries with zip formats, taxes with rates and the two
- * default tax rules. Ids sent by clients are validated against it in memory; the setup also loads it
- * into the table (lib/db/setup.ts) so that the table is self-describing.
+ * The reference data requests need (CONTRACT §8): languages, and the ids, zip formats and tax rates
+ * that inputs are validated and prices taxed with. It is a projection of the whole data (records.ts),
+ * generated into data/runtime.json by `npm run reference`, so that a Lambda bundles only this.
  */
-import langsJson from './data/langs.json' with { type: 'json' };
-import titlesJson from './data/titles.json' with { type: 'json' };
-import currenciesJson from './data/currencies.json' with { type: 'json' };
-import countriesJson from './data/countries.json' with { type: 'json' };
-import taxesJson from './data/taxes.json' with { type: 'json' };
-import taxRulesJson from './data/tax-rules.json' with { type: 'json' };
+import runtime from './data/runtime.json' with { type: 'json' };
 
 export interface Lang {
   id: number;
@@ -31,38 +25,18 @@ export interface Tax {
   percent: string;
 }
 
-export interface SeedTaxRule {
-  id: number;
-  isDefault: boolean;
-  i18n: Record<string, { title: string | null; description: string | null }>;
-  countryTaxes: Array<{ country: number; tax: number; position: number }>;
-}
-
-export const langs: readonly Lang[] = langsJson;
+export const langs: readonly Lang[] = runtime.langs;
 export const defaultLang: Lang = langs.find((l) => l.byDefault)!;
 export const langByLocale = new Map(langs.map((l) => [l.locale, l]));
 export const langById = new Map(langs.map((l) => [l.id, l]));
 
-export const titleIds = new Set(titlesJson.map((t) => t.id));
-export const currencyIds = new Set(currenciesJson.map((c) => c.id));
-export const countries = new Map<number, Country>(
-  countriesJson.map((c) => [c.id, { id: c.id, isoalpha2: c.isoalpha2, zipCodeFormat: c.zipCodeFormat }]),
-);
-export const taxes = new Map<number, Tax>(taxesJson.map((t) => [t.id, { id: t.id, percent: t.requirements.percent }]));
+export const titleIds = new Set(runtime.titleIds);
+export const currencyIds = new Set(runtime.currencyIds);
+export const countries = new Map<number, Country>(runtime.countries.map(([id, isoalpha2, zipCodeFormat]) => [Number(id), { id: Number(id), isoalpha2: String(isoalpha2), zipCodeFormat: zipCodeFormat === null ? null : String(zipCodeFormat) }]));
+export const taxes = new Map<number, Tax>(runtime.taxes.map(([id, percent]) => [Number(id), { id: Number(id), percent: String(percent) }]));
 
 /** The shop's country: taxed prices are computed for it (CONTRACT §4). */
-export const defaultCountryId: number = countriesJson.find((c) => c.byDefault)!.id;
-
-export const seedTaxRules: readonly SeedTaxRule[] = taxRulesJson;
-
-/** Every reference record, by kind, as loaded into the table. */
-export const referenceRecords = {
-  LANG: langsJson,
-  TITLE: titlesJson,
-  CURRENCY: currenciesJson,
-  COUNTRY: countriesJson,
-  TAX: taxesJson,
-} as const;
+export const defaultCountryId: number = runtime.defaultCountryId;
 
 /**
  * Thelia's zip-code formats: N a digit, L a letter, C the country's ISO alpha-2 code, anything else

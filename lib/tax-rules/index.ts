@@ -1,3 +1,3 @@
 export * from './schema.js';
 export * from './operations.js';
-export type { TaxRuleItem } from './model.js';
+export { defaultTaxRule, type TaxRule } from './entity.js';

@@ -1,50 +1,32 @@
 /**
- * Tax-rule operations. Rules live in one partition (at most 1 000 per store), so lists are read
- * whole, consistently, and sorted in memory. The item TAXRULE/DEFAULT points at the default rule;
- * every change of the default updates it under a condition on its old value, in the same
- * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
+ * Tax-rule operations. Rules are read whole and sorted in memory (at most 1 000 per store); the
+ * default is a pointer moved in the same transaction as the rules' flags (entity.ts).
  */
-import { TransactGetCommand } from '@aws-sdk/lib-dynamodb';
-import { readItem, readItems } from '../db/items.js';
-import { db, tableName } from '../db/client.js';
-import { allocateId, type CountedList } from '../db/counters.js';
-import { keys } from '../db/keys.js';
-import { toLoop, type LoopResult } from '../db/loop.js';
-import { pageInMemory, queryAll } from '../db/paging.js';
-import { atVersion, putNew, remove, retryOnConflict, update, versionMismatch, writeAtomically, WriteConflict, type WriteStep } from '../db/transactions.js';
-import { HttpProblem, conflict, invalidField, notFound } from '../http/problem.js';
-import { localeOf } from '../http/list-query.js';
-import { mergeTexts, type I18n } from '../i18n.js';
+import { Conflict, NotFound } from '../db/errors.js';
+import { readTogether } from '../db/items.js';
+import { pageSorted, type Page, type PageRequest, type Position } from '../db/page.js';
+import { raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { invalidField } from '../errors.js';
+import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
-import { fromItem, toItem, toRow, type TaxRuleItem, type TaxRuleText } from './model.js';
+import type { Row } from '../row.js';
+import { defaultTaxRule, taxRules, type TaxRule, type TaxRuleText } from './entity.js';
+import { taxRuleRow } from './row.js';
 import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
 
-/** Ids 1 and 2 are the seeded rules of a fresh Thelia install. */
-const FIRST_TAX_RULE_ID = 3;
-const TAX_RULE_IDS: CountedList = { kind: 'TAXRULE', partitions: [] };
+const missing = () => new NotFound('tax rule');
 
-const missing = () => notFound('tax rule');
-
-/**
- * The rule, and the default pointer when the write may move it: both in one consistent read. A
- * transactional read costs twice a plain one, so other updates read the rule alone.
- */
-async function readRule(id: number, withDefault: boolean): Promise<{ rule: TaxRuleItem | undefined; defaultId: number | undefined }> {
-  if (!withDefault) {
-    const item = await readItem(keys.taxRule(id));
-    return { rule: item ? fromItem(item) : undefined, defaultId: undefined };
-  }
-  const result = await db().send(
-    new TransactGetCommand({
-      TransactItems: [{ Get: { TableName: tableName(), Key: keys.taxRule(id) } }, { Get: { TableName: tableName(), Key: keys.defaultTaxRule() } }],
-    }),
-  );
-  const [rule, pointer] = result.Responses ?? [];
-  return { rule: rule?.Item ? fromItem(rule.Item) : undefined, defaultId: pointer?.Item?.ruleId as number | undefined };
+async function readRule(id: number): Promise<TaxRule> {
+  const rule = await taxRules.read(id);
+  if (!rule) throw missing();
+  return rule;
 }
 
-export async function getDefaultTaxRuleId(): Promise<number | undefined> {
-  return (await readItem(keys.defaultTaxRule()))?.ruleId as number | undefined;
+/** The rule and where the default pointer points, in one consistent read (twice a plain read's cost). */
+async function readRuleAndDefault(id: number): Promise<{ rule: TaxRule; defaultId: number | undefined }> {
+  const [rule, pointer] = await readTogether([taxRules.key(id), defaultTaxRule.key]);
+  if (!rule) throw missing();
+  return { rule: taxRules.fromItem(rule), defaultId: defaultTaxRule.targetOf(pointer) };
 }
 
 /**
@@ -52,87 +34,52 @@ export async function getDefaultTaxRuleId(): Promise<number | undefined> {
  * and the pointer moves, on condition that it still points where we read it.
  */
 function makeDefaultSteps(id: number, previous: number | undefined, now: string): WriteStep[] {
-  const steps: WriteStep[] = [];
-  if (previous !== undefined && previous !== id) {
-    steps.push(
-      update(
-        keys.taxRule(previous),
-        { update: 'SET isDefault = :no, version = version + :one, updatedAt = :now', condition: 'attribute_exists(pk)', values: { ':no': false, ':one': 1, ':now': now } },
-        () => new WriteConflict(),
-      ),
-    );
-  }
-  steps.push(
-    update(
-      keys.defaultTaxRule(),
-      previous === undefined
-        ? { update: 'SET ruleId = :id', condition: 'attribute_not_exists(pk)', values: { ':id': id } }
-        : { update: 'SET ruleId = :id', condition: 'ruleId = :previous', values: { ':id': id, ':previous': previous } },
-      () => new WriteConflict(),
-    ),
-  );
-  return steps;
+  const loseFlag = previous !== undefined && previous !== id ? [taxRules.patch(previous, { set: { isDefault: false, updatedAt: now }, add: { version: 1 } }, raced)] : [];
+  return [...loseFlag, defaultTaxRule.move(previous, id)];
 }
 
-export async function getTaxRule(id: number, lang: Lang | undefined): Promise<LoopResult> {
-  const item = await readItem(keys.taxRule(id));
-  if (!item) throw missing();
-  return toLoop([toRow(fromItem(item), localeOf(lang))]);
+export const getTaxRule = async (id: number, lang: Lang | undefined): Promise<Row> => taxRuleRow(await readRule(id), localeOf(lang));
+
+/** Rules by id, in one batch read (product rows need their rule's taxes). */
+export async function taxRulesById(ids: readonly number[]): Promise<Map<number, TaxRule>> {
+  return new Map((await taxRules.readMany(ids)).map((rule) => [rule.id, rule]));
 }
 
-/** Every rule, read consistently from the rules' partition. */
-export async function readAllTaxRules(): Promise<TaxRuleItem[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.taxRulePartition, ':prefix': keys.taxRulePrefix },
-    ConsistentRead: true,
-  });
-  return items.map(fromItem);
-}
+/** A step that counts a product in (or out of) a rule, failing when the rule does not exist. */
+export const countProductStep = (ruleId: number, delta: 1 | -1, onMissing: OnConditionFailed): WriteStep =>
+  taxRules.patch(ruleId, { add: { productCount: delta } }, onMissing);
 
-export async function listTaxRules(query: TaxRuleListInput, path: string): Promise<LoopResult> {
+export async function listTaxRules(query: TaxRuleListInput, page: PageRequest): Promise<Page<Row>> {
   const locale = localeOf(query.lang);
-  const rows = (await readAllTaxRules()).map((rule) => toRow(rule, locale));
   const collator = new Intl.Collator(locale.replace('_', '-'));
-  const byId = (a: (typeof rows)[number], b: (typeof rows)[number]) => Number(a.ID) - Number(b.ID);
-  const byTitle = (a: (typeof rows)[number], b: (typeof rows)[number]) => collator.compare(String(a.TITLE), String(b.TITLE)) || byId(a, b);
-  const sorted = rows.sort(query.order.startsWith('alpha') ? byTitle : byId);
-  if (query.order.endsWith('_reverse')) sorted.reverse();
-  const listParams: Record<string, string> = { order: query.order, ...(query.lang ? { lang: query.lang.locale } : {}) };
-  const page = pageInMemory(sorted, { scope: `tax-rules|${query.order}`, path, query: listParams }, query, sorted.length);
-  return toLoop(page.items, page.headers);
+  const byTitle = query.order.by === 'alpha';
+  // A row's sort key: its title in this locale (alpha), then its id, which makes it unique.
+  const keyOf = (row: Row): Position => (byTitle ? [String(row.TITLE), Number(row.ID)] : [Number(row.ID)]);
+  const ascending = (a: Position, b: Position): number => {
+    const [titleA, titleB] = byTitle ? [String(a[0]), String(b[0])] : ['', ''];
+    return collator.compare(titleA, titleB) || Number(a.at(-1)) - Number(b.at(-1));
+  };
+  const compare = query.order.reverse ? (a: Position, b: Position) => ascending(b, a) : ascending;
+  const rows = (await taxRules.readAll()).map((rule) => taxRuleRow(rule, locale)).sort((a, b) => compare(keyOf(a), keyOf(b)));
+  return pageSorted(rows, page, keyOf, compare);
 }
 
-export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<LoopResult> {
-  const id = await allocateId(TAX_RULE_IDS, FIRST_TAX_RULE_ID);
+export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
+  const id = await taxRules.allocateId();
   const now = new Date().toISOString();
   const i18n: I18n<TaxRuleText> = {};
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
-  const rule: TaxRuleItem = {
-    id,
-    countries: input.country,
-    taxes: input.tax,
-    i18n,
-    isDefault: input.default === true,
-    productCount: 0,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const create = putNew(toItem(rule), () => new HttpProblem(409, `tax rule ${id} already exists`));
-  if (rule.isDefault) {
-    await retryOnConflict(async () => writeAtomically([create, ...makeDefaultSteps(id, await getDefaultTaxRuleId(), now)]));
-  } else {
-    await writeAtomically([create]);
-  }
-  return toLoop([toRow(rule, localeOf(lang, input.i18n[0]!.locale))]);
+  const rule: TaxRule = { id, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1, createdAt: now, updatedAt: now };
+  await retryOnConflict(async () =>
+    writeAtomically([...taxRules.create(rule), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])]),
+  );
+  return taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
 }
 
-export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<LoopResult> {
+export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<Row> {
   const updated = await retryOnConflict(async () => {
-    const { rule, defaultId } = await readRule(input.id, input.default === true);
-    if (!rule) throw missing();
+    // Only a write that may move the default needs to read the pointer with the rule.
+    const { rule, defaultId } = input.default === true ? await readRuleAndDefault(input.id) : { rule: await readRule(input.id), defaultId: undefined };
     let i18n = rule.i18n;
     for (const [index, entry] of (input.i18n ?? []).entries()) {
       if (!i18n[entry.locale] && entry.title === undefined) throw invalidField(`i18n[${index}].title`, 'is required for a new locale');
@@ -141,7 +88,7 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
     }
     const now = new Date().toISOString();
     const becomesDefault = input.default === true && !rule.isDefault;
-    const next: TaxRuleItem = {
+    const next: TaxRule = {
       ...rule,
       countries: input.country ?? rule.countries,
       taxes: input.tax ?? rule.taxes,
@@ -150,63 +97,22 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
       version: rule.version + 1,
       updatedAt: now,
     };
-    const version = atVersion(expectedVersion, rule.version);
-    const write = update(
-      keys.taxRule(rule.id),
-      {
-        update: 'SET countries = :countries, taxes = :taxes, i18n = :i18n, isDefault = :isDefault, version = :next, updatedAt = :now',
-        condition: version.expression,
-        values: {
-          ':countries': next.countries,
-          ':taxes': next.taxes,
-          ':i18n': next.i18n,
-          ':isDefault': next.isDefault,
-          ':next': next.version,
-          ':now': now,
-          ...version.values,
-        },
-      },
-      versionMismatch(expectedVersion, 'tax rule'),
-    );
-    await writeAtomically([write, ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
+    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
     return next;
   });
-  const firstLocale = input.i18n?.[0]?.locale;
-  return toLoop([toRow(updated, localeOf(lang, firstLocale))]);
+  return taxRuleRow(updated, localeOf(lang, input.i18n?.[0]?.locale));
 }
+
+const inUse = (rule: TaxRule) => new Conflict(`tax rule ${rule.id} is used by ${rule.productCount} product(s)`);
 
 export async function deleteTaxRule(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
-    const item = await readItem(keys.taxRule(id));
-    if (!item) throw missing();
-    const rule = fromItem(item);
-    if ((rule.productCount ?? 0) > 0) throw conflict(`tax rule ${id} is used by ${rule.productCount} product(s)`);
-    const steps = [
-      remove(
-        keys.taxRule(id),
-        {
-          expression: `${atVersion(expectedVersion, rule.version).expression} AND (attribute_not_exists(productCount) OR productCount = :zero)`,
-          values: { ...atVersion(expectedVersion, rule.version).values, ':zero': 0 },
-        },
-        (current) =>
-          current && Number(current.productCount ?? 0) > 0
-            ? conflict(`tax rule ${id} is used by ${current.productCount} product(s)`)
-            : versionMismatch(expectedVersion, 'tax rule')(current),
-      ),
-    ];
+    const rule = await readRule(id);
+    if ((rule.productCount ?? 0) > 0) throw inUse(rule);
     // The default rule can be deleted; the store then has no default until one is chosen.
-    if (rule.isDefault) steps.push(remove(keys.defaultTaxRule(), { expression: 'ruleId = :id', values: { ':id': id } }, () => new WriteConflict()));
-    await writeAtomically(steps);
+    await writeAtomically([
+      ...taxRules.remove(rule, expectedVersion, { tally: 'productCount', otherwise: inUse }),
+      ...(rule.isDefault ? [defaultTaxRule.clear(id)] : []),
+    ]);
   });
-}
-
-/** Rules by id, in one BatchGet (product rows need their rule's taxes). */
-export async function getTaxRulesByIds(ids: readonly number[]): Promise<Map<number, TaxRuleItem>> {
-  const items = await readItems([...new Set(ids)].map((id) => keys.taxRule(id)));
-  return new Map(items.map(fromItem).map((rule) => [rule.id, rule]));
-}
-
-/** A step that counts a product in (or out of) a rule, failing when the rule does not exist. */
-export function countProductStep(ruleId: number, delta: 1 | -1, onMissing: () => Error): WriteStep {
-  return update(keys.taxRule(ruleId), { update: 'ADD productCount :delta', condition: 'attribute_exists(pk)', values: { ':delta': delta } }, onMissing);
 }

@@ -1,8 +1,8 @@
 /** Inputs of the tax-rule routes (seed §2.3, CONTRACT §6). */
 import * as v from 'valibot';
 import { countries, taxes } from '../reference/index.js';
-import { flag, integer, knownId, locale, requiredText, text } from '../validation.js';
-import { langQuery, listQuery } from '../http/list-query.js';
+import { langParam, langQuery, locale } from '../i18n.js';
+import { flag, integer, knownId, orderParam, requiredText, text } from '../validation.js';
 
 export const MAX_DESCRIPTION = 10_000;
 
@@ -14,35 +14,25 @@ const taxList = () => v.pipe(v.array(knownId(taxes, 'tax id'), 'must be an array
 const distinctLocales = <T extends { locale: string }>() =>
   v.check<T[], string>((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, 'must not repeat a locale');
 
+const I18nEntry = v.strictObject({ locale: locale(), title: requiredText(), description: v.optional(text(MAX_DESCRIPTION)) });
+
+const i18nList = <Entry extends v.GenericSchema<unknown, { locale: string }>>(entry: Entry) =>
+  v.pipe(v.array(entry, 'must be an array'), v.nonEmpty('must not be empty'), distinctLocales<v.InferOutput<Entry>>());
+
 export const TaxRuleCreate = v.strictObject({
   country: countryList(),
   tax: taxList(),
-  i18n: v.pipe(
-    v.array(v.strictObject({ locale: locale(), title: requiredText(), description: v.optional(text(MAX_DESCRIPTION)) }), 'must be an array'),
-    v.nonEmpty('must not be empty'),
-    distinctLocales(),
-  ),
+  i18n: i18nList(I18nEntry),
   default: v.optional(flag()),
 });
 
+/** Every field optional; `i18n` entries merge per locale, so a known locale needs no title. */
 export const TaxRuleUpdate = v.pipe(
-  v.strictObject({
-    id: integer(1),
-    country: v.optional(countryList()),
-    tax: v.optional(taxList()),
-    i18n: v.optional(
-      v.pipe(
-        v.array(v.strictObject({ locale: locale(), title: v.optional(requiredText()), description: v.optional(text(MAX_DESCRIPTION)) }), 'must be an array'),
-        v.nonEmpty('must not be empty'),
-        distinctLocales(),
-      ),
-    ),
-    default: v.optional(flag()),
-  }),
+  v.strictObject({ id: integer(1), ...v.partial(TaxRuleCreate).entries, i18n: v.optional(i18nList(v.partial(I18nEntry, ['title']))) }),
   v.check((body) => Object.keys(body).length > 1, 'has nothing to update: send id and at least one field to change'),
 );
 
-export const TaxRuleListQuery = listQuery(['id', 'id_reverse', 'alpha', 'alpha_reverse'], {});
+export const TaxRuleListQuery = v.object({ order: orderParam(['id', 'alpha']), lang: langParam() });
 export const TaxRuleQuery = langQuery();
 
 export type TaxRuleCreateInput = v.InferOutput<typeof TaxRuleCreate>;

@@ -18,15 +18,13 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const dynamo = await startDynamoDbLocal();
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 try {
-  const { createDynamoDbClient } = await import('../../lib/db/client.js');
-  const { setUpTable } = await import('../../lib/db/setup.js');
+  const { setUpTable } = await import('../../lib/local/setup.js');
   const { createApiKey } = await import('../../lib/api-keys/index.js');
   const { signBody } = await import('../../lib/http/auth.js');
   const { dispatch } = await import('../../lib/local/dispatch.js');
   const { routes, handlerFile } = await import('../../lib/routes.js');
 
-  const client = createDynamoDbClient();
-  await setUpTable(client, 'bench');
+  await setUpTable();
   const key = await createApiKey({ label: 'bench', superadmin: true });
 
   let n = 0;
@@ -87,7 +85,6 @@ try {
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
     console.log(name.padEnd(50), at(0.5).padStart(8), at(0.95).padStart(8), times.at(-1)!.toFixed(1).padStart(8), ((iterations * 1000) / total).toFixed(0).padStart(8));
   }
-  client.destroy();
 
   console.log('\nbundle size (minified ESM, @aws-sdk external as on the Node 22 runtime)');
   for (const route of routes) {

@@ -1,18 +1,13 @@
 /** Runs before each test file: a fresh table, set up as `npm start` would, in the shared DynamoDB Local. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { createDynamoDbClient } from '../../lib/db/client.js';
-import { setUpTable } from '../../lib/db/setup.js';
+import { setUpTable } from '../../lib/local/setup.js';
 import { passwordsSent, responseLog, superadminKey } from './api.js';
 
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.STORE_TABLE_NAME = `test-${randomUUID()}`;
 
-beforeAll(async () => {
-  const client = createDynamoDbClient();
-  await setUpTable(client, process.env.STORE_TABLE_NAME!);
-  client.destroy();
-});
+beforeAll(() => setUpTable());
 
 /** No response of any test may carry a password, a password hash or a secure key. */
 afterAll(async () => {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { countries, defaultCountryId, defaultLang, findLang, zipCodeMatches } from '../../lib/reference/index.js';
+import { runtimeFile } from '../../lib/reference/generate.js';
+import { referenceRecords, runtimeProjection } from '../../lib/reference/records.js';
 
 const country = (id: number) => countries.get(id)!;
 
 describe('reference data', () => {
+  it('bundles a projection that is up to date with the whole data (npm run reference)', () => {
+    expect(JSON.parse(readFileSync(runtimeFile, 'utf8'))).toEqual(runtimeProjection());
+    expect(countries.size).toBe(referenceRecords.COUNTRY.length);
+  });
+
   it('knows the defaults of a fresh Thelia install', () => {
     expect(defaultLang).toMatchObject({ id: 2, locale: 'en_US' });
     expect(defaultCountryId).toBe(64);

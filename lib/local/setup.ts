@@ -1,22 +1,24 @@
 /**
- * Creates the table from its definition (table.ts) and loads the reference data, both idempotently:
- * run at every `npm start` and by the test setup. The seeded tax rules are written once, with the
- * marker that says so, so that a deployment's later changes to them are never undone.
+ * Tooling, never bundled into a Lambda: creates the table from its definition (lib/db/table.ts) and
+ * loads the reference data, both idempotently. Run at every `npm start`, by `npm run api-key` when
+ * it starts its own DynamoDB Local, and by the test setup. The seeded tax rules are written once,
+ * with a marker that says so, so that a deployment's later changes to them are never undone.
  */
 import { createHash } from 'node:crypto';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  ResourceNotFoundException,
-  UpdateTimeToLiveCommand,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { keyAttributeNames, table } from './table.js';
-import { keys } from './keys.js';
-import { referenceRecords, seedTaxRules } from '../reference/index.js';
-import { toItem } from '../tax-rules/model.js';
+import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { createDynamoDbClient, tableName } from '../db/client.js';
+import { Conflict } from '../db/errors.js';
+import { padId } from '../db/keys.js';
+import { keyAttributeNames, table } from '../db/table.js';
+import { ABSENT, put, writeAtomically } from '../db/transactions.js';
 import type { I18n } from '../i18n.js';
+import { referenceRecords, seedTaxRules } from '../reference/records.js';
+import { defaultTaxRule, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
+
+/** Marker items of what the setup has done, and the reference records it loads. */
+const setupMarker = (what: string) => ({ pk: 'SETUP', sk: what });
+const referenceKey = (kind: string, id: number) => ({ pk: `REFDATA#${kind}`, sk: padId(id) });
 
 export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
   try {
@@ -50,11 +52,11 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
 const referenceVersion = createHash('sha256').update(JSON.stringify(referenceRecords)).digest('hex');
 
 async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): Promise<void> {
-  const marker = { pk: 'SETUP', sk: 'REFERENCE_DATA' };
+  const marker = setupMarker('REFERENCE_DATA');
   const current = await doc.send(new GetCommand({ TableName: name, Key: marker, ConsistentRead: true }));
   if (current.Item?.version === referenceVersion) return;
   const items = Object.entries(referenceRecords).flatMap(([kind, records]) =>
-    (records as ReadonlyArray<{ id: number }>).map((record) => ({ ...keys.referenceData(kind, record.id), ...record })),
+    (records as ReadonlyArray<{ id: number }>).map((record) => ({ ...referenceKey(kind, record.id), ...record })),
   );
   for (let i = 0; i < items.length; i += 25) {
     let request: BatchWriteCommandInput['RequestItems'] = { [name]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
@@ -66,16 +68,15 @@ async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): 
   await doc.send(new PutCommand({ TableName: name, Item: { ...marker, version: referenceVersion } }));
 }
 
-/** The two tax rules of a fresh Thelia install and the default pointer, written once. */
-async function seedDefaultTaxRules(doc: DynamoDBDocumentClient, name: string): Promise<void> {
-  const now = new Date().toISOString();
-  const rules = seedTaxRules.map((seed) => {
-    const i18n: I18n<'title' | 'description'> = {};
+/** The tax rules of a fresh Thelia install, as records. */
+function seededTaxRules(now: string): TaxRule[] {
+  return seedTaxRules.map((seed) => {
+    const i18n: I18n<TaxRuleText> = {};
     for (const [locale, texts] of Object.entries(seed.i18n)) {
       if (texts.title) i18n[locale] = { title: texts.title, ...(texts.description ? { description: texts.description } : {}) };
     }
     const ordered = [...seed.countryTaxes].sort((a, b) => a.position - b.position);
-    return toItem({
+    return {
       id: seed.id,
       countries: [...new Set(ordered.map((ct) => ct.country))],
       taxes: [...new Set(ordered.map((ct) => ct.tax))],
@@ -85,28 +86,33 @@ async function seedDefaultTaxRules(doc: DynamoDBDocumentClient, name: string): P
       version: 1,
       createdAt: now,
       updatedAt: now,
-    });
+    };
   });
-  const defaultRule = seedTaxRules.find((r) => r.isDefault);
+}
+
+/** The seeded tax rules and the default pointer, written once. */
+async function seedDefaultTaxRules(): Promise<void> {
+  const rules = seededTaxRules(new Date().toISOString());
+  const defaultRule = rules.find((rule) => rule.isDefault);
   try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: name, Item: { pk: 'SETUP', sk: 'TAX_RULES' }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...rules.map((Item) => ({ Put: { TableName: name, Item } })),
-          ...(defaultRule ? [{ Put: { TableName: name, Item: { ...keys.defaultTaxRule(), ruleId: defaultRule.id } } }] : []),
-        ],
-      }),
-    );
+    await writeAtomically([
+      put(setupMarker('TAX_RULES'), ABSENT, () => new Conflict('already seeded')),
+      ...rules.flatMap((rule) => taxRules.create(rule)),
+      ...(defaultRule ? [defaultTaxRule.move(undefined, defaultRule.id)] : []),
+    ]);
   } catch (error) {
-    if ((error as Error).name !== 'TransactionCanceledException') throw error;
-    // Already seeded.
+    if (!(error instanceof Conflict)) throw error;
   }
 }
 
-export async function setUpTable(client: DynamoDBClient, name: string): Promise<void> {
-  await ensureTable(client, name);
-  const doc = DynamoDBDocumentClient.from(client);
-  await loadReferenceRecords(doc, name);
-  await seedDefaultTaxRules(doc, name);
+/** The table of the environment (STORE_TABLE_NAME, DYNAMODB_ENDPOINT) and its reference data, as `npm start` serves them. */
+export async function setUpTable(): Promise<void> {
+  const client = createDynamoDbClient();
+  try {
+    await ensureTable(client, tableName());
+    await loadReferenceRecords(DynamoDBDocumentClient.from(client), tableName());
+    await seedDefaultTaxRules();
+  } finally {
+    client.destroy();
+  }
 }

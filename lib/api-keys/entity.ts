@@ -1,0 +1,24 @@
+/** How API keys live in the table, declared once: by key, and listed by creation time. */
+import * as v from 'valibot';
+import { defineEntity } from '../db/entity.js';
+import { ACCESSES, RESOURCES } from '../routes.js';
+
+const ApiKeyItem = v.object({
+  apiKey: v.string(),
+  secureKey: v.string(),
+  label: v.string(),
+  superadmin: v.boolean(),
+  grants: v.record(v.picklist(RESOURCES), v.array(v.picklist(ACCESSES))),
+  createdAt: v.string(),
+  revokedAt: v.optional(v.string()),
+});
+
+export type ApiKeyItem = v.InferOutput<typeof ApiKeyItem>;
+
+export const apiKeys = defineEntity({
+  name: 'API key',
+  schema: ApiKeyItem,
+  id: (k) => k.apiKey,
+  key: (apiKey: string) => ({ pk: `APIKEY#${apiKey}`, sk: 'APIKEY' }),
+  lists: { all: { partition: () => 'APIKEYS', orders: { created: { index: 'GSI1', sortKey: (k) => `${k.createdAt}#${k.apiKey}` } } } },
+});

@@ -1,0 +1,56 @@
+/**
+ * How customers live in the table, declared once. The password hash is on the customer record and,
+ * carried by its email lock (which also makes the email unique), on the lock item: checkLogin then
+ * reads one item by email.
+ */
+import * as v from 'valibot';
+import { defineEntity } from '../db/entity.js';
+import { padId } from '../db/keys.js';
+import { defineWindowCounter } from '../db/window-counter.js';
+
+export const CustomerRecord = v.object({
+  id: v.number(),
+  title: v.number(),
+  firstname: v.string(),
+  lastname: v.string(),
+  email: v.string(),
+  langId: v.number(),
+  country: v.number(),
+  zipcode: v.string(),
+  city: v.string(),
+  address1: v.string(),
+  address2: v.string(),
+  address3: v.string(),
+  passwordHash: v.string(),
+  version: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export type Customer = v.InferOutput<typeof CustomerRecord>;
+
+const byId = (c: Customer) => padId(c.id);
+
+export const customers = defineEntity({
+  name: 'customer',
+  schema: CustomerRecord,
+  id: (c) => c.id,
+  key: (id: number) => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
+  lists: {
+    all: {
+      partition: () => 'CUSTOMERS',
+      counted: true,
+      orders: {
+        id: { index: 'GSI1', sortKey: byId },
+        lastname: { index: 'GSI2', sortKey: (c) => `${c.lastname.toLowerCase()}#${byId(c)}` },
+      },
+    },
+  },
+  locks: {
+    email: { prefix: 'CUSTOMER_EMAIL', valueOf: (c) => c.email, normalize: (email) => email.toLowerCase(), carry: (c) => ({ passwordHash: c.passwordHash }) },
+  },
+  counter: { name: 'CUSTOMER' },
+});
+
+/** Failed login checks per email (lower case), in windows of 10 minutes. */
+export const loginFailures = defineWindowCounter({ prefix: 'LOGIN', seconds: 600 });

@@ -1,0 +1,341 @@
+/**
+ * Declarative entities: a resource declares once how its records live in the single table (its
+ * key, its list orders mapped to an index and sort key, its uniqueness locks, its counter), and
+ * this module interprets the declaration: item ↔ record mapping, the index of an order, the lock
+ * items' life cycle on create/replace/remove, and list queries that return a neutral page.
+ * Operations work with records and never see a physical name. (ElectroDB's idea, in ~250 lines.)
+ */
+import * as v from 'valibot';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { request, tableName } from './client.js';
+import { allocateId, countChange, counterValue, type Counter } from './counters.js';
+import { Conflict, InvalidPosition } from './errors.js';
+import { queryAll, readItem, readItems, type Item } from './items.js';
+import type { Key } from './keys.js';
+import { positionOf, type Page, type PageRequest } from './page.js';
+import { table, type IndexName } from './table.js';
+import { ABSENT, EXISTS, atVersion, both, holds, put, raced, remove, update, versionFailure, type OnConditionFailed, type WriteStep } from './transactions.js';
+
+type Id = number | string;
+
+export interface OrderDeclaration<R> {
+  index: IndexName;
+  /** The record's sort key in this order: unique per record (end it with the padded id). */
+  sortKey: (record: R) => string;
+}
+
+export interface ListDeclaration<R> {
+  /** The index partition of a record; filtered lists read it from the filtered fields. */
+  partition: (record: Partial<R>) => string;
+  orders: Record<string, OrderDeclaration<R>>;
+  /** Whether the list keeps its record count in counter items at both ends (its total). */
+  counted?: boolean;
+}
+
+export interface LockDeclaration<R> {
+  /** Key prefix of the lock items. */
+  prefix: string;
+  /** The value that must be unique among records... */
+  valueOf: (record: R) => string;
+  /** ...compared in this form (for example lower case). */
+  normalize?: (value: string) => string;
+  /** Record fields copied onto the lock item, so that one read by value finds them. */
+  carry?: (record: R) => Item;
+}
+
+export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I extends Id, L extends string, K extends string> {
+  /** What a record is called in errors: "customer", "tax rule". */
+  name: string;
+  /** The record's attributes: items are parsed with it, which also drops the key attributes. */
+  schema: S;
+  id: (record: v.InferOutput<S>) => I;
+  key: (id: I) => Key;
+  /** Records kept in one partition of the table itself (a small set read whole, consistently). */
+  collection?: { partition: string; sortPrefix: string };
+  lists?: Record<L, ListDeclaration<v.InferOutput<S>>>;
+  locks?: Record<K, LockDeclaration<v.InferOutput<S>>>;
+  /** The id counter (and the count of the counted lists); `firstId` defaults to 1. */
+  counter?: { name: string; firstId?: number };
+  /** Numeric fields other writes add to concurrently (`patch` with `add`): a replace leaves them as they are. */
+  tallies?: readonly (keyof v.InferOutput<S> & string)[];
+}
+
+/** Records that carry their version (VERSION, the ETag), checked by replace and remove. */
+export interface Versioned {
+  version: number;
+}
+
+export interface ListQuery<R> {
+  /** The filtered fields that pick a filtered list's partition. */
+  where?: Partial<R>;
+  order: string;
+  reverse: boolean;
+}
+
+/** A change to one record's attributes, applied in place: fields set, numbers added, expected values. */
+export interface Patch<R> {
+  set?: Partial<R>;
+  /** Fields set only where the item has none yet. */
+  setMissing?: Partial<R>;
+  add?: Partial<Record<keyof R & string, number>>;
+  when?: Partial<R>;
+}
+
+const LOCK_SORT_KEY = 'LOCK';
+const LOCK_OWNER = 'ownerId';
+
+/** The update step of a patch, with placeholders that cannot clash; the item must exist. */
+function patchStep(itemKey: Key, patch: Patch<Item>, onConditionFailed?: OnConditionFailed): WriteStep {
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  let n = 0;
+  const placeholders = (field: string, value: unknown) => {
+    n++;
+    names[`#f${n}`] = field;
+    values[`:v${n}`] = value;
+    return [`#f${n}`, `:v${n}`] as const;
+  };
+  const sets = [
+    ...Object.entries(patch.set ?? {}).map(([field, value]) => placeholders(field, value).join(' = ')),
+    ...Object.entries(patch.setMissing ?? {}).map(([field, value]) => {
+      const [name, placeholder] = placeholders(field, value);
+      return `${name} = if_not_exists(${name}, ${placeholder})`;
+    }),
+  ];
+  const adds = Object.entries(patch.add ?? {}).map(([field, value]) => placeholders(field, value).join(' '));
+  const conditions = [EXISTS.expression, ...Object.entries(patch.when ?? {}).map(([field, value]) => placeholders(field, value).join(' = '))];
+  const clauses = [...(sets.length ? [`SET ${sets.join(', ')}`] : []), ...(adds.length ? [`ADD ${adds.join(', ')}`] : [])];
+  return update(itemKey, { update: clauses.join(' '), condition: conditions.join(' AND '), names, values }, onConditionFailed);
+}
+
+export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends Id, L extends string = never, K extends string = never>(
+  declaration: EntityDeclaration<S, I, L, K>,
+) {
+  type R = v.InferOutput<S>;
+  const { name, schema, id, key } = declaration;
+  const lists = Object.entries(declaration.lists ?? {}) as [L, ListDeclaration<R>][];
+  const locks = Object.entries(declaration.locks ?? {}) as [K, LockDeclaration<R>][];
+
+  const counter: Counter | undefined = declaration.counter && {
+    name: declaration.counter.name,
+    firstId: declaration.counter.firstId ?? 1,
+    placements: lists
+      .filter(([, list]) => list.counted)
+      .flatMap(([, list]) => Object.values(list.orders).map((order) => ({ index: order.index, partition: list.partition({}) }))),
+  };
+
+  function toItem(record: R): Item {
+    const indexed: Item = {};
+    for (const [, list] of lists) {
+      for (const order of Object.values(list.orders)) {
+        const { partitionKey, sortKey } = table.indexes[order.index];
+        indexed[partitionKey] = list.partition(record);
+        indexed[sortKey] = order.sortKey(record);
+      }
+    }
+    return { ...key(id(record)), ...indexed, ...record };
+  }
+
+  const fromItem = (item: Item): R => v.parse(schema, item);
+  // What a replace never writes: the key, and the tallies other writes add to.
+  const unreplaced = new Set<string>([table.partitionKey, table.sortKey, ...(declaration.tallies ?? [])]);
+
+  function lockOf(lockName: K): LockDeclaration<R> {
+    const lock = declaration.locks?.[lockName];
+    if (!lock) throw new Error(`${name} has no lock ${lockName}`);
+    return lock;
+  }
+
+  /** The key of the lock item that holds `value` (as sent: it is normalized here). */
+  function lockKey(lockName: K, value: string): Key {
+    const lock = lockOf(lockName);
+    return { pk: `${lock.prefix}#${lock.normalize ? lock.normalize(value) : value}`, sk: LOCK_SORT_KEY };
+  }
+
+  const lockItem = (lockName: K, record: R): Item => ({
+    ...lockKey(lockName, lockOf(lockName).valueOf(record)),
+    [LOCK_OWNER]: id(record),
+    ...lockOf(lockName).carry?.(record),
+  });
+
+  const ownedBy = (record: R) => holds(LOCK_OWNER, id(record));
+  const taken = (lockName: K) => () => new Conflict(`a ${name} already has this ${lockName}`, lockName);
+
+  function listOf(listName: L): ListDeclaration<R> {
+    const list = declaration.lists?.[listName];
+    if (!list) throw new Error(`${name} has no list ${listName}`);
+    return list;
+  }
+
+  return {
+    name,
+    key,
+    toItem,
+    fromItem,
+
+    async read(recordId: I): Promise<R | undefined> {
+      const item = await readItem(key(recordId));
+      return item && fromItem(item);
+    },
+
+    /** Records by id in one batch read (at most 100 ids), in no particular order. */
+    async readMany(ids: readonly I[]): Promise<R[]> {
+      return (await readItems([...new Set(ids)].map(key))).map(fromItem);
+    },
+
+    /** Every record: the collection read consistently, else the first list walked to its end. */
+    async readAll(): Promise<R[]> {
+      const collection = declaration.collection;
+      if (collection) {
+        const items = await queryAll({
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': collection.partition, ':prefix': collection.sortPrefix },
+          ConsistentRead: true,
+        });
+        return items.map(fromItem);
+      }
+      const [first] = lists;
+      const order = first && Object.values(first[1].orders)[0];
+      if (!first || !order) throw new Error(`${name} has neither a collection nor a list`);
+      const index = table.indexes[order.index];
+      const items = await queryAll({
+        IndexName: order.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': index.partitionKey },
+        ExpressionAttributeValues: { ':pk': first[1].partition({}) },
+      });
+      return items.filter((item) => counterValue(item) === undefined).map(fromItem);
+    },
+
+    lockKey,
+    /** The id of the record a lock item belongs to. */
+    lockOwner: (item: Item): I | undefined => item[LOCK_OWNER] as I | undefined,
+
+    /** The record holding a unique value (two reads: the lock, then the record). */
+    async findByLock(lockName: K, value: string): Promise<R | undefined> {
+      const lock = await readItem(lockKey(lockName, value));
+      const owner = lock?.[LOCK_OWNER] as I | undefined;
+      return owner === undefined ? undefined : this.read(owner);
+    },
+
+    /** The next id (counter.firstId the first time). */
+    allocateId(): Promise<number> {
+      if (!counter) throw new Error(`${name} has no counter`);
+      return allocateId(counter);
+    },
+
+    /** Steps that write a new record, take its locks and count it. */
+    create(record: R): WriteStep[] {
+      return [
+        put(toItem(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
+        ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
+        ...(counter ? countChange(counter, 1) : []),
+      ];
+    },
+
+    /** A step that writes a record as it is, whatever was there (tooling, bootstrap keys). */
+    overwrite(record: R): WriteStep {
+      return put(toItem(record));
+    },
+
+    /**
+     * Steps that replace `current` with `next` at the version the caller expects (else the one read),
+     * moving each lock whose value changed and refreshing those whose carried fields did. The record
+     * is updated in place, so that its tallies keep what concurrent writes added to them.
+     */
+    replace(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
+      const fields = Object.entries(toItem(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
+      const steps = [patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion))];
+      for (const [lockName, lock] of locks) {
+        const [before, after] = [lockItem(lockName, current), lockItem(lockName, next)];
+        if (before.pk !== after.pk) {
+          steps.push(remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced), put(after, ABSENT, taken(lockName)));
+        } else if (JSON.stringify(before) !== JSON.stringify(after) || lock.valueOf(current) !== lock.valueOf(next)) {
+          steps.push(put(after, ownedBy(current), raced));
+        }
+      }
+      return steps;
+    },
+
+    /**
+     * Steps that delete `current` at the expected version, free its locks and uncount it. With
+     * `whileZero`, only while that tally is zero; else its `otherwise` error, given the record as it was.
+     */
+    remove(current: R & Versioned, expectedVersion: number | undefined, whileZero?: { tally: keyof R & string; otherwise: (record: R) => Error }): WriteStep[] {
+      const version = atVersion(expectedVersion, current.version);
+      const condition = whileZero
+        ? both(version, { expression: 'attribute_not_exists(#tally) OR #tally = :zero', names: { '#tally': whileZero.tally }, values: { ':zero': 0 } })
+        : version;
+      const failure: OnConditionFailed = (old) => {
+        const record = old && fromItem(old);
+        return record && whileZero && Number(record[whileZero.tally] ?? 0) !== 0 ? whileZero.otherwise(record) : versionFailure(name, expectedVersion)(old);
+      };
+      return [
+        remove(key(id(current)), condition, failure),
+        ...locks.map(([lockName, lock]) => remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced)),
+        ...(counter ? countChange(counter, -1) : []),
+      ];
+    },
+
+    /** A step that changes some attributes of an existing record in place. */
+    patch: (recordId: I, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep => patchStep(key(recordId), patch, onConditionFailed),
+
+    /** A step that changes the fields a lock item carries, in place. */
+    patchLock: (lockName: K, value: string, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep =>
+      patchStep(lockKey(lockName, value), patch, onConditionFailed),
+
+    /**
+     * One page of a list, in an order, either way. The first page of a counted list costs one Query
+     * (the counter comes first whichever the direction); offsets are walked through.
+     */
+    async list(listName: L, query: ListQuery<R>, page: PageRequest): Promise<Page<R>> {
+      const list = listOf(listName);
+      const order = list.orders[query.order];
+      if (!order) throw new Error(`${name} list ${listName} has no order ${query.order}`);
+      const { partitionKey, sortKey } = table.indexes[order.index];
+      const partition = list.partition(query.where ?? {});
+      let startKey: Item | undefined;
+      if (page.after) {
+        const [sortValue, recordId] = positionOf(page.after, 2);
+        if (typeof sortValue !== 'string' || recordId === undefined) throw new InvalidPosition();
+        // The id came from this list's own page (the position is signed by the edge).
+        startKey = { ...key(recordId as I), [partitionKey]: partition, [sortKey]: sortValue };
+      }
+      const skip = page.after ? 0 : page.offset;
+      const readsCounter = Boolean(list.counted) && !page.after;
+      // One more than the page, to know whether a next page exists.
+      const wanted = (readsCounter ? 1 : 0) + skip + page.limit + 1;
+      const items: Item[] = [];
+      do {
+        const from = startKey;
+        const result = await request((db) =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName(),
+              IndexName: order.index,
+              KeyConditionExpression: '#pk = :pk',
+              ExpressionAttributeNames: { '#pk': partitionKey },
+              ExpressionAttributeValues: { ':pk': partition },
+              ScanIndexForward: !query.reverse,
+              Limit: wanted - items.length,
+              ...(from ? { ExclusiveStartKey: from } : {}),
+            }),
+          ),
+        );
+        items.push(...(result.Items ?? []));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey && items.length < wanted);
+
+      const total = readsCounter && items[0] ? counterValue(items[0]) : undefined;
+      // Counters sit at both ends of the partition: neither is ever a row.
+      const rows = items.filter((item) => counterValue(item) === undefined).map(fromItem);
+      const pageRows = rows.slice(skip, skip + page.limit);
+      const last = pageRows.at(-1);
+      return {
+        items: pageRows,
+        next: last !== undefined && rows.length > skip + page.limit ? [order.sortKey(last), id(last)] : undefined,
+        ...(list.counted ? { total: total ?? 0 } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Errors of the domain that are not the data layer's: input that breaks a rule, too many attempts.
+ * The HTTP edge (lib/http/errors.ts) maps them, with the data layer's, to problem+json.
+ */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The input breaks a rule: every offending field, with what is wrong with it. */
+export class InvalidInput extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+    this.name = 'InvalidInput';
+  }
+}
+
+export const invalidField = (field: string, message: string): InvalidInput => new InvalidInput([{ field, message }]);
+
+/** Too many attempts of something rate-limited; it may be tried again after `retryAfterSeconds`. */
+export class TooManyAttempts extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'TooManyAttempts';
+  }
+}

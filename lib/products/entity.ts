@@ -1,0 +1,52 @@
+/**
+ * How products live in the table, declared once. One item holds every locale's texts; prices and
+ * weights are exact decimal strings. Lists: every product by id or ref (counted), and the same two
+ * orders per visibility, so that `visible=` is served by an index, never a filter.
+ */
+import * as v from 'valibot';
+import { defineEntity } from '../db/entity.js';
+import { padId } from '../db/keys.js';
+
+export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
+export type ProductText = (typeof TEXT_FIELDS)[number];
+
+const Texts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
+
+export const ProductRecord = v.object({
+  id: v.number(),
+  ref: v.string(),
+  /** Exact decimal strings with six fraction digits. */
+  price: v.string(),
+  weight: v.string(),
+  currency: v.number(),
+  taxRuleId: v.number(),
+  visible: v.boolean(),
+  brandId: v.number(),
+  defaultCategory: v.number(),
+  i18n: v.record(v.string(), Texts),
+  version: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export type Product = v.InferOutput<typeof ProductRecord>;
+
+const byId = (p: Product) => padId(p.id);
+/** Refs sort case-insensitively; the id after a separator below any printable character keeps equal refs apart. */
+const byRef = (p: Product) => `${p.ref.toLowerCase()}\u0001${padId(p.id)}`;
+
+export const products = defineEntity({
+  name: 'product',
+  schema: ProductRecord,
+  id: (p) => p.id,
+  key: (id: number) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' }),
+  lists: {
+    all: { partition: () => 'PRODUCTS', counted: true, orders: { id: { index: 'GSI1', sortKey: byId }, ref: { index: 'GSI2', sortKey: byRef } } },
+    byVisibility: {
+      partition: (p) => `PRODUCTS#VISIBLE#${p.visible ? 1 : 0}`,
+      orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
+    },
+  },
+  locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: (ref) => ref.toLowerCase() } },
+  counter: { name: 'PRODUCT' },
+});

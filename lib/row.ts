@@ -1,0 +1,9 @@
+/**
+ * Rows: what a resource shows of a record, with Thelia's UPPERCASE keys in the contract's order
+ * (CONTRACT §4). The HTTP edge (lib/http/loop.ts) numbers them into loop rows.
+ */
+export type RowValue = string | number | number[];
+export type Row = Record<string, RowValue>;
+
+/** Booleans are the integers 0 and 1 in rows. */
+export const bit = (value: boolean | undefined): 0 | 1 => (value ? 1 : 0);

@@ -1,0 +1,46 @@
+/**
+ * How tax rules live in the table, declared once. Rules are few (at most 1 000 per store) and kept
+ * in one partition, so a list reads them whole and consistently. A pointer item names the default
+ * rule: every change of the default moves it under a condition on where it pointed, in the same
+ * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
+ */
+import * as v from 'valibot';
+import { defineEntity } from '../db/entity.js';
+import { padId } from '../db/keys.js';
+import { definePointer } from '../db/pointer.js';
+
+export const TEXT_FIELDS = ['title', 'description'] as const;
+export type TaxRuleText = (typeof TEXT_FIELDS)[number];
+
+export const TaxRuleRecord = v.object({
+  id: v.number(),
+  countries: v.array(v.number()),
+  /** Tax ids in application order. */
+  taxes: v.array(v.number()),
+  i18n: v.record(v.string(), v.object({ title: v.optional(v.string()), description: v.optional(v.string()) })),
+  isDefault: v.boolean(),
+  /** How many products use the rule: a used rule cannot be deleted. */
+  productCount: v.optional(v.number()),
+  version: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export type TaxRule = v.InferOutput<typeof TaxRuleRecord>;
+
+const PARTITION = 'TAXRULE';
+const RULE_PREFIX = 'RULE#';
+
+export const taxRules = defineEntity({
+  name: 'tax rule',
+  schema: TaxRuleRecord,
+  id: (rule) => rule.id,
+  key: (id: number) => ({ pk: PARTITION, sk: `${RULE_PREFIX}${padId(id)}` }),
+  collection: { partition: PARTITION, sortPrefix: RULE_PREFIX },
+  // Products count themselves in and out of their rule concurrently: a replace never writes it.
+  tallies: ['productCount'],
+  // Ids 1 and 2 are the seeded rules of a fresh Thelia install.
+  counter: { name: 'TAXRULE', firstId: 3 },
+});
+
+export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });
