@@ -1,0 +1,112 @@
+/**
+ * The layers, checked on the import graph and the source text (ARCHITECTURE.md says why):
+ *   functions → http, resources, leaves;  resources → db, leaves;  db → db only;  leaves → leaves;
+ *   tooling (local runtime, CLI, setup, generators, infra) may import anything, and no Lambda's
+ *   import closure reaches it.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'data';
+
+const LEAVES = ['lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/reference/index.ts'];
+const RESOURCES = ['customers', 'products', 'tax-rules', 'api-keys'];
+/** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
+const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];
+
+function layerOf(file: string): Layer {
+  if (file.startsWith('functions/')) return 'function';
+  if (file.startsWith('lib/http/')) return 'http';
+  if (file.startsWith('lib/db/')) return 'db';
+  if (RESOURCES.some((resource) => file.startsWith(`lib/${resource}/`))) return 'resource';
+  if (LEAVES.includes(file)) return 'leaf';
+  if (BUNDLED_DATA.includes(file)) return 'data';
+  return 'tooling';
+}
+
+const ALLOWED: Record<Layer, readonly Layer[]> = {
+  function: ['http', 'resource', 'leaf', 'data'],
+  http: ['http', 'resource', 'db', 'leaf', 'data'],
+  resource: ['resource', 'db', 'leaf', 'data'],
+  db: ['db'],
+  leaf: ['leaf', 'data'],
+  data: [],
+  tooling: ['function', 'http', 'resource', 'db', 'leaf', 'data', 'tooling'],
+};
+
+/** The rule an import breaks, if any. */
+function brokenRule(from: string, to: string): string | undefined {
+  const [a, b] = [layerOf(from), layerOf(to)];
+  return ALLOWED[a].includes(b) ? undefined : `${from} (${a}) imports ${to} (${b})`;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((name) => {
+    const file = `${dir}/${name}`;
+    return statSync(path.join(root, file)).isDirectory() ? sourceFiles(file) : /\.ts$/.test(name) ? [file] : [];
+  });
+}
+
+const files = ['lib', 'functions', 'infra'].flatMap(sourceFiles);
+const text = new Map(files.map((file) => [file, readFileSync(path.join(root, file), 'utf8')]));
+const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+/** The project files a file imports (statically or dynamically), resolved to their paths. */
+function importsOf(file: string): string[] {
+  const specifiers = [...text.get(file)!.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1]!);
+  return specifiers.map((specifier) => path.posix.join(path.posix.dirname(file), specifier).replace(/\.js$/, '.ts'));
+}
+
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+function closure(start: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+  };
+  visit(start);
+  return seen;
+}
+
+describe('architecture', () => {
+  it('knows every file it checks, and reports a broken rule (the checker itself)', () => {
+    expect(graph.get('lib/db/entity.ts')).toContain('lib/db/client.ts');
+    expect(brokenRule('lib/db/transactions.ts', 'lib/http/problem.ts')).toBeDefined();
+    expect(brokenRule('lib/customers/operations.ts', 'lib/http/errors.ts')).toBeDefined();
+    expect(brokenRule('lib/money.ts', 'lib/db/client.ts')).toBeDefined();
+    expect(brokenRule('functions/customers/get.ts', 'lib/db/items.ts')).toBeDefined();
+    expect(brokenRule('lib/http/handler.ts', 'lib/db/page.ts')).toBeUndefined();
+  });
+
+  it('has imports only in the direction of the layers', () => {
+    const broken = [...graph].flatMap(([from, imports]) => imports.map((to) => brokenRule(from, to)).filter(Boolean));
+    expect(broken).toEqual([]);
+  });
+
+  it('bundles no tooling and no whole reference data into a Lambda', () => {
+    for (const handler of files.filter((file) => file.startsWith('functions/'))) {
+      const bundled = [...closure(handler)].filter((file) => layerOf(file) === 'tooling');
+      expect(bundled, handler).toEqual([]);
+    }
+  });
+
+  it('speaks no HTTP in the data layer: no problem, status code or header name', () => {
+    const http = /HttpProblem|\b(?:200|201|204|400|401|403|404|405|409|412|413|415|429|500|503)\b|Retry-After|X-Total-Count|X-Next-Cursor|\bLink\b|ETag|If-Match|Content-Type/;
+    const speaking = files.filter((file) => layerOf(file) === 'db' && http.test(withoutComments(text.get(file)!)));
+    expect(speaking).toEqual([]);
+  });
+
+  it('names indexes only in the data layer and the entity declarations', () => {
+    const naming = files.filter((file) => /\bGSI\d/.test(withoutComments(text.get(file)!)) && layerOf(file) !== 'db' && !/\bdefineEntity\(/.test(text.get(file)!));
+    expect(naming).toEqual([]);
+  });
+
+  it('casts nothing through unknown', () => {
+    expect(files.filter((file) => text.get(file)!.includes('as unknown as'))).toEqual([]);
+  });
+});
