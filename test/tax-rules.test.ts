@@ -183,6 +183,39 @@ describe('GET /api/tax-rules', () => {
     expect(order.body.errors[0].message).toBe('must be one of: id, id_reverse, alpha, alpha_reverse');
   });
 
+  it('refuses a cursor made for another lang', async () => {
+    await createRule('lang one');
+    await createRule('lang two');
+    const cursor = (await get('/api/tax-rules?limit=1&order=alpha&lang=fr_FR')).headers['x-next-cursor']!;
+    expect((await get(`/api/tax-rules?limit=1&order=alpha&lang=fr_FR&cursor=${cursor}`)).status).toBe(200);
+    expect(problemFields(await get(`/api/tax-rules?limit=1&order=alpha&lang=en_US&cursor=${cursor}`))).toEqual(['cursor']);
+  });
+
+  it('walks every order to its end without skipping or repeating a rule that stayed, while rules are created and deleted between pages', async () => {
+    const titles = ['walk-a', 'walk-b', 'walk-c', 'walk-d', 'walk-e', 'walk-f'];
+    const rules = [];
+    for (const title of titles) rules.push(await createRule(title));
+    for (const order of ['id', 'id_reverse', 'alpha', 'alpha_reverse']) {
+      const doomed = await createRule(`walk-doomed-${order}`);
+      const seen: number[] = [];
+      let next: string | undefined = `/api/tax-rules?limit=2&order=${order}&lang=fr_FR`;
+      for (let page = 0; next; page++) {
+        const response = await get(next);
+        expect(response.status).toBe(200);
+        seen.push(...response.body.map((r: { ID: number }) => r.ID));
+        // Between the first two pages: one rule goes, two come (one sorts first, one last).
+        if (page === 0) {
+          expect((await del(`/api/tax-rules/${doomed.ID}`)).status).toBe(204);
+          await createRule('walk-0 first');
+          await createRule('walk-z last');
+        }
+        next = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];
+      }
+      expect(new Set(seen).size, order).toBe(seen.length);
+      for (const rule of rules) expect(seen, order).toContain(rule.ID);
+    }
+  });
+
   it('ignores unknown query parameters', async () => {
     expect((await get('/api/tax-rules?limit=1&foo=bar')).status).toBe(200);
   });
