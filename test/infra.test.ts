@@ -28,10 +28,10 @@ function functionOf(routeName: string): [string, Resource] {
 }
 
 describe('StoreApiStack', () => {
-  it('has one function per route of the route table, ESM on Node 22 arm64', () => {
+  it('has one function per route of the route table, ESM on Node 24 arm64', () => {
     expect(functions).toHaveLength(routes.length);
     for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
     }
     for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);

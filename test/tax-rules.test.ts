@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { del, get, post, problemFields, put, tableSnapshot } from './support/api.js';
+import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
 import { routeByName } from '../lib/routes.js';
 import { lambdaContext, loadHandler, toApiGatewayEvent } from '../lib/local/dispatch.js';
 
@@ -200,7 +200,7 @@ describe('GET /api/tax-rules', () => {
       const seen: number[] = [];
       let next: string | undefined = `/api/tax-rules?limit=2&order=${order}&lang=fr_FR`;
       for (let page = 0; next; page++) {
-        const response = await get(next);
+        const response: ApiResponse = await get(next);
         expect(response.status).toBe(200);
         seen.push(...response.body.map((r: { ID: number }) => r.ID));
         // Between the first two pages: one rule goes, two come (one sorts first, one last).

@@ -30,7 +30,7 @@ export class RouteFunction extends Construct {
       handler: 'handler',
       projectRoot: root,
       depsLockFilePath: path.join(root, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: route.memoryMb,
       timeout: Duration.seconds(15),
@@ -38,7 +38,7 @@ export class RouteFunction extends Construct {
       environment: { STORE_TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps', ...environment },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node24',
         minify: true,
         sourceMap: true,
         forceDockerBundling: false,
