@@ -10,7 +10,7 @@ import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, type Customer } from './entity.js';
 import { failuresKey, recordFailure, tooManyFailures } from './login-throttle.js';
-import { dummyHash, hashPassword, verifyPassword } from './password.js';
+import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 import { customerRow } from './row.js';
 import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
 
@@ -115,7 +115,7 @@ export async function checkLogin(input: CheckLoginInput): Promise<Row> {
   if (throttled) throw throttled;
 
   const storedHash = typeof login?.passwordHash === 'string' ? login.passwordHash : undefined;
-  const verification = await verifyPassword(input.password, storedHash ?? (await dummyHash()));
+  const verification = await verifyPassword(input.password, storedHash ?? DUMMY_HASH);
   const customerId = login && customers.lockOwner(login);
   if (storedHash === undefined || customerId === undefined || !verification.matches) {
     await recordFailure(input.email, failures);
