@@ -17,7 +17,8 @@ export interface StoreApiStackProps extends StackProps {
   readonly throttle?: { rateLimit: number; burstLimit: number };
 }
 
-const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+/** The construct id of a route's function (its logical ids start with it). */
+export const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
 
 /** The store API: the table, one function per route of the route table, and the HTTP API routing to them. */
 export class StoreApiStack extends Stack {

@@ -1,0 +1,68 @@
+/**
+ * The deploy-time values of the functions' environment, supplied outside AWS: what CloudFormation
+ * resolves on deployment (the table's name, the Secrets Manager reference) cannot be resolved by
+ * `sam local`, nor by a test that runs the built functions. Given a synthesized template, this gives
+ * each function its environment the way `sam local invoke --env-vars` does: the template's plain
+ * values, with the unresolvable ones replaced.
+ *
+ *   npm run sam-env -- [--endpoint http://host.docker.internal:8000] [--table store] [--out sam-env.json]
+ *
+ * writes the --env-vars file for every function of cdk.out/StoreApi-dev.template.json (npm run synth).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export interface LocalValues {
+  STORE_TABLE_NAME: string;
+  STORE_SECRET: string;
+  DYNAMODB_ENDPOINT: string;
+}
+
+interface TemplateFunction {
+  Type: string;
+  Properties: { Environment?: { Variables?: Record<string, unknown> } };
+}
+
+/** Every function's environment by logical id: plain template values, and `values` where the template has none. */
+export function functionEnvironments(template: { Resources: Record<string, TemplateFunction> }, values: LocalValues): Record<string, Record<string, string>> {
+  const environments: Record<string, Record<string, string>> = {};
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const variables = resource.Properties.Environment?.Variables ?? {};
+    environments[logicalId] = Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [name, name in values ? values[name as keyof LocalValues] : typeof value === 'string' ? value : '']),
+    );
+  }
+  return environments;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function main(): void {
+  const { values: options } = parseArgs({
+    options: {
+      template: { type: 'string', default: path.join(root, 'cdk.out/StoreApi-dev.template.json') },
+      endpoint: { type: 'string' },
+      table: { type: 'string', default: process.env.STORE_TABLE_NAME ?? 'store' },
+      out: { type: 'string', default: 'sam-env.json' },
+    },
+  });
+  if (!existsSync(options.template)) throw new Error(`no ${options.template}: run npm run synth first`);
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  // npm start's DynamoDB Local, as SAM's container reaches the host; and its secret, so that both agree.
+  const endpointFile = path.join(dataDir, 'dynamodb-endpoint');
+  const port = existsSync(endpointFile) ? new URL(readFileSync(endpointFile, 'utf8').trim()).port : '8000';
+  const secretFile = path.join(dataDir, 'secret');
+  const values: LocalValues = {
+    STORE_TABLE_NAME: options.table,
+    STORE_SECRET: process.env.STORE_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : 'sam-local-secret'),
+    DYNAMODB_ENDPOINT: options.endpoint ?? `http://host.docker.internal:${port}`,
+  };
+  const environments = functionEnvironments(JSON.parse(readFileSync(options.template, 'utf8')), values);
+  writeFileSync(options.out, `${JSON.stringify(environments, null, 2)}\n`);
+  console.log(`wrote ${options.out}: ${Object.keys(environments).length} functions, DynamoDB ${values.DYNAMODB_ENDPOINT}, table ${values.STORE_TABLE_NAME}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) main();
