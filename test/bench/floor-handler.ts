@@ -1,0 +1,13 @@
+/**
+ * The floor of a cold start, for `npm run bench`: the least a DynamoDB-backed Lambda can load, one
+ * client and one GetItem, built the way the stack builds ours (SDK bundled, minified ESM). Every
+ * function's init time is reported as a ratio to this one's, measured in the same run.
+ */
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+
+const client = new DynamoDBClient({});
+
+export const handler = async () => {
+  const result = await client.send(new GetItemCommand({ TableName: process.env.STORE_TABLE_NAME, Key: { pk: { S: 'FLOOR' }, sk: { S: 'FLOOR' } } }));
+  return { statusCode: 200, body: JSON.stringify(result.Item ?? null) };
+};
