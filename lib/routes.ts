@@ -71,7 +71,7 @@ export const routes = [
   route('tax-rules/get', 'GET', '/api/tax-rules/{entityId}', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['GetItem'] }),
   route('tax-rules/create', 'POST', '/api/tax-rules', 201, { resource: 'tax', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'] }),
   route('tax-rules/update', 'PUT', '/api/tax-rules', 201, { resource: 'tax', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
-  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem'] }),
+  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
 
   route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),
   route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['GetItem'] }),
@@ -85,7 +85,7 @@ export const routes = [
     memoryMb: PASSWORD_MEMORY,
   }),
 
-  route('products/list', 'GET', '/api/products', 200, { resource: 'product', access: 'VIEW', dynamodb: ['Query', 'BatchGetItem'] }),
+  route('products/list', 'GET', '/api/products', 200, { resource: 'product', access: 'VIEW', dynamodb: ['Query', 'GetItem', 'BatchGetItem'] }),
   route('products/get', 'GET', '/api/products/{productId}', 200, { resource: 'product', access: 'VIEW', dynamodb: ['BatchGetItem'] }),
   route('products/create', 'POST', '/api/products', 201, {
     resource: 'product',

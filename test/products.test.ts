@@ -97,6 +97,17 @@ describe('POST /api/products', () => {
 });
 
 describe('GET /api/products/{productId}', () => {
+  it('shows a taxed price that follows every change of its tax rule at once, read by read and in lists', async () => {
+    const rule = await createTaxRule({ country: [64], tax: [1] });
+    const { row } = await createProduct({ price: '100', tax_rule: rule.ID });
+    const taxed = async () => [(await get(`/api/products/${row.ID}`)).body[0].TAXED_PRICE, (await get(`/api/products?ref=${row.REF}`)).body[0].TAXED_PRICE];
+    expect(await taxed()).toEqual(['120.000000', '120.000000']);
+    expect((await put('/api/tax-rules', { id: rule.ID, tax: [1, 2] })).status).toBe(201);
+    expect(await taxed()).toEqual(['132.000000', '132.000000']);
+    expect((await put('/api/tax-rules', { id: rule.ID, country: [13] })).status).toBe(201);
+    expect(await taxed()).toEqual(['100.000000', '100.000000']);
+  });
+
   it('falls back to the default language with IS_TRANSLATED 0', async () => {
     const { row } = await createProduct({ locale: 'en_US', title: 'Table' });
     const german = await get(`/api/products/${row.ID}?lang=de_DE`);

@@ -4,6 +4,7 @@
  * a rule's deletion refuse (409) without scanning products.
  */
 import { NotFound } from '../db/errors.js';
+import { readEach } from '../db/items.js';
 import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
 import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
@@ -11,7 +12,7 @@ import { localeOf, mergeTexts, type Texts } from '../i18n.js';
 import { formatMicros } from '../money.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { countProductStep, defaultTaxRule, taxRulesById, type TaxRule } from '../tax-rules/index.js';
+import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductListInput, ProductUpdateInput } from './schema.js';
@@ -41,9 +42,13 @@ async function resolveTaxRule(requested: number): Promise<{ ruleId: number; step
 const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
   Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
+/** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
 export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
-  const product = await readProduct(id);
-  return productRow(product, localeOf(lang), await readTaxRule(product.taxRuleId));
+  const [item, version] = await readEach([products.key(id), taxRulesVersion.key]);
+  if (!item) throw missing();
+  const product = products.fromItem(item);
+  const rules = await taxRulesAt(taxRulesVersion.valueOf(version), [product.taxRuleId]);
+  return productRow(product, localeOf(lang), rules.get(product.taxRuleId));
 }
 
 async function productsPage(query: ProductListInput, page: PageRequest): Promise<Page<Product>> {
@@ -57,9 +62,10 @@ async function productsPage(query: ProductListInput, page: PageRequest): Promise
   return visibility === undefined ? products.list('all', order, page) : products.list('byVisibility', { ...order, where: { visible: visibility } }, page);
 }
 
+/** The page and the rules' version in parallel: one round trip when this container has the rules cached. */
 export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
-  const found = await productsPage(query, page);
-  const rules = await taxRulesById(found.items.map((p) => p.taxRuleId));
+  const [found, version] = await Promise.all([productsPage(query, page), taxRulesVersion.read()]);
+  const rules = await taxRulesAt(version, found.items.map((p) => p.taxRuleId));
   return mapPage(found, (p) => productRow(p, localeOf(query.lang), rules.get(p.taxRuleId)));
 }
 

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { defineEntity } from '../db/entity.js';
 import { padId } from '../db/keys.js';
 import { definePointer } from '../db/pointer.js';
+import { defineVersionItem } from '../db/version-item.js';
 
 export const TEXT_FIELDS = ['title', 'description'] as const;
 export type TaxRuleText = (typeof TEXT_FIELDS)[number];
@@ -44,3 +45,6 @@ export const taxRules = defineEntity({
 });
 
 export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });
+
+/** Grows with every change of any rule, so that containers can cache rules for pricing (operations.ts). */
+export const taxRulesVersion = defineVersionItem({ pk: PARTITION, sk: 'VERSION' });

@@ -10,7 +10,7 @@ import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { defaultTaxRule, taxRules, type TaxRule, type TaxRuleText } from './entity.js';
+import { defaultTaxRule, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
 import { taxRuleRow } from './row.js';
 import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
 
@@ -40,9 +40,24 @@ function makeDefaultSteps(id: number, previous: number | undefined, now: string)
 
 export const getTaxRule = async (id: number, lang: Lang | undefined): Promise<Row> => taxRuleRow(await readRule(id), localeOf(lang));
 
-/** Rules by id, in one batch read (product rows need their rule's taxes). */
+/** Rules by id, in one batch read. */
 export async function taxRulesById(ids: readonly number[]): Promise<Map<number, TaxRule>> {
   return new Map((await taxRules.readMany(ids)).map((rule) => [rule.id, rule]));
+}
+
+/**
+ * Rules cached by this container for pricing, labelled with the rules' version they were read at or
+ * after: a label is trusted only by a request that read that same version, so a cached rule is never
+ * older than what the request saw. A change of any rule (a new version) empties the cache.
+ */
+const pricing = { version: -1, rules: new Map<number, TaxRule>() };
+
+/** The rules product rows need (`ids`), given the rules' version read with the products. */
+export async function taxRulesAt(version: number, ids: readonly number[]): Promise<ReadonlyMap<number, TaxRule>> {
+  if (pricing.version !== version) Object.assign(pricing, { version, rules: new Map() });
+  const missing = [...new Set(ids)].filter((id) => !pricing.rules.has(id));
+  if (missing.length) for (const [id, rule] of await taxRulesById(missing)) pricing.rules.set(id, rule);
+  return pricing.rules;
 }
 
 /** A step that counts a product in (or out of) a rule, failing when the rule does not exist. */
@@ -71,7 +86,7 @@ export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | unde
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
   const rule: TaxRule = { id, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1, createdAt: now, updatedAt: now };
   await retryOnConflict(async () =>
-    writeAtomically([...taxRules.create(rule), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])]),
+    writeAtomically([...taxRules.create(rule), taxRulesVersion.bump(), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])]),
   );
   return taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
 }
@@ -97,7 +112,7 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
       version: rule.version + 1,
       updatedAt: now,
     };
-    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
+    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
     return next;
   });
   return taxRuleRow(updated, localeOf(lang, input.i18n?.[0]?.locale));
@@ -112,6 +127,7 @@ export async function deleteTaxRule(id: number, expectedVersion: number | undefi
     // The default rule can be deleted; the store then has no default until one is chosen.
     await writeAtomically([
       ...taxRules.remove(rule, expectedVersion, { tally: 'productCount', otherwise: inUse }),
+      taxRulesVersion.bump(),
       ...(rule.isDefault ? [defaultTaxRule.clear(id)] : []),
     ]);
   });
