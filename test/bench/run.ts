@@ -53,6 +53,9 @@ async function coldStart(): Promise<void> {
     const floorBytes = readFileSync(floorFile);
     console.log(`cold start: fresh-process import, median of ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)})`);
     console.log('function'.padEnd(24), 'bytes'.padStart(11), 'gzip'.padStart(11), 'import ms'.padStart(10), 'floor ms'.padStart(9), 'ratio'.padStart(6));
+    // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
+    const control = await pairs(floorFile, 'handler', Object.values(environments)[0]!);
+    console.log('floor (control)'.padEnd(24), kib(floorBytes.length).padStart(11), kib(gzipSync(floorBytes).length).padStart(11), control.own.toFixed(1).padStart(10), control.floor.toFixed(1).padStart(9), (control.own / control.floor).toFixed(2).padStart(6));
     const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
     for (const fn of functions) {
       const bytes = readFileSync(fn.file);
