@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: {
-      STORE_LOG_LEVEL: 'silent',
+      STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? 'silent',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   },

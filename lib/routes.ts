@@ -38,7 +38,7 @@ interface RouteOptions {
 
 /** Every protected route reads the caller's API key. */
 const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
-/** Every POST may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
+/** Every create may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD: readonly DynamoDbAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 const route = <const Name extends string, const Path extends string>(
@@ -54,7 +54,7 @@ const route = <const Name extends string, const Path extends string>(
   status,
   permission: options.resource ? { resource: options.resource, access: options.access } : null,
   body: method === 'POST' || method === 'PUT',
-  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
+  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' && options.access === 'CREATE' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
   memoryMb: options.memoryMb ?? 512,
 });
 
@@ -81,7 +81,8 @@ export const routes = [
   route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, {
     resource: 'customer',
     access: 'VIEW',
-    dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem'],
+    // The email's lock; the attempt reserved (PutItem/UpdateItem) and given back; a hash upgrade.
+    dynamodb: ['GetItem', 'UpdateItem', 'PutItem'],
     memoryMb: PASSWORD_MEMORY,
   }),
 

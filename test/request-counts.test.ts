@@ -52,8 +52,10 @@ describe('customer routes', () => {
     expect(await count(() => get('/api/customers'), 200)).toBe(1);
     expect(await count(() => get('/api/customers?order=lastname_reverse'), 200)).toBe(1);
     expect(await count(() => post('/api/customers', customerInput()), 201)).toBeLessThanOrEqual(2);
-    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: input.password }), 200)).toBeLessThanOrEqual(2);
-    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: 'wrong password' }), 404)).toBeLessThanOrEqual(2);
+    // A check reads the email's lock while it reserves its attempt (the first check of a window also
+    // opens it: one more write); a success reads the customer while it gives the attempt back.
+    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: input.password }), 200)).toBeLessThanOrEqual(5);
+    expect(await count(() => post('/api/customers/checkLogin', { email: input.email, password: 'wrong password' }), 404)).toBeLessThanOrEqual(3);
     expect(await count(() => put('/api/customers', { id: row.ID, city: 'Lille', zipcode: '59000' }), 201)).toBeLessThanOrEqual(2);
     expect(await count(() => del(`/api/customers/${row.ID}`), 204)).toBeLessThanOrEqual(2);
   });

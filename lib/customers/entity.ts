@@ -52,5 +52,5 @@ export const customers = defineEntity({
   counter: { name: 'CUSTOMER' },
 });
 
-/** Failed login checks per email (lower case), in windows of 10 minutes. */
-export const loginFailures = defineWindowCounter({ prefix: 'LOGIN', seconds: 600 });
+/** Login checks per email (lower case): at most 10 failed ones in a window of 10 minutes. */
+export const loginAttempts = defineWindowCounter({ prefix: 'LOGIN', seconds: 600, limit: 10 });

@@ -1,22 +1,19 @@
 /**
- * Failed login checks per email (CONTRACT §6): after 10 failures within 10 minutes, checkLogin
- * answers 429 until the window passes.
+ * Login checks per email (CONTRACT §6): at most 10 failures within 10 minutes; past them checkLogin
+ * answers 429 until the window passes. Each check is counted before its password is verified, and
+ * given back when it succeeds: so at most 10 passwords are ever verified for one email in a window,
+ * however many requests arrive at once.
  */
-import type { Item } from '../db/items.js';
 import { TooManyAttempts } from '../errors.js';
-import { loginFailures } from './entity.js';
-
-export const MAX_FAILURES = 10;
+import { loginAttempts } from './entity.js';
 
 const subject = (email: string) => email.toLowerCase();
 
-export const failuresKey = (email: string) => loginFailures.key(subject(email));
-
-/** The error to answer with when the email has too many recent failures (`item` as read by failuresKey). */
-export function tooManyFailures(item: Item | undefined): TooManyAttempts | undefined {
-  const { count, remainingSeconds } = loginFailures.stateOf(item);
-  return count >= MAX_FAILURES ? new TooManyAttempts('too many failed login checks for this email; retry later', remainingSeconds) : undefined;
+/** Counts a check in before its password is verified; TooManyAttempts when the email has no attempt left. */
+export async function reserveLoginCheck(email: string): Promise<void> {
+  const reservation = await loginAttempts.reserve(subject(email));
+  if (!reservation.reserved) throw new TooManyAttempts('too many failed login checks for this email; retry later', reservation.retryAfterSeconds);
 }
 
-/** Counts a failed check into the email's window. */
-export const recordFailure = (email: string, seen: Item | undefined): Promise<void> => loginFailures.count(subject(email), seen);
+/** A check that succeeded is not a failure: its attempt is given back. */
+export const releaseLoginCheck = (email: string): Promise<void> => loginAttempts.release(subject(email));

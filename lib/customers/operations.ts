@@ -3,13 +3,13 @@
  * carries the password hash for checkLogin) and the list counters, all declared in entity.ts.
  */
 import { NotFound, WriteConflict } from '../db/errors.js';
-import { readEach } from '../db/items.js';
+import { readItem } from '../db/items.js';
 import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, type Customer } from './entity.js';
-import { failuresKey, recordFailure, tooManyFailures } from './login-throttle.js';
+import { releaseLoginCheck, reserveLoginCheck } from './login-throttle.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 import { customerRow } from './row.js';
 import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
@@ -66,8 +66,9 @@ export async function createCustomer(input: CustomerCreateInput): Promise<Row> {
     createdAt: now,
     updatedAt: now,
   };
-  await retryOnConflict(() => writeAtomically(customers.create(customer)));
-  return customerRow(customer);
+  const row = customerRow(customer);
+  await retryOnConflict(() => writeAtomically(customers.create(customer), { outcome: row }));
+  return row;
 }
 
 export async function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Promise<Row> {
@@ -106,22 +107,17 @@ export async function deleteCustomer(id: number, expectedVersion: number | undef
 const noMatch = () => new NotFound('customer with this email and password');
 
 /**
- * The row when the pair matches, else one and the same NotFound. An unknown email is checked
- * against a dummy hash so that it takes as long as a wrong password; both count as failures.
+ * The row when the pair matches, else one and the same NotFound. The check is counted before the
+ * password is verified (given back on success); an unknown email is checked against a dummy hash so
+ * that it takes as long as a wrong password, and counts as a failure too.
  */
 export async function checkLogin(input: CheckLoginInput): Promise<Row> {
-  const [login, failures] = await readEach([customers.lockKey('email', input.email), failuresKey(input.email)]);
-  const throttled = tooManyFailures(failures);
-  if (throttled) throw throttled;
-
+  const [login] = await Promise.all([readItem(customers.lockKey('email', input.email)), reserveLoginCheck(input.email)]);
   const storedHash = typeof login?.passwordHash === 'string' ? login.passwordHash : undefined;
   const verification = await verifyPassword(input.password, storedHash ?? DUMMY_HASH);
   const customerId = login && customers.lockOwner(login);
-  if (storedHash === undefined || customerId === undefined || !verification.matches) {
-    await recordFailure(input.email, failures);
-    throw noMatch();
-  }
-  const customer = await customers.read(customerId);
+  if (storedHash === undefined || customerId === undefined || !verification.matches) throw noMatch();
+  const [customer] = await Promise.all([customers.read(customerId), releaseLoginCheck(input.email)]);
   if (!customer) throw noMatch();
   if (verification.needsRehash) await upgradeHash(customer, storedHash, input.password);
   return customerRow(customer);

@@ -3,8 +3,11 @@
  *   STORE_TABLE_NAME   the table (default `store`)
  *   DYNAMODB_ENDPOINT  an endpoint such as DynamoDB Local's; unset on AWS
  *   AWS_REGION         the region (default us-east-1 when an endpoint is given)
- * Retries are bounded so that a Lambda answers well before API Gateway's 30 s limit.
+ * Every attempt is bounded (1 s to connect, 2.5 s to answer, and the SDK told to give up then rather
+ * than only warn), so that three attempts fit in a request's budget; and every call also ends when
+ * the budget of the request it serves does (`withDeadline`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isUnavailable, Unavailable } from './errors.js';
@@ -18,7 +21,7 @@ export function tableName(): string {
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient {
   return new DynamoDBClient({
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_500, throwOnRequestTimeout: true },
     ...(endpoint
       ? {
           endpoint,
@@ -41,14 +44,22 @@ export function db(): DynamoDBDocumentClient {
   return documentClient;
 }
 
+const deadline = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `work` with every DynamoDB call in it bounded by `signal`: once it aborts, they fail as `Unavailable`. */
+export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> => deadline.run(signal, work);
+
 /**
- * Runs one DynamoDB call; throttling, outages and timeouts come out as `Unavailable`, so that no
- * SDK error class travels above the data layer. Every call of lib/db goes through here.
+ * Runs one DynamoDB call, within the deadline of the work it serves; throttling, outages, timeouts
+ * and the deadline come out as `Unavailable`, so that no SDK error class travels above the data
+ * layer. Every call of lib/db goes through here.
  */
-export async function request<T>(call: (client: DynamoDBDocumentClient) => Promise<T>): Promise<T> {
+export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+  const signal = deadline.getStore();
+  if (signal?.aborted) throw new Unavailable(signal.reason);
   try {
-    return await call(db());
+    return await call(db(), signal ? { abortSignal: signal } : {});
   } catch (error) {
-    throw isUnavailable(error) ? new Unavailable(error) : error;
+    throw isUnavailable(error) || signal?.aborted ? new Unavailable(error) : error;
   }
 }

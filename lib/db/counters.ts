@@ -49,7 +49,7 @@ function placement(counter: Counter, end: 'HEAD' | 'TAIL') {
  */
 export async function allocateId(counter: Counter): Promise<number> {
   const { sets, names, values } = placement(counter, 'HEAD');
-  const result = await request((db) =>
+  const result = await request((db, options) =>
     db.send(
       new UpdateCommand({
         TableName: tableName(),
@@ -59,7 +59,7 @@ export async function allocateId(counter: Counter): Promise<number> {
         ExpressionAttributeValues: { ...values, ':start': counter.firstId - 1, ':one': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
-    ),
+    options),
   );
   return Number(result.Attributes?.lastId);
 }

@@ -308,7 +308,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       const items: Item[] = [];
       do {
         const from = startKey;
-        const result = await request((db) =>
+        const result = await request((db, options) =>
           db.send(
             new QueryCommand({
               TableName: tableName(),
@@ -320,7 +320,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
               Limit: wanted - items.length,
               ...(from ? { ExclusiveStartKey: from } : {}),
             }),
-          ),
+          options),
         );
         items.push(...(result.Items ?? []));
         startKey = result.LastEvaluatedKey;

@@ -72,6 +72,8 @@ const UNAVAILABLE = new Set([
   'TimeoutError',
   'RequestTimeout',
   'RequestTimeoutException',
+  // A call given up when the request's budget ran out (client.ts `withDeadline`).
+  'AbortError',
 ]);
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -1,66 +1,124 @@
 /**
- * Records of idempotent requests: a request takes its key (RUNNING), then records its outcome
- * (DONE) for a retry to find. Records expire by themselves (DynamoDB TTL). What an outcome is, and
- * what a fingerprint covers, is the caller's business.
+ * Records of idempotent requests, with leases. A request takes its key with a lease (RUNNING, a
+ * token of its own, valid for its time budget); the write it protects records its outcome in the
+ * same transaction, on condition that the lease is still its own (DONE): so the write is applied
+ * exactly once, and an attempt that arrives late, after a retry took over, cannot commit. A lease
+ * whose request died expires on its own. What an outcome is and what a fingerprint covers is the
+ * caller's business. Records expire by themselves (DynamoDB TTL).
  */
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
+import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
+import { update, type WriteStep } from './transactions.js';
 
+/** What a request finds under its key when another request has it. */
 export interface IdempotencyRecord<Outcome> {
   fingerprint: string;
   state: 'RUNNING' | 'DONE';
+  /** RUNNING: how long until its lease ends. */
+  leaseRemainingMs: number;
+  /** DONE: the outcome its write recorded, or the answer recorded after a refusal. */
   outcome?: Outcome;
 }
 
+export interface Lease {
+  scope: string;
+  token: string;
+}
+
 const key = (scope: string): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: 'RECORD' });
+const mine = (lease: Lease) => ({
+  ConditionExpression: '#state = :running AND #token = :token',
+  ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
+  ExpressionAttributeValues: { ':running': 'RUNNING', ':token': lease.token },
+});
+
+async function unlessTakenOver(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
 
 export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
   return {
-    /** Takes the key for this request; returns the record found instead when another request has it. */
-    async begin(scope: string, fingerprint: string): Promise<IdempotencyRecord<Outcome> | undefined> {
-      const now = Math.floor(Date.now() / 1000);
+    /**
+     * Takes the key for this request, with a lease of `leaseMs`: when the key is new, when its record
+     * expired, or when its lease ran out on the same request. Else returns the record found.
+     */
+    async begin(scope: string, fingerprint: string, leaseMs: number): Promise<{ lease: Lease } | { found: IdempotencyRecord<Outcome> }> {
+      const now = Date.now();
+      const lease = { scope, token: randomUUID() };
       try {
-        await request((db) =>
+        await request((db, options) =>
           db.send(
             new PutCommand({
               TableName: tableName(),
-              Item: { ...key(scope), fingerprint, state: 'RUNNING', [table.ttlAttribute]: now + ttlSeconds },
-              ConditionExpression: 'attribute_not_exists(pk) OR #expires < :now',
-              ExpressionAttributeNames: { '#expires': table.ttlAttribute },
-              ExpressionAttributeValues: { ':now': now },
+              Item: { ...key(scope), fingerprint, state: 'RUNNING', token: lease.token, leaseUntil: now + leaseMs, [table.ttlAttribute]: Math.floor(now / 1000) + ttlSeconds },
+              ConditionExpression: 'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :running AND leaseUntil < :now AND fingerprint = :fingerprint)',
+              ExpressionAttributeNames: { '#expires': table.ttlAttribute, '#state': 'state' },
+              ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':now': now, ':running': 'RUNNING', ':fingerprint': fingerprint },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
+            options,
           ),
         );
-        return undefined;
+        return { lease };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-        const { fingerprint: found, state, outcome } = unmarshall(error.Item);
-        return { fingerprint: String(found), state: state === 'DONE' ? 'DONE' : 'RUNNING', outcome: outcome as Outcome | undefined };
+        const old = unmarshall(error.Item);
+        return {
+          found: {
+            fingerprint: String(old.fingerprint),
+            state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
+            leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
+            outcome: old.outcome as Outcome | undefined,
+          },
+        };
       }
     },
 
-    async complete(scope: string, outcome: Outcome): Promise<void> {
-      await request((db) =>
-        db.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: key(scope),
-            UpdateExpression: 'SET #state = :done, #outcome = :outcome',
-            ExpressionAttributeNames: { '#state': 'state', '#outcome': 'outcome' },
-            ExpressionAttributeValues: { ':done': 'DONE', ':outcome': outcome },
-          }),
+    /** The transaction step that records a write's outcome, while the lease is still this request's. */
+    recordStep(lease: Lease, outcome: Outcome): WriteStep {
+      return update(
+        key(lease.scope),
+        {
+          update: 'SET #state = :done, outcome = :outcome REMOVE leaseUntil',
+          condition: '#state = :running AND #token = :token',
+          names: { '#state': 'state', '#token': 'token' },
+          values: { ':done': 'DONE', ':running': 'RUNNING', ':token': lease.token, ':outcome': outcome },
+        },
+        () => new Conflict('a retry with this Idempotency-Key took this request over'),
+      );
+    },
+
+    /** Records the outcome of a request that wrote nothing (a refusal), for a retry to get it again. */
+    async complete(lease: Lease, outcome: Outcome): Promise<void> {
+      await unlessTakenOver(
+        request((db, options) =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: key(lease.scope),
+              UpdateExpression: 'SET #state = :done, outcome = :outcome REMOVE leaseUntil',
+              ...mine(lease),
+              ExpressionAttributeValues: { ...mine(lease).ExpressionAttributeValues, ':done': 'DONE', ':outcome': outcome },
+            }),
+            options,
+          ),
         ),
       );
     },
 
-    /** Frees the key: the request left no outcome worth replaying. */
-    async release(scope: string): Promise<void> {
-      await request((db) => db.send(new DeleteCommand({ TableName: tableName(), Key: key(scope) })));
+    /** Frees the key at once: the request failed without an outcome worth replaying. */
+    async release(lease: Lease): Promise<void> {
+      await unlessTakenOver(request((db, options) => db.send(new DeleteCommand({ TableName: tableName(), Key: key(lease.scope), ...mine(lease) }), options)));
     },
   };
 }

@@ -7,7 +7,7 @@ export type Item = Record<string, unknown>;
 
 /** One item, read consistently: a write just made is always seen. */
 export async function readItem(key: Key): Promise<Item | undefined> {
-  const result = await request((db) => db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const result = await request((db, options) => db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }), options));
   return result.Item;
 }
 
@@ -20,7 +20,7 @@ export async function readItems(keys: readonly Key[]): Promise<Item[]> {
   let pending: BatchGetCommandInput['RequestItems'] = keys.length ? { [tableName()]: { Keys: [...keys], ConsistentRead: true } } : undefined;
   while (pending && Object.keys(pending).length) {
     const input = pending;
-    const result = await request((db) => db.send(new BatchGetCommand({ RequestItems: input })));
+    const result = await request((db, options) => db.send(new BatchGetCommand({ RequestItems: input }), options));
     items.push(...(result.Responses?.[tableName()] ?? []));
     pending = result.UnprocessedKeys as BatchGetCommandInput['RequestItems'];
   }
@@ -33,7 +33,7 @@ export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey
   let startKey: Item | undefined;
   do {
     const from = startKey;
-    const page = await request((db) => db.send(new QueryCommand({ ...input, TableName: tableName(), ...(from ? { ExclusiveStartKey: from } : {}) })));
+    const page = await request((db, options) => db.send(new QueryCommand({ ...input, TableName: tableName(), ...(from ? { ExclusiveStartKey: from } : {}) }), options));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -42,7 +42,7 @@ export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey
 
 /** Items read together in one transactional read: a snapshot of all of them at one moment. */
 export async function readTogether(keys: readonly Key[]): Promise<(Item | undefined)[]> {
-  const result = await request((db) => db.send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) })));
+  const result = await request((db, options) => db.send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) }), options));
   return keys.map((_, i) => result.Responses?.[i]?.Item);
 }
 

@@ -3,6 +3,7 @@
  * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
  * read before the write.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -121,10 +122,26 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
 
 const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
-/** Writes every step or none. Throws the failing step's error, WriteConflict, or Unavailable. */
-export async function writeAtomically(steps: readonly WriteStep[]): Promise<void> {
+/** Makes the step that records a write's outcome (idempotency-store.ts), for the work it runs in. */
+export type OutcomeRecorder = (outcome: unknown) => WriteStep;
+const recorders = new AsyncLocalStorage<OutcomeRecorder>();
+
+/**
+ * Runs `work` so that a write in it that names its outcome (`writeAtomically(steps, { outcome })`)
+ * also records that outcome, in the same transaction: it is then applied exactly once, or not at all.
+ */
+export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => recorders.run(recorder, work);
+
+/**
+ * Writes every step or none. Throws the failing step's error, WriteConflict, or Unavailable. Given
+ * the `outcome` the write produces (the row a create answers), the work's outcome recorder, if any,
+ * adds its step to the same transaction.
+ */
+export async function writeAtomically(steps: readonly WriteStep[], options: { outcome?: unknown } = {}): Promise<void> {
+  const recorder = options.outcome === undefined ? undefined : recorders.getStore();
+  const all = recorder ? [...steps, recorder(options.outcome)] : steps;
   try {
-    await request((db) => db.send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) })));
+    await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
@@ -132,7 +149,7 @@ export async function writeAtomically(steps: readonly WriteStep[]): Promise<void
     if (failed >= 0) {
       const old = reasons[failed]?.Item;
       const current = old ? unmarshall(old as Parameters<typeof unmarshall>[0]) : undefined;
-      throw steps[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
+      throw all[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
     }
     if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
     if (reasons.some((r) => THROTTLED.has(r.Code ?? ''))) throw new Unavailable(error);

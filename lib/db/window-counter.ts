@@ -1,73 +1,99 @@
 /**
- * Counts events per subject within a fixed time window (for example failed login checks per
- * email): the first event opens a window of `seconds`, later ones count into it until it closes.
- * The item expires by itself (DynamoDB TTL); since TTL deletion is lazy, the end is checked too.
+ * Counts attempts per subject within a fixed time window (for example login checks per email), and
+ * refuses more than `limit` of them: the first attempt opens a window of `seconds`, later ones count
+ * into it until it closes. An attempt is reserved atomically before it is made, so that however
+ * many arrive at once, at most `limit` get through; one that turns out well may be given back. The
+ * item expires by itself (DynamoDB TTL); since TTL deletion is lazy, the window's end is checked too.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
-import type { Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
 
-export interface WindowState {
-  count: number;
-  /** Seconds until the window closes; 0 when none is open. */
-  remainingSeconds: number;
-}
+export type Reservation = { reserved: true } | { reserved: false; retryAfterSeconds: number };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const names = { '#expires': table.ttlAttribute, '#count': 'count' };
 
-export function defineWindowCounter(options: { prefix: string; seconds: number }) {
-  const key = (subject: string): Key => ({ pk: `${options.prefix}#${subject}`, sk: 'WINDOW' });
-  const names = { '#expires': table.ttlAttribute };
-
-  function stateOf(item: Item | undefined): WindowState {
-    const remaining = Number(item?.[table.ttlAttribute] ?? 0) - nowSeconds();
-    return remaining > 0 ? { count: Number(item?.count ?? 0), remainingSeconds: remaining } : { count: 0, remainingSeconds: 0 };
+/** Whether a write's condition failed, and the item as it was then (when there was one). */
+async function conditional(write: Promise<unknown>): Promise<{ failed: false } | { failed: true; old: Record<string, unknown> | undefined }> {
+  try {
+    await write;
+    return { failed: false };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return { failed: true, old: error.Item ? unmarshall(error.Item) : undefined };
   }
+}
+
+export function defineWindowCounter(window: { prefix: string; seconds: number; limit: number }) {
+  const key = (subject: string): Key => ({ pk: `${window.prefix}#${subject}`, sk: 'WINDOW' });
+
+  const countIn = (subject: string) =>
+    request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key(subject),
+          UpdateExpression: 'ADD #count :one',
+          ConditionExpression: '#expires > :now AND #count < :limit',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds(), ':limit': window.limit },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        options,
+      ),
+    );
+
+  const open = (subject: string) =>
+    request((db, options) =>
+      db.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...key(subject), count: 1, [table.ttlAttribute]: nowSeconds() + window.seconds },
+          ConditionExpression: 'attribute_not_exists(pk) OR #expires <= :now',
+          ExpressionAttributeNames: { '#expires': table.ttlAttribute },
+          ExpressionAttributeValues: { ':now': nowSeconds() },
+        }),
+        options,
+      ),
+    );
 
   return {
     key,
-    stateOf,
-    /**
-     * Counts one event. `seen` is the item as read before (or undefined), so that the usual case
-     * costs one write; a race with a concurrent event falls back to the other write.
-     */
-    async count(subject: string, seen: Item | undefined): Promise<void> {
-      const countIntoWindow = () =>
-        request((db) =>
+
+    /** Counts one attempt in, or says how long until the window that holds `limit` attempts closes. */
+    async reserve(subject: string): Promise<Reservation> {
+      // A race with another request opening the window is lost at most once in a row.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const counted = await conditional(countIn(subject));
+        if (!counted.failed) return { reserved: true };
+        const remaining = Number(counted.old?.[table.ttlAttribute] ?? 0) - nowSeconds();
+        if (remaining > 0) return { reserved: false, retryAfterSeconds: remaining };
+        if (!(await conditional(open(subject))).failed) return { reserved: true };
+      }
+      return { reserved: false, retryAfterSeconds: 1 };
+    },
+
+    /** Gives a reserved attempt back (it turned out well), while its window is open. */
+    async release(subject: string): Promise<void> {
+      await conditional(
+        request((db, options) =>
           db.send(
             new UpdateCommand({
               TableName: tableName(),
               Key: key(subject),
-              UpdateExpression: 'ADD #count :one',
-              ConditionExpression: '#expires > :now',
-              ExpressionAttributeNames: { ...names, '#count': 'count' },
-              ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds() },
-            }),
-          ),
-        );
-      const openWindow = () =>
-        request((db) =>
-          db.send(
-            new PutCommand({
-              TableName: tableName(),
-              Item: { ...key(subject), count: 1, [table.ttlAttribute]: nowSeconds() + options.seconds },
-              ConditionExpression: 'attribute_not_exists(pk) OR #expires <= :now',
+              UpdateExpression: 'ADD #count :minus',
+              ConditionExpression: '#expires > :now AND #count > :zero',
               ExpressionAttributeNames: names,
-              ExpressionAttributeValues: { ':now': nowSeconds() },
+              ExpressionAttributeValues: { ':minus': -1, ':now': nowSeconds(), ':zero': 0 },
             }),
+            options,
           ),
-        );
-      const attempts = stateOf(seen).remainingSeconds > 0 ? [countIntoWindow, openWindow, countIntoWindow] : [openWindow, countIntoWindow, openWindow];
-      for (const attempt of attempts) {
-        try {
-          await attempt();
-          return;
-        } catch (error) {
-          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        }
-      }
+        ),
+      );
     },
   };
 }

@@ -6,7 +6,8 @@
  *     ({ body, query }) => createTaxRule(body, query.lang));
  *
  * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → profile (403) →
- * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412).
+ * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412); all of it
+ * within the request's time budget (budget.ts).
  * Operations answer with a row, a page of rows, or nothing; this module turns each into the
  * response: loop rows with an ETag, or loop rows with the page's headers.
  */
@@ -15,14 +16,16 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import type { Page, PageRequest } from '../db/page.js';
+import { recordingOutcomes } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
+import { withinBudget } from './budget.js';
 import { bodyLimit } from './body-limit.js';
 import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
-import { idempotency } from './idempotency.js';
+import { idempotency, outcomeRecorder } from './idempotency.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
 import { pageHeaders, toLoop } from './loop.js';
 import { HttpProblem, notFound } from './problem.js';
@@ -88,18 +91,20 @@ function listParameters(event: HttpEvent): URLSearchParams {
 
 const isPage = (result: Row | Page<Row>): result is Page<Row> => Array.isArray(result.items);
 
+/** One row, with its VERSION as the ETag. */
+const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
+  statusCode: route.status,
+  headers: { 'Content-Type': 'application/json', ...(typeof row.VERSION === 'number' ? { ETag: `"${row.VERSION}"` } : {}) },
+  body: JSON.stringify(toLoop([row])),
+});
+
 function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): HttpResponse {
   if (result === undefined || route.status === 204) return { statusCode: 204 };
   if (isPage(result)) {
     const headers = pageHeaders(result, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
     return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(result.items)) };
   }
-  const version = result.VERSION;
-  return {
-    statusCode: route.status,
-    headers: { 'Content-Type': 'application/json', ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}) },
-    body: JSON.stringify(toLoop([result])),
-  };
+  return rowResponse(route, result);
 }
 
 export function defineHandler<Name extends RouteName, Body extends BodySchema | undefined = undefined, Query extends QuerySchema | undefined = undefined>(
@@ -125,7 +130,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     // A cursor is bound to the list, its order, filters and lang: everything but the paging itself.
     const scope = `${route.name}|${JSON.stringify(listQuery)}`;
     const page: PageRequest = { limit, offset, ...(cursor !== undefined ? { after: decodeCursor(scope, cursor) } : {}) };
-    const result = await operation({
+    const run = () => operation({
       body: parsed.body as Output<Body>,
       query: listQuery as Output<Query>,
       params: params as PathParams<Name>,
@@ -135,12 +140,16 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       method: event.requestContext.http.method,
       path: event.rawPath,
     });
+    // Under an Idempotency-Key, the create's transaction records its row too.
+    const lease = context.idempotencyLease;
+    const result = lease ? await recordingOutcomes(outcomeRecorder(lease), run) : await run();
     return respond(route, result, event, scope, page);
   };
 
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
-  if (route.method === 'POST') handler.use(idempotency());
+  // Creates take an Idempotency-Key; checkLogin, a read, ignores it.
+  if (route.method === 'POST' && route.permission.access === 'CREATE') handler.use(idempotency((row) => rowResponse(route, row)));
   if (route.body) handler.use(utf8Body()).use(httpJsonBodyParser());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
-  return Object.assign(handler, { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
+  return Object.assign(withinBudget(handler), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

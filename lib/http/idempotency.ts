@@ -1,27 +1,40 @@
 /**
- * Idempotent POSTs (CONTRACT §7): a request with `Idempotency-Key` records its answer under that
- * key, scoped to the caller's API key, for 24 hours. A retry with the same body gets the recorded
- * answer and writes nothing; with another body, or while the first is still running, it gets 409.
- * The body is kept only as an HMAC under a server key, so a checkLogin record holds nothing from
- * which a password could be recovered. Answers of 5xx are not recorded: the client may retry them.
+ * Idempotent creates (CONTRACT §7). A POST with `Idempotency-Key` takes that key, scoped to the
+ * caller's API key, with a lease as long as its time budget; the create's transaction records its
+ * row under the key, on condition that the lease is still this request's (lib/db/idempotency-store.ts).
+ * So whichever attempt wins — a first one that timed out, crashed or got a 503, or its retry — the
+ * record is written exactly once, and a retry with the same request replays the answer.
+ *   - same key, same request (method, path, query string, body), within 24 h: the first answer;
+ *   - same key, another request: 409; the first attempt still running: 409 + Retry-After;
+ *   - a refusal (4xx) is recorded and replayed too; a 5xx frees the key at once (or its lease ends).
+ * The request is kept only as an HMAC under a server key.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { defineIdempotencyStore } from '../db/idempotency-store.js';
+import { defineIdempotencyStore, type Lease } from '../db/idempotency-store.js';
+import type { OutcomeRecorder } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
+import { log } from '../log.js';
+import type { Row } from '../row.js';
 import { serverKey } from '../secrets.js';
+import { budgetOf } from './budget.js';
 import { problemResponse, toProblem } from './errors.js';
 import { HttpProblem } from './problem.js';
 import { header, rawBody, type HttpMiddleware, type HttpRequest, type HttpResponse } from './types.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+/** A lease outlives its request's budget by this much, so that it never ends while the request may still write. */
+const LEASE_MARGIN_MS = 1_000;
 
-const store = defineIdempotencyStore<HttpResponse>(IDEMPOTENCY_TTL_SECONDS);
-const taken = new WeakMap<HttpRequest, string>();
+/** What a key's record holds: the row a create answered, or a refusal's response. */
+type Outcome = { row: Row } | { response: HttpResponse };
+
+const store = defineIdempotencyStore<Outcome>(IDEMPOTENCY_TTL_SECONDS);
 
 function fingerprint(request: HttpRequest): string {
+  const { requestContext, rawPath, rawQueryString } = request.event;
   return createHmac('sha256', serverKey('idempotency'))
-    .update(`${request.event.requestContext.http.method} ${request.event.rawPath}\n`)
+    .update(`${requestContext.http.method} ${rawPath}?${rawQueryString ?? ''}\n`)
     .update(rawBody(request.event))
     .digest('base64url');
 }
@@ -31,32 +44,46 @@ function sameFingerprint(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export const idempotency = (): HttpMiddleware => ({
+/** What records a create's row (the outcome its operation names) under the key whose lease this request holds. */
+export const outcomeRecorder =
+  (lease: Lease): OutcomeRecorder =>
+  (row) =>
+    store.recordStep(lease, { row: row as Row });
+
+/** `replay` turns a recorded row back into the answer the create gave. */
+export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware => ({
   before: async (request) => {
     const idempotencyKey = header(request.event, 'idempotency-key');
     if (idempotencyKey === undefined) return undefined;
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const scope = `${request.context.apiKey?.apiKey ?? 'anonymous'}#${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
     const print = fingerprint(request);
-    const previous = await store.begin(scope, print);
-    if (!previous) {
-      taken.set(request, scope);
+    const taken = await store.begin(scope, print, budgetOf(request.context) + LEASE_MARGIN_MS);
+    if ('lease' in taken) {
+      request.context.idempotencyLease = taken.lease;
       return undefined;
     }
-    if (!sameFingerprint(previous.fingerprint, print)) throw new HttpProblem(409, 'this Idempotency-Key was used with another request');
-    if (previous.state !== 'DONE' || !previous.outcome) throw new HttpProblem(409, 'a request with this Idempotency-Key is still running; retry later');
-    // The recorded answer, as it was: the handler does not run again.
-    return { ...previous.outcome, headers: { ...previous.outcome.headers, 'Idempotent-Replayed': 'true' } };
-  },
-  after: async (request) => {
-    const scope = taken.get(request);
-    if (scope && request.response) await store.complete(scope, request.response);
+    const { found } = taken;
+    if (!sameFingerprint(found.fingerprint, print)) throw new HttpProblem(409, 'this Idempotency-Key was used with another request');
+    if (found.state !== 'DONE' || !found.outcome) {
+      throw new HttpProblem(409, 'a request with this Idempotency-Key is still running; retry later', {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(found.leaseRemainingMs / 1000))) },
+      });
+    }
+    // The recorded answer: the handler does not run again.
+    const answer = 'row' in found.outcome ? replay(found.outcome.row) : found.outcome.response;
+    return { ...answer, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } };
   },
   onError: async (request) => {
-    const scope = taken.get(request);
-    if (!scope) return;
+    const lease = request.context.idempotencyLease;
+    if (!lease) return;
     const response = problemResponse(toProblem(request.error));
-    if ((response.statusCode ?? 500) >= 500) await store.release(scope);
-    else await store.complete(scope, response);
+    try {
+      if ((response.statusCode ?? 500) >= 500) await store.release(lease);
+      else await store.complete(lease, { response });
+    } catch (error) {
+      // DynamoDB is out of reach: the lease ends on its own, and the request's own answer stands.
+      log('warn', 'could not settle an idempotency lease', { error: error instanceof Error ? error.name : String(error) });
+    }
   },
 });

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { ApiKeyRecord } from '../api-keys/index.js';
+import type { Lease } from '../db/idempotency-store.js';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
@@ -8,6 +9,8 @@ export type HttpResponse = APIGatewayProxyStructuredResultV2;
 /** What the middlewares learn about a request, for the ones after them and the operation. */
 export interface HttpContext extends Context {
   apiKey?: ApiKeyRecord;
+  /** The lease on this request's Idempotency-Key, when it sent one (idempotency.ts). */
+  idempotencyLease?: Lease;
 }
 
 export type HttpRequest = Request<HttpEvent, HttpResponse, Error, HttpContext>;

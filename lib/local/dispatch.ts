@@ -83,7 +83,11 @@ export function toApiGatewayEvent(request: LocalRequest, route: RouteDefinition,
   };
 }
 
+/** API Gateway's limit for an HTTP API integration: the local server's invocations have as long. */
+const INVOCATION_MS = 30_000;
+
 function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + INVOCATION_MS;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -93,7 +97,7 @@ function lambdaContext(functionName: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => deadline - Date.now(),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

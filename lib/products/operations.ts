@@ -90,8 +90,9 @@ export async function createProduct(input: ProductCreateInput, lang: Lang | unde
     createdAt: now,
     updatedAt: now,
   };
-  await retryOnConflict(() => writeAtomically([...products.create(product), ...ruleSteps]));
-  return productRow(product, localeOf(lang, input.locale), rule);
+  const row = productRow(product, localeOf(lang, input.locale), rule);
+  await retryOnConflict(() => writeAtomically([...products.create(product), ...ruleSteps], { outcome: row }));
+  return row;
 }
 
 export async function updateProduct(id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Promise<void> {

@@ -85,10 +85,11 @@ export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | unde
   const i18n: I18n<TaxRuleText> = {};
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
   const rule: TaxRule = { id, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1, createdAt: now, updatedAt: now };
+  const row = taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
   await retryOnConflict(async () =>
-    writeAtomically([...taxRules.create(rule), taxRulesVersion.bump(), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])]),
+    writeAtomically([...taxRules.create(rule), taxRulesVersion.bump(), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])], { outcome: row }),
   );
-  return taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
+  return row;
 }
 
 export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<Row> {

@@ -1,0 +1,31 @@
+/**
+ * The time budget of a request (CONTRACT §2): every request is answered within 10 seconds, and on
+ * Lambda within what is left of the invocation, less a margin to answer in. Every DynamoDB call of
+ * the request — the key lookup and the idempotency record included — ends with the budget, and
+ * comes out as `Unavailable` (503 + Retry-After).
+ */
+import type { Context } from 'aws-lambda';
+import { withDeadline } from '../db/client.js';
+
+export const REQUEST_BUDGET_MS = 10_000;
+/** Time kept back from Lambda's own timeout to answer in. */
+const MARGIN_MS = 1_000;
+
+/** This request's budget: STORE_REQUEST_BUDGET_MS (default 10 s), within what the invocation has left. */
+export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): number {
+  const configured = Number(process.env.STORE_REQUEST_BUDGET_MS ?? REQUEST_BUDGET_MS);
+  return Math.max(0, Math.min(configured, context.getRemainingTimeInMillis() - MARGIN_MS));
+}
+
+/** Runs a Lambda handler within its request's budget. */
+export function withinBudget<Event, Result, Ctx extends Context>(handler: (event: Event, context: Ctx) => Promise<Result>) {
+  return async (event: Event, context: Ctx): Promise<Result> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('the request budget is spent')), budgetOf(context));
+    try {
+      return await withDeadline(controller.signal, () => handler(event, context));
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
