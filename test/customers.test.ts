@@ -228,3 +228,14 @@ describe('POST /api/customers/checkLogin', () => {
     expect(problemFields(await post('/api/customers/checkLogin', { email: 'someone@example.com' }))).toEqual(['password']);
   });
 });
+
+describe('POST /api/customers/checkLogin under concurrency', () => {
+  it('verifies at most 10 passwords for one email, however many wrong ones arrive at once', async () => {
+    const { input } = await createCustomer();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post('/api/customers/checkLogin', { email: input.email, password: `wrong password ${i}` })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 404).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+    expect((await post('/api/customers/checkLogin', { email: input.email, password: input.password })).status).toBe(429);
+  });
+});
