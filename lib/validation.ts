@@ -15,18 +15,48 @@ export const JSON_SCHEMA_KEY = 'x-json-schema';
 const documented = <T extends v.GenericSchema>(schema: T, jsonSchema: Record<string, unknown>) =>
   v.pipe(schema, v.metadata({ [JSON_SCHEMA_KEY]: jsonSchema }));
 
-// Control characters have no place in names and addresses (and would break sort keys).
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Valid Unicode: a lone surrogate is not a character (and would make two texts collide when stored). */
+const wellFormed = () => v.check<string, string>((s) => s.isWellFormed(), 'must be valid Unicode (no lone surrogate)');
 
-/** A text of at most `max` characters; required texts may not be blank. */
+// One-line texts hold no control character at all: C0, DEL, C1, and the line and paragraph separators.
+const ONE_LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+// Long texts may hold line feeds, carriage returns and tabs; nothing else of the control range.
+const LONG_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
+// Zero-width spaces and joiners, other format characters and spaces: nothing a person can see.
+const INVISIBLE_ONLY = /^[\p{Cf}\p{Z}\s]+$/u;
+
+/** A one-line text (a name, an address, a ref), trimmed, of at most `max` characters; it may be empty. */
 export const text = (max = MAX_TEXT) =>
   v.pipe(
     v.string('must be a string'),
+    wellFormed(),
+    v.trim(),
     v.maxLength(max, `must be at most ${max} characters`),
-    v.check((s) => !CONTROL.test(s), 'must not contain control characters'),
+    v.check((s) => !ONE_LINE_FORBIDDEN.test(s), 'must not contain control characters or line breaks'),
+    v.check((s) => !INVISIBLE_ONLY.test(s), 'must not be made only of invisible characters'),
   );
 
-export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.trim(), v.nonEmpty('must not be empty'));
+/** A one-line text that must not be empty. */
+export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.nonEmpty('must not be empty'));
+
+/** A long text (a description), trimmed: line breaks and tabs allowed, no other control character. */
+export const longText = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    wellFormed(),
+    v.trim(),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check((s) => !LONG_FORBIDDEN.test(s), 'must not contain control characters other than line breaks and tabs'),
+  );
+
+/** A password: any characters of valid Unicode, compared exactly (never trimmed), within `min`–`max`. */
+export const password = (min: number, max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    wellFormed(),
+    v.check((s) => [...s].length >= min, min > 1 ? `must be at least ${min} characters` : 'must not be empty'),
+    v.check((s) => [...s].length <= max, `must be at most ${max} characters`),
+  );
 
 /** Ids are integers; PHP clients also send them as digit strings. */
 export const integer = (min: number) =>

@@ -78,13 +78,17 @@ describe('npm start', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('starts DynamoDB Local on its data dir, prints a working key and curl, and stops it on SIGTERM', async () => {
+  it('starts DynamoDB Local on its data dir, prints a working key and how to sign (never a sign value), and stops it on SIGTERM', async () => {
     const port = await freePort();
     const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '' });
     const output = await ready;
-    const curl = /curl -H "Authorization: Token (\w+)" "([^"]+)"/.exec(output);
+    const { apiKey, secureKey } = JSON.parse(/\{"apiKey".*\}/.exec(output)![0]) as { apiKey: string; secureKey: string };
+    const curl = /curl -H "Authorization: Token (\w+)" "([^"?]+)\?sign=\$\(printf '' \| openssl dgst -sha1 -mac HMAC -macopt "hexkey:\$SECURE"/.exec(output);
     expect(curl, output).not.toBeNull();
-    const response = await fetch(curl![2]!, { headers: { Authorization: `Token ${curl![1]}` } });
+    expect(curl![1]).toBe(apiKey);
+    expect(output).not.toContain(signBody(secureKey, ''));
+    // What the printed command computes for `sign`, done here as the README's Node example does it.
+    const response = await fetch(`${curl![2]}?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as Array<{ ID: number }>)[0]!.ID).toBe(1);
     child.kill('SIGTERM');

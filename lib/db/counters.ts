@@ -25,6 +25,8 @@ export interface Counter {
   readonly firstId: number;
   /** Every index partition that lists all records, where the counter items sit at both ends. */
   readonly placements: readonly CounterPlacement[];
+  /** At most this many records; one more is refused with `full()`. */
+  readonly max?: { count: number; full: () => Error } | undefined;
 }
 
 const counterKey = (name: string, end: 'HEAD' | 'TAIL'): Key => ({ pk: `${COUNTER_PREFIX}${name}`, sk: end });
@@ -64,16 +66,25 @@ export async function allocateId(counter: Counter): Promise<number> {
   return Number(result.Attributes?.lastId);
 }
 
-/** The transaction steps that add `delta` to the record count (nothing when no list is counted). */
-export function countChange(counter: Counter, delta: 1 | -1): WriteStep[] {
-  if (!counter.placements.length) return [];
-  return (['HEAD', 'TAIL'] as const).map((end) => {
+/**
+ * The transaction steps that add `delta` to the record count: on the HEAD item, and on the TAIL too
+ * when lists show it. Past the counter's `max`, an addition fails with its `full()` error.
+ */
+export function countChange(counter: Counter, delta: number): WriteStep[] {
+  const ends = counter.placements.length ? (['HEAD', 'TAIL'] as const) : (['HEAD'] as const);
+  return ends.map((end) => {
     const { sets, names, values } = placement(counter, end);
-    return update(counterKey(counter.name, end), {
-      update: `SET ${sets.join(', ')} ADD #count :delta`,
-      names: { ...names, '#count': 'count' },
-      values: { ...values, ':delta': delta },
-    });
+    const bounded = delta > 0 && end === 'HEAD' ? counter.max : undefined;
+    return update(
+      counterKey(counter.name, end),
+      {
+        update: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD #count :delta`,
+        names: { ...names, '#count': 'count' },
+        values: { ...values, ':delta': delta, ...(bounded ? { ':room': bounded.count - delta } : {}) },
+        ...(bounded ? { condition: 'attribute_not_exists(#count) OR #count <= :room' } : {}),
+      },
+      bounded?.full,
+    );
   });
 }
 

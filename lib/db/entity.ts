@@ -11,7 +11,7 @@ import { request, tableName } from './client.js';
 import { allocateId, countChange, counterValue, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
 import { queryAll, readItem, readItems, type Item } from './items.js';
-import type { Key } from './keys.js';
+import { RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { positionOf, type Page, type PageRequest } from './page.js';
 import { table, type IndexName } from './table.js';
 import { ABSENT, EXISTS, atVersion, both, holds, put, raced, remove, update, versionFailure, type OnConditionFailed, type WriteStep } from './transactions.js';
@@ -54,8 +54,8 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   collection?: { partition: string; sortPrefix: string };
   lists?: Record<L, ListDeclaration<v.InferOutput<S>>>;
   locks?: Record<K, LockDeclaration<v.InferOutput<S>>>;
-  /** The id counter (and the count of the counted lists); `firstId` defaults to 1. */
-  counter?: { name: string; firstId?: number };
+  /** The id counter and the record count (shown by the counted lists); `firstId` defaults to 1; at most `max` records. */
+  counter?: { name: string; firstId?: number; max?: number };
   /** Numeric fields other writes add to concurrently (`patch` with `add`): a replace leaves them as they are. */
   tallies?: readonly (keyof v.InferOutput<S> & string)[];
 }
@@ -116,9 +116,11 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   const lists = Object.entries(declaration.lists ?? {}) as [L, ListDeclaration<R>][];
   const locks = Object.entries(declaration.locks ?? {}) as [K, LockDeclaration<R>][];
 
+  const max = declaration.counter?.max;
   const counter: Counter | undefined = declaration.counter && {
     name: declaration.counter.name,
     firstId: declaration.counter.firstId ?? 1,
+    max: max === undefined ? undefined : { count: max, full: () => new Conflict(`a store holds at most ${max} records of ${name}`) },
     placements: lists
       .filter(([, list]) => list.counted)
       .flatMap(([, list]) => Object.values(list.orders).map((order) => ({ index: order.index, partition: list.partition({}) }))),
@@ -130,7 +132,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       for (const order of Object.values(list.orders)) {
         const { partitionKey, sortKey } = table.indexes[order.index];
         indexed[partitionKey] = list.partition(record);
-        indexed[sortKey] = order.sortKey(record);
+        indexed[sortKey] = RECORD_SORT_PREFIX + order.sortKey(record);
       }
     }
     return { ...key(id(record)), ...indexed, ...record };
@@ -224,12 +226,14 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return allocateId(counter);
     },
 
-    /** Steps that write a new record, take its locks and count it. */
-    create(record: R): WriteStep[] {
+    /** Steps that write new records, take their locks and count them (one transaction holds 100 steps). */
+    create(...records: R[]): WriteStep[] {
       return [
-        put(toItem(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
-        ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
-        ...(counter ? countChange(counter, 1) : []),
+        ...records.flatMap((record) => [
+          put(toItem(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
+          ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
+        ]),
+        ...(counter ? countChange(counter, records.length) : []),
       ];
     },
 
@@ -299,7 +303,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         const [sortValue, recordId] = positionOf(page.after, 2);
         if (typeof sortValue !== 'string' || recordId === undefined) throw new InvalidPosition();
         // The id came from this list's own page (the position is signed by the edge).
-        startKey = { ...key(recordId as I), [partitionKey]: partition, [sortKey]: sortValue };
+        startKey = { ...key(recordId as I), [partitionKey]: partition, [sortKey]: RECORD_SORT_PREFIX + sortValue };
       }
       const skip = page.after ? 0 : page.offset;
       const readsCounter = Boolean(list.counted) && !page.after;

@@ -5,8 +5,10 @@ export type Key = { pk: string; sk: string };
 export const padId = (id: number): string => String(id).padStart(16, '0');
 
 /**
- * Sort-key sentinels that order before and after any value we store (names have no control
- * characters, see lib/validation.ts), so that a list's counter items sit at both ends of it.
+ * Index sort keys: every record's starts with RECORD_SORT_PREFIX, and a list's counter items sort
+ * before (SORT_FIRST) and after (SORT_LAST) any of them, whatever text follows the prefix (U+10FFFF
+ * included): the counters sit at both ends of a list, never among its records.
  */
-export const SORT_FIRST = '\u0001';
-export const SORT_LAST = '\u{10FFFF}';
+export const SORT_FIRST = '0';
+export const RECORD_SORT_PREFIX = '1';
+export const SORT_LAST = '2';

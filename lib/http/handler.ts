@@ -26,6 +26,7 @@ import { bodyLimit } from './body-limit.js';
 import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
 import { idempotency, outcomeRecorder } from './idempotency.js';
+import { jsonRequest } from './json-request.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
 import { pageHeaders, toLoop } from './loop.js';
 import { HttpProblem, notFound } from './problem.js';
@@ -149,7 +150,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
   // Creates take an Idempotency-Key; checkLogin, a read, ignores it.
   if (route.method === 'POST' && route.permission.access === 'CREATE') handler.use(idempotency((row) => rowResponse(route, row)));
-  if (route.body) handler.use(utf8Body()).use(httpJsonBodyParser());
+  if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(httpJsonBodyParser());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
   return Object.assign(withinBudget(handler), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

@@ -97,7 +97,7 @@ async function seedDefaultTaxRules(): Promise<void> {
   try {
     await writeAtomically([
       put(setupMarker('TAX_RULES'), ABSENT, () => new Conflict('already seeded')),
-      ...rules.flatMap((rule) => taxRules.create(rule)),
+      ...taxRules.create(...rules),
       ...(defaultRule ? [defaultTaxRule.move(undefined, defaultRule.id)] : []),
     ]);
   } catch (error) {

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { tableName } from '../db/client.js';
 import { setUpTable } from './setup.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
-import { signBody } from '../http/auth.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
 
@@ -71,8 +70,13 @@ async function main(): Promise<void> {
 
     const actualPort = await listen(server, port);
     const base = `http://127.0.0.1:${actualPort}`;
+    // A `sign` value is a reusable credential (it covers only the body): print how to compute it, never one.
     const tryIt = created
-      ? `Try it:\n  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=${signBody(created.secureKey, '')}"`
+      ? [
+          "Try it (sign = HMAC-SHA1 of the body, keyed with the hex-decoded secure key; README: A curl session):",
+          `  SECURE=<the secure key of ${created.apiKey}>`,
+          `  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=$(printf '' | openssl dgst -sha1 -mac HMAC -macopt "hexkey:$SECURE" | sed 's/^.*= //')"`,
+        ].join('\n')
       : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);

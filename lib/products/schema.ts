@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
 import { langParam, langQuery, locale } from '../i18n.js';
-import { decimal, flag, integer, knownId, orderParam, requiredText, text } from '../validation.js';
+import { decimal, flag, integer, knownId, longText, orderParam, requiredText } from '../validation.js';
 import { TEXT_FIELDS } from './entity.js';
 
 export const MAX_LONG_TEXT = 10_000;
@@ -23,9 +23,9 @@ const General = v.object({
 
 const Texts = v.object({
   title: requiredText(),
-  chapo: v.optional(text(MAX_LONG_TEXT)),
-  description: v.optional(text(MAX_LONG_TEXT)),
-  postscriptum: v.optional(text(MAX_LONG_TEXT)),
+  chapo: v.optional(longText(MAX_LONG_TEXT)),
+  description: v.optional(longText(MAX_LONG_TEXT)),
+  postscriptum: v.optional(longText(MAX_LONG_TEXT)),
 });
 
 export const ProductCreate = v.strictObject({ ...General.entries, locale: locale(), ...Texts.entries });
@@ -34,7 +34,11 @@ export const ProductUpdate = v.pipe(
   v.strictObject({ ...v.partial(General).entries, locale: v.optional(locale()), ...v.partial(Texts).entries }),
   v.check((body) => Object.keys(body).some((field) => field !== 'locale'), 'has nothing to update: send at least one field to change'),
   v.forward(
-    v.check((body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined), 'is required when a text field is sent'),
+    v.partialCheck(
+      [['locale'], ...TEXT_FIELDS.map((field) => [field] as const)],
+      (body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined),
+      'is required when a text field is sent',
+    ),
     ['locale'],
   ),
 );

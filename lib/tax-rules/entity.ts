@@ -40,8 +40,9 @@ export const taxRules = defineEntity({
   collection: { partition: PARTITION, sortPrefix: RULE_PREFIX },
   // Products count themselves in and out of their rule concurrently: a replace never writes it.
   tallies: ['productCount'],
-  // Ids 1 and 2 are the seeded rules of a fresh Thelia install.
-  counter: { name: 'TAXRULE', firstId: 3 },
+  // Ids 1 and 2 are the seeded rules of a fresh Thelia install; a store holds at most 1 000 rules
+  // (CONTRACT §6), so that lists may read them whole.
+  counter: { name: 'TAXRULE', firstId: 3, max: 1000 },
 });
 
 export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });

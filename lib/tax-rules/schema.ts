@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { countries, taxes } from '../reference/index.js';
 import { langParam, langQuery, locale } from '../i18n.js';
-import { flag, integer, knownId, orderParam, requiredText, text } from '../validation.js';
+import { flag, integer, knownId, longText, orderParam, requiredText } from '../validation.js';
 
 export const MAX_DESCRIPTION = 10_000;
 
@@ -14,7 +14,7 @@ const taxList = () => v.pipe(v.array(knownId(taxes, 'tax id'), 'must be an array
 const distinctLocales = <T extends { locale: string }>() =>
   v.check<T[], string>((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, 'must not repeat a locale');
 
-const I18nEntry = v.strictObject({ locale: locale(), title: requiredText(), description: v.optional(text(MAX_DESCRIPTION)) });
+const I18nEntry = v.strictObject({ locale: locale(), title: requiredText(), description: v.optional(longText(MAX_DESCRIPTION)) });
 
 const i18nList = <Entry extends v.GenericSchema<unknown, { locale: string }>>(entry: Entry) =>
   v.pipe(v.array(entry, 'must be an array'), v.nonEmpty('must not be empty'), distinctLocales<v.InferOutput<Entry>>());
