@@ -9,7 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: {
-      STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? 'silent',
+      // Logs are on, and kept by test/support/table-per-file.ts, which checks that none carries a secret.
+      STORE_LOG_LEVEL: 'info',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   },

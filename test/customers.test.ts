@@ -83,6 +83,19 @@ describe('GET /api/customers/{entityId}', () => {
 });
 
 describe('GET /api/customers', () => {
+  it('sorts and counts a last name starting with U+10FFFF among the others, both ways', async () => {
+    const { row } = await createCustomer({ lastname: '\u{10FFFF}Zed' });
+    const total = Number((await get('/api/customers?limit=1')).headers['x-total-count']);
+    for (const order of ['lastname', 'lastname_reverse']) {
+      const page = await get(`/api/customers?order=${order}&limit=1`);
+      expect(Number(page.headers['x-total-count']), order).toBe(total);
+      const all = await followPages(`/api/customers?order=${order}&limit=7`);
+      expect(all.map((r: { ID: number }) => r.ID), order).toContain(row.ID);
+      expect(all, order).toHaveLength(total);
+    }
+    expect((await get('/api/customers?order=lastname_reverse&limit=1')).body[0].ID).toBe(row.ID);
+  });
+
   it('orders by id and by lastname, both ways, with the total count', async () => {
     for (const lastname of ['Zola', 'Adam', 'martin', 'Bernard']) await createCustomer({ lastname });
     await expectOrderedBothWays('/api/customers', 'lastname', 'LASTNAME');

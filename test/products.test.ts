@@ -121,6 +121,18 @@ describe('GET /api/products/{productId}', () => {
 });
 
 describe('GET /api/products', () => {
+  it('sorts and counts a ref starting with U+10FFFF among the others, both ways', async () => {
+    const { row } = await createProduct({ ref: `\u{10FFFF}${uniqueRef()}` });
+    const total = Number((await get('/api/products?limit=1')).headers['x-total-count']);
+    for (const order of ['ref', 'ref_reverse']) {
+      expect(Number((await get(`/api/products?order=${order}&limit=1`)).headers['x-total-count']), order).toBe(total);
+      const all = await followPages(`/api/products?order=${order}&limit=7`);
+      expect(all.map((r: { ID: number }) => r.ID), order).toContain(row.ID);
+      expect(all, order).toHaveLength(total);
+    }
+    expect((await get('/api/products?order=ref_reverse&limit=1')).body[0].ID).toBe(row.ID);
+  });
+
   it('orders by id and ref, both ways, with the total', async () => {
     for (const ref of ['b-ref', 'A-ref', 'c-ref']) await createProduct({ ref: uniqueRef(ref) });
     await expectOrderedBothWays('/api/products', 'ref', 'REF');

@@ -42,9 +42,14 @@ export const CustomerCreate = v.pipe(
   v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
 );
 
+/** Every field optional; a zip code sent with its country is checked here, one sent alone against the stored country. */
 export const CustomerUpdate = v.pipe(
   v.strictObject({ id: integer(1), ...v.partial(CustomerFields).entries }),
   v.check((body) => Object.keys(body).length > 1, 'has nothing to update: send id and at least one field to change'),
+  v.forward(
+    v.partialCheck([['country'], ['zipcode']], (c) => c.country === undefined || c.zipcode === undefined || zipcodeFits(c.country, c.zipcode), zipcodeMismatch),
+    ['zipcode'],
+  ),
 );
 
 /** Any non-empty password is checked (a store moved from Thelia may hold shorter ones than ours). */

@@ -35,6 +35,8 @@ let superadmin: Promise<Credentials> | undefined;
 /** Every response of this test file and every password sent, for the check that no secret leaves (table-per-file.ts). */
 export const responseLog: string[] = [];
 export const passwordsSent = new Set<string>();
+/** Every `sign` sent: each is a credential for the bodiless requests of its key. */
+export const signsSent = new Set<string>();
 
 /** A superadmin key of this test file's table, created once. */
 export const superadminKey = (): Promise<Credentials> => (superadmin ??= createApiKey({ label: 'tests', superadmin: true }));
@@ -50,6 +52,7 @@ export async function call<T = any>(method: string, url: string, options: CallOp
     headers.authorization ??= `Token ${credentials.apiKey}`;
     const sign = options.sign === undefined ? signBody(credentials.secureKey, raw) : options.sign;
     if (sign !== null) target += `${url.includes('?') ? '&' : '?'}sign=${sign}`;
+    if (sign) signsSent.add(sign);
   }
   const password = (options.body as { password?: unknown } | undefined)?.password;
   if (typeof password === 'string' && password.length >= 8) passwordsSent.add(password);
