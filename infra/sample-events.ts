@@ -27,6 +27,7 @@ interface SampleRequest {
 export const sampleRequests: SampleRequest[] = [
   { route: 'health/get', url: '/api' },
   { route: 'openapi/get', url: '/api/openapi.json' },
+  { route: 'docs/get', url: '/api/docs' },
   { route: 'tax-rules/list', url: '/api/tax-rules?limit=5' },
   { route: 'tax-rules/get', url: '/api/tax-rules/1', params: { entityId: '1' } },
   { route: 'tax-rules/create', url: '/api/tax-rules', body: { country: [64], tax: [2, 1], i18n: [{ locale: 'en_US', title: 'Sample rule' }] } },

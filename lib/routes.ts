@@ -27,6 +27,8 @@ export interface RouteDefinition {
   readonly dynamodb: readonly DynamoDbAction[];
   /** Lambda memory (and so CPU): the routes that hash passwords get more. */
   readonly memoryMb: number;
+  /** Files (from the repository's root) shipped beside the function's bundle, read when first needed. */
+  readonly assets?: readonly string[];
 }
 
 interface RouteOptions {
@@ -34,6 +36,7 @@ interface RouteOptions {
   access: Access;
   dynamodb: readonly DynamoDbAction[];
   memoryMb?: number;
+  assets?: readonly string[];
 }
 
 /** Every protected route reads the caller's API key. */
@@ -56,6 +59,7 @@ const route = <const Name extends string, const Path extends string>(
   body: method === 'POST' || method === 'PUT',
   dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' && options.access === 'CREATE' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
   memoryMb: options.memoryMb ?? 512,
+  ...(options.assets ? { assets: options.assets } : {}),
 });
 
 /** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */
@@ -64,6 +68,13 @@ const PASSWORD_MEMORY = 1024;
 export const routes = [
   route('health/get', 'GET', '/api', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
   route('openapi/get', 'GET', '/api/openapi.json', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
+  // The API reference as a page: Swagger UI, served by the API itself (no CDN).
+  route('docs/get', 'GET', '/api/docs', 200, {
+    resource: null,
+    access: 'VIEW',
+    dynamodb: [],
+    assets: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css'],
+  }),
   // The deployed API's catch-all, so that it answers 404/405 as problem+json like the local router.
   route('not-found/any', 'ANY', '$default', 404, { resource: null, access: 'VIEW', dynamodb: [] }),
 

@@ -1,5 +1,5 @@
 /** The local runtime as a user meets it: the HTTP server, and `npm start` as a process. */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, symlink, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { createLocalServer, listen } from '../lib/local/server.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { signBody } from '../lib/http/auth.js';
 import { superadminKey } from './support/api.js';
+import { start } from './support/npm-start.js';
 
 describe('local HTTP server', () => {
   let server: Server;
@@ -44,30 +45,6 @@ describe('local HTTP server', () => {
     expect(unknown.headers.get('content-type')).toBe('application/problem+json');
   });
 });
-
-const started: ChildProcessWithoutNullStreams[] = [];
-// Whatever a failing test left running is stopped: SIGTERM makes npm start stop its DynamoDB Local too.
-afterAll(() => {
-  for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
-});
-
-/** Starts `npm start`'s entry point and resolves with its output once it listens. */
-function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
-    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-  });
-  started.push(child);
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('listening on')) resolve(output);
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return { child, ready };
-}
 
 const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 

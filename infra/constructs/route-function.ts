@@ -64,6 +64,16 @@ export class RouteFunction extends Construct {
         sourceMap: false,
         forceDockerBundling: false,
         externalModules: [],
+        // Files the function reads when first needed, beside its bundle (the API reference's page).
+        ...(route.assets?.length
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) => route.assets!.map((asset) => `cp "${path.join(inputDir, asset)}" "${outputDir}/"`),
+              },
+            }
+          : {}),
       },
     });
     if (route.dynamodb.length > 0) {

@@ -1,11 +1,16 @@
 /**
- * The OpenAPI 3.1 document of the API, built from the route table and the input schemas each handler
- * declares (`defineHandler` keeps them on the handler). Build-time only: the document is generated
- * into openapi.json (`npm run openapi`), which the `GET /api/openapi.json` route serves as it is.
+ * The OpenAPI 3.1 document of the API, built from the route table, the input schemas each handler
+ * declares (`defineHandler` keeps them on the handler), each resource's row schema and the sample
+ * requests of events/. Build-time only: the document is generated into openapi.json (`npm run
+ * openapi`), which the `GET /api/openapi.json` route serves as it is.
  */
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import type { RouteDefinition } from '../routes.js';
+import { sampleRequests } from '../../infra/sample-events.js';
+import { CustomerRow } from '../customers/row-schema.js';
+import { ProductRow } from '../products/row-schema.js';
+import type { Resource, RouteDefinition } from '../routes.js';
+import { TaxRuleRow } from '../tax-rules/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
 
 type Schema = v.GenericSchema<unknown, unknown>;
@@ -36,7 +41,47 @@ const convert = (schema: Schema): JsonObject => {
   return json;
 };
 
-const problem = { $ref: '#/components/responses/Problem' };
+const ROWS: Record<Resource, { name: string; schema: Schema }> = {
+  customer: { name: 'CustomerRow', schema: CustomerRow },
+  product: { name: 'ProductRow', schema: ProductRow },
+  tax: { name: 'TaxRuleRow', schema: TaxRuleRow },
+};
+
+const ref = (path: string) => ({ $ref: `#/components/${path}` });
+
+/** The problems a route may answer with, by status (CONTRACT §2), and where each is described. */
+function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas']): Record<string, JsonObject> {
+  if (!route.permission) return route.method === 'ANY' ? { 404: ref('responses/Problem'), 405: ref('responses/MethodNotAllowed') } : { 413: ref('responses/Problem') };
+  const statuses = new Set([401, 403, 412, 413]);
+  if (schemas.body || schemas.query) statuses.add(400);
+  if (route.body) statuses.add(415);
+  const isCheckLogin = route.name === 'customers/check-login';
+  if (route.path.includes('{') || route.method === 'PUT' || isCheckLogin) statuses.add(404);
+  if (route.method !== 'GET' && !isCheckLogin) statuses.add(409);
+  if (isCheckLogin) statuses.add(429);
+  const special: Record<number, JsonObject> = { 401: ref('responses/Unauthorized'), 429: ref('responses/TooManyAttempts') };
+  return {
+    ...Object.fromEntries([...statuses].sort().map((status) => [status, special[status] ?? ref('responses/Problem')])),
+    500: ref('responses/Problem'),
+    503: ref('responses/Unavailable'),
+  };
+}
+
+function success(route: RouteDefinition, isList: boolean): JsonObject {
+  if (route.status === 204) return { description: 'done, no body' };
+  if (route.name === 'health/get') return { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } };
+  if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
+  if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
+  const row = ref(`schemas/${ROWS[route.permission!.resource].name}`);
+  const headers: Record<string, JsonObject> = isList
+    ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
+    : { ETag: ref('headers/ETag'), ...(route.method === 'POST' && route.permission?.access === 'CREATE' ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
+  return {
+    description: isList ? 'a page of loop rows' : 'one loop row',
+    headers,
+    content: { 'application/json': { schema: { type: 'array', items: row, ...(isList ? {} : { minItems: 1, maxItems: 1 }) } } },
+  };
+}
 
 function operation({ route, schemas }: DocumentedHandler): JsonObject {
   const parameters: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -49,45 +94,27 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
     const query = convert(schemas.query) as { properties?: Record<string, JsonObject> };
     for (const [name, schema] of Object.entries(query.properties ?? {})) parameters.push({ name, in: 'query', required: false, schema });
   }
-  if (route.permission) {
-    parameters.push({
-      name: 'sign',
-      in: 'query',
-      required: true,
-      description: 'lowercase hex HMAC-SHA1 of the raw body (empty when none), keyed with the hex-decoded secure key',
-      schema: { type: 'string', pattern: '^[0-9a-f]{40}$' },
-    });
-  }
-  const isList = route.method === 'GET' && !route.path.includes('{');
-  const success: JsonObject =
-    route.status === 204
-      ? { description: 'done, no body' }
-      : route.name === 'health/get'
-        ? { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } }
-        : route.name === 'openapi/get'
-          ? { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } }
-          : {
-              description: isList ? 'a page of loop rows' : 'one loop row',
-              headers: isList
-                ? {
-                    'X-Total-Count': { description: 'rows in the unfiltered list', schema: { type: 'integer' } },
-                    'X-Next-Cursor': { description: 'cursor of the next page', schema: { type: 'string' } },
-                    Link: { description: '<next page>; rel="next"', schema: { type: 'string' } },
-                  }
-                : { ETag: { description: 'the row\'s VERSION, quoted', schema: { type: 'string' } } },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/LoopRows' } } },
-            };
+  if (route.permission) parameters.push(ref('parameters/sign'));
+  if (route.method === 'PUT' || route.method === 'DELETE') parameters.push(ref('parameters/If-Match'));
+  if (route.method === 'POST' && route.permission?.access === 'CREATE') parameters.push(ref('parameters/Idempotency-Key'));
+  const isList = route.method === 'GET' && !route.path.includes('{') && route.permission !== null;
+  const sample = sampleRequests.find((s) => s.route === route.name);
   return {
     operationId: route.name.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
     tags: [route.permission?.resource ?? 'service'],
+    ...(sample ? { description: `Example: \`${route.method} ${sample.url}\`${sample.body ? ' with the body below' : ''}.` } : {}),
     ...(route.permission
       ? { security: [{ token: [] }], 'x-required-access': `${route.permission.resource}:${route.permission.access}` }
       : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
-    ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body) } } } } : {}),
-    responses: { [route.status]: success, '4XX': problem, '5XX': problem },
+    ...(schemas.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body), ...(sample?.body ? { example: sample.body } : {}) } } } }
+      : {}),
+    responses: { [route.status]: success(route, isList), ...problems(route, schemas) },
   };
 }
+
+const problemHeaders = (extra: Record<string, JsonObject>) => ({ description: 'RFC 9457 problem details', headers: extra, content: { 'application/problem+json': { schema: ref('schemas/Problem') } } });
 
 export function openApiDocument(handlers: readonly DocumentedHandler[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
@@ -100,23 +127,51 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
     info: {
       title: 'store-api',
       version,
-      description: 'Back-office API of an online store: customers, products and tax rules, answering with Thelia-style loop rows.',
+      description:
+        'Back-office API of an online store: customers, products and tax rules, answering with Thelia-style loop rows ' +
+        '(UPPERCASE keys, ending with LOOP_COUNT and LOOP_TOTAL). Every error is application/problem+json.',
     },
     paths,
     components: {
       securitySchemes: {
-        token: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Token <API_KEY>`; every protected request also carries `sign`' },
+        token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            '`Authorization: Token <API_KEY>` (25 uppercase hex characters), and on every protected request the query parameter ' +
+            '`sign`: the lowercase hex HMAC-SHA1 of the raw body (the empty string when there is none), keyed with the hex-decoded ' +
+            'secure key (48 hex characters). Example: secure key `0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF` and an empty ' +
+            'body give `sign=a851ea4129b3183a82121e12994c959116deef15`.',
+        },
+      },
+      parameters: {
+        sign: {
+          name: 'sign',
+          in: 'query',
+          required: true,
+          description: 'lowercase hex HMAC-SHA1 of the raw body (empty when none), keyed with the hex-decoded secure key',
+          schema: { type: 'string', pattern: '^[0-9a-fA-F]{40}$' },
+        },
+        'If-Match': { name: 'If-Match', in: 'header', required: false, description: 'the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412', schema: { type: 'string' } },
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once',
+          schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+        },
+      },
+      headers: {
+        ETag: { description: "the row's VERSION, quoted", schema: { type: 'string', pattern: '^"\\d+"$' } },
+        'X-Total-Count': { description: 'rows in the whole list (unfiltered lists only)', schema: { type: 'integer', minimum: 0 } },
+        'X-Next-Cursor': { description: 'the cursor of the next page, when there is one', schema: { type: 'string' } },
+        Link: { description: '`<next page>; rel="next"`, when there is one', schema: { type: 'string' } },
+        'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        'Idempotent-Replayed': { description: '`true` when the answer is the recorded one of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
       },
       schemas: {
-        LoopRows: {
-          type: 'array',
-          items: {
-            type: 'object',
-            description: 'UPPERCASE keys; ids and 0/1 flags are integers, money and weights decimal strings with six fraction digits',
-            properties: { LOOP_COUNT: { type: 'integer', minimum: 1 }, LOOP_TOTAL: { type: 'integer', minimum: 1 } },
-            required: ['LOOP_COUNT', 'LOOP_TOTAL'],
-          },
-        },
+        ...Object.fromEntries(Object.values(ROWS).map(({ name, schema }) => [name, convert(schema)])),
         Problem: {
           type: 'object',
           properties: {
@@ -131,7 +186,11 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         },
       },
       responses: {
-        Problem: { description: 'RFC 9457 problem details', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        Problem: problemHeaders({}),
+        Unauthorized: problemHeaders({ 'WWW-Authenticate': { description: '`Token`', schema: { const: 'Token' } } }),
+        MethodNotAllowed: problemHeaders({ Allow: { description: 'the methods the path takes', schema: { type: 'string' } } }),
+        TooManyAttempts: problemHeaders({ 'Retry-After': ref('headers/Retry-After') }),
+        Unavailable: problemHeaders({ 'Retry-After': ref('headers/Retry-After') }),
       },
     },
   };

@@ -8,6 +8,7 @@ import { createApiKey, type Grants } from '../../lib/api-keys/index.js';
 import { signBody } from '../../lib/http/auth.js';
 import { db, tableName } from '../../lib/db/client.js';
 import { dispatch } from '../../lib/local/dispatch.js';
+import { undocumented } from './openapi-contract.js';
 
 export interface Credentials {
   apiKey: string;
@@ -60,10 +61,15 @@ export async function call<T = any>(method: string, url: string, options: CallOp
   const text = response.body ?? '';
   responseLog.push(`${JSON.stringify(response.headers ?? {})}\n${text}`);
   const contentType = String(response.headers?.['Content-Type'] ?? '');
+  const status = response.statusCode ?? 200;
+  const body = contentType.includes('json') && text ? JSON.parse(text) : text;
+  // Every answer of the suite must be what the OpenAPI document says of its route and status.
+  const mismatch = undocumented(method, target, status, contentType, body);
+  expect(mismatch, 'the answer does not match the OpenAPI document').toBeUndefined();
   return {
-    status: response.statusCode ?? 200,
+    status,
     headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
-    body: contentType.includes('json') && text ? JSON.parse(text) : text,
+    body,
     text,
   };
 }

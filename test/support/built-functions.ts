@@ -74,9 +74,12 @@ export function runBuilt(file: string, handlerExport: string, environment: Recor
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{')) reject(new Error(`${file} exited ${code}: ${err}${out}`));
-      else resolve(JSON.parse(last) as Invocation);
+      try {
+        if (code !== 0) throw new Error(`exited with ${code}`);
+        resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as Invocation);
+      } catch (error) {
+        reject(new Error(`${file}: ${(error as Error).message}: ${err}${out.slice(0, 2_000)}`));
+      }
     });
   });
 }

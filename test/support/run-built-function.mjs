@@ -6,11 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
 const [file, exportName, eventFile] = process.argv.slice(2);
+// The SDK's keep-alive sockets would hold the process open, as they do a frozen Lambda's: exit once
+// the line is written (a pipe is written asynchronously, and an answer may be megabytes).
+const report = (result) => process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 const started = performance.now();
 const module = await import(pathToFileURL(file).href);
 const importMs = performance.now() - started;
 if (!eventFile) {
-  console.log(JSON.stringify({ importMs }));
+  report({ importMs });
 } else {
   const deadline = Date.now() + 15_000;
   const functionName = process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'built-function';
@@ -27,7 +30,5 @@ if (!eventFile) {
   };
   const invoked = performance.now();
   const response = await module[exportName](JSON.parse(readFileSync(eventFile, 'utf8')), context);
-  console.log(JSON.stringify({ importMs, invokeMs: performance.now() - invoked, response }));
+  report({ importMs, invokeMs: performance.now() - invoked, response });
 }
-// The SDK's keep-alive sockets would hold the process open, as they do a frozen Lambda's.
-process.exit(0);

@@ -1,0 +1,23 @@
+/** A customer's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
+import * as v from 'valibot';
+import { loopEntries, rowDate, rowId, rowText, rowVersion } from '../row-schema.js';
+
+export const CustomerRow = v.strictObject({
+  ID: rowId(),
+  REF: v.pipe(v.string(), v.regex(/^CUS\d{12}$/)),
+  TITLE: rowId(),
+  FIRSTNAME: rowText(),
+  LASTNAME: rowText(),
+  EMAIL: rowText(),
+  LANG_ID: rowId(),
+  ADDRESS1: rowText(),
+  ADDRESS2: rowText(),
+  ADDRESS3: rowText(),
+  ZIPCODE: rowText(),
+  CITY: rowText(),
+  COUNTRY: rowId(),
+  VERSION: rowVersion(),
+  CREATE_DATE: rowDate(),
+  UPDATE_DATE: rowDate(),
+  ...loopEntries(),
+});

@@ -1,0 +1,26 @@
+/** A product's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
+import * as v from 'valibot';
+import { loopEntries, rowBit, rowCount, rowDate, rowDecimal, rowId, rowLocale, rowText, rowVersion } from '../row-schema.js';
+
+export const ProductRow = v.strictObject({
+  ID: rowId(),
+  REF: rowText(),
+  LOCALE: rowLocale(),
+  IS_TRANSLATED: rowBit(),
+  TITLE: rowText(),
+  CHAPO: rowText(),
+  DESCRIPTION: rowText(),
+  POSTSCRIPTUM: rowText(),
+  PRICE: rowDecimal(),
+  CURRENCY: rowId(),
+  TAXED_PRICE: rowDecimal(),
+  WEIGHT: rowDecimal(),
+  VISIBLE: rowBit(),
+  DEFAULT_CATEGORY: rowCount(),
+  TAX_RULE_ID: rowId(),
+  BRAND_ID: rowCount(),
+  VERSION: rowVersion(),
+  CREATE_DATE: rowDate(),
+  UPDATE_DATE: rowDate(),
+  ...loopEntries(),
+});

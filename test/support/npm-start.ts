@@ -1,0 +1,28 @@
+/** `npm start` as a process, for the tests that meet it as a user does. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll } from 'vitest';
+
+const started: ChildProcessWithoutNullStreams[] = [];
+// Whatever a failing test left running is stopped: SIGTERM makes npm start stop its DynamoDB Local too.
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+/** Starts `npm start`'s entry point and resolves with its output once it listens. */
+export function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
+    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  started.push(child);
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('listening on')) resolve(output);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return { child, ready };
+}
+
