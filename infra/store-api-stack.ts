@@ -1,10 +1,12 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type Duration, type StackProps } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes } from '../lib/routes.js';
+import { Monitoring } from './constructs/monitoring.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { StoreTable } from './constructs/store-table.js';
 
@@ -15,6 +17,10 @@ export interface StoreApiStackProps extends StackProps {
   readonly corsOrigins?: string[];
   /** Default stage throttling. */
   readonly throttle?: { rateLimit: number; burstLimit: number };
+  /** The functions' application log level (Lambda's JSON log format filters on it). */
+  readonly logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Where alarms notify: an SNS topic with this email subscribed. */
+  readonly alarmEmail?: string;
 }
 
 /** The construct id of a route's function (its logical ids start with it). */
@@ -47,20 +53,25 @@ export class StoreApiStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: logRetention })) },
     });
 
+    const functions: Array<{ name: string; fn: NodejsFunction; timeout: Duration }> = [];
     for (const route of routes) {
       const id = constructId(route.name);
-      const { function: fn } = new RouteFunction(this, id, {
+      const { function: fn, timeout } = new RouteFunction(this, id, {
         route,
         table,
         logRetention,
+        logLevel: props.logLevel ?? 'INFO',
         environment: { STORE_SECRET: serverSecret.secretValue.unsafeUnwrap() },
       });
+      functions.push({ name: route.name, fn, timeout });
       new HttpRoute(this, `${id}Route`, {
         httpApi: api,
         routeKey: route.method === 'ANY' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${id}Integration`, fn),
       });
     }
+
+    new Monitoring(this, 'Monitoring', { api, table, functions, alarmEmail: props.alarmEmail });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });

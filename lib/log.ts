@@ -1,11 +1,13 @@
 /**
- * One-line JSON logs for CloudWatch. Callers pass only what is safe to log: never a body, a header,
- * a password, a hash or a key (the error middleware logs error names and messages of 5xx only).
+ * One-line JSON logs, written as they are to stdout: with Lambda's JSON log format, lines that do
+ * not come through `console` are kept whole, so that a line may also be a CloudWatch Embedded Metric
+ * Format document (lib/http/request-log.ts). Callers pass only what is safe to log: never a body, a
+ * header, a password, a hash, a key or a `sign`. STORE_LOG_LEVEL: `silent`, or `warn` for no info lines.
  */
 type Level = 'info' | 'warn' | 'error';
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  if (process.env.STORE_LOG_LEVEL === 'silent') return;
-  const line = JSON.stringify({ level, message, ...fields, time: new Date().toISOString() });
-  (level === 'error' ? console.error : console.log)(line);
+  const wanted = process.env.STORE_LOG_LEVEL;
+  if (wanted === 'silent' || (wanted === 'warn' && level === 'info') || (wanted === 'error' && level !== 'error')) return;
+  process.stdout.write(`${JSON.stringify({ level, message, ...fields, time: new Date().toISOString() })}\n`);
 }

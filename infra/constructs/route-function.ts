@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -29,13 +29,16 @@ export interface RouteFunctionProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
   readonly environment?: Record<string, string>;
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
 
 /** One route's Lambda: its handler module bundled by the local esbuild, with only the table actions it needs. */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
+  /** Longer than a request's budget (10 s), so that a request always answers before it. */
+  readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, environment }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, environment, logLevel }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -46,8 +49,12 @@ export class RouteFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: route.memoryMb,
-      timeout: Duration.seconds(15),
+      timeout: this.timeout,
       logGroup,
+      // JSON platform logs and level filtering; our own lines are JSON already (lib/log.ts).
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[logLevel],
+      systemLogLevelV2: SystemLogLevel.INFO,
       environment: {
         STORE_TABLE_NAME: table.tableName,
         // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB

@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isUnavailable, Unavailable } from './errors.js';
+import { currentUsage } from './usage.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -38,11 +39,24 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): 
 
 /** One client per container, created on first use so that tests can set the environment first. */
 export function db(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(createDynamoDbClient(), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  if (!documentClient) {
+    documentClient = DynamoDBDocumentClient.from(createDynamoDbClient(), { marshallOptions: { removeUndefinedValues: true } });
+    // Every call reports the capacity it consumed, for the request log (usage below).
+    documentClient.middlewareStack.add(
+      (next) => async (args) => {
+        Object.assign(args.input as object, { ReturnConsumedCapacity: 'TOTAL' });
+        return next(args);
+      },
+      { step: 'initialize', name: 'returnConsumedCapacity' },
+    );
+  }
   return documentClient;
 }
+
+const consumed = (output: unknown): number => {
+  const capacity = (output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> } | undefined)?.ConsumedCapacity;
+  return [capacity ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+};
 
 const deadline = new AsyncLocalStorage<AbortSignal>();
 
@@ -56,10 +70,15 @@ export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Pr
  */
 export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
   const signal = deadline.getStore();
+  const usage = currentUsage();
   if (signal?.aborted) throw new Unavailable(signal.reason);
+  if (usage) usage.requests++;
   try {
-    return await call(db(), signal ? { abortSignal: signal } : {});
+    const output = await call(db(), signal ? { abortSignal: signal } : {});
+    if (usage) usage.capacity += consumed(output);
+    return output;
   } catch (error) {
+    if (usage && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test((error as Error).name)) usage.throttled++;
     throw isUnavailable(error) || signal?.aborted ? new Unavailable(error) : error;
   }
 }

@@ -22,6 +22,7 @@ import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
 import { withinBudget } from './budget.js';
+import { logged } from './request-log.js';
 import { bodyLimit } from './body-limit.js';
 import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
@@ -152,5 +153,5 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
   if (route.method === 'POST' && route.permission.access === 'CREATE') handler.use(idempotency((row) => rowResponse(route, row)));
   if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(httpJsonBodyParser());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
-  return Object.assign(withinBudget(handler), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
+  return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

@@ -38,6 +38,8 @@ export const responseLog: string[] = [];
 export const passwordsSent = new Set<string>();
 /** Every `sign` sent: each is a credential for the bodiless requests of its key. */
 export const signsSent = new Set<string>();
+/** Every log line the API wrote in this test file (test/support/table-per-file.ts keeps them). */
+export const logLines: string[] = [];
 
 /** A superadmin key of this test file's table, created once. */
 export const superadminKey = (): Promise<Credentials> => (superadmin ??= createApiKey({ label: 'tests', superadmin: true }));

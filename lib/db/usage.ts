@@ -1,0 +1,18 @@
+/** What one piece of work (a request) asks of DynamoDB, counted by client.ts `request()`; no SDK here. */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface DatabaseUsage {
+  requests: number;
+  /** Capacity units consumed, read and write. */
+  capacity: number;
+  /** Calls that failed for throttling, after the SDK's retries. */
+  throttled: number;
+}
+
+const usages = new AsyncLocalStorage<DatabaseUsage>();
+
+/** Runs `work`, adding what its DynamoDB calls ask to `usage`. */
+export const countingUsage = <T>(usage: DatabaseUsage, work: () => Promise<T>): Promise<T> => usages.run(usage, work);
+
+/** The usage of the work this call belongs to, if it is counted. */
+export const currentUsage = (): DatabaseUsage | undefined => usages.getStore();

@@ -1,0 +1,67 @@
+/**
+ * One JSON line per request: who asked what, what it answered, how long it took and what it asked of
+ * DynamoDB — and, in the same line, the request's metrics in CloudWatch Embedded Metric Format (no
+ * SDK call: CloudWatch reads them from the log). Never a body, a header, a secret or a `sign`.
+ */
+import { countingUsage, type DatabaseUsage } from '../db/usage.js';
+import { log } from '../log.js';
+import type { RouteDefinition } from '../routes.js';
+import type { HttpContext, HttpEvent, HttpResponse } from './types.js';
+
+export const METRICS_NAMESPACE = 'StoreApi';
+
+/** The metrics of a request, all counted per route (the dimension). */
+const METRICS = [
+  ['Requests', 'Count'],
+  ['Status4xx', 'Count'],
+  ['Status5xx', 'Count'],
+  ['Latency', 'Milliseconds'],
+  ['LoginFailures', 'Count'],
+  ['LockOuts', 'Count'],
+  ['IdempotentReplays', 'Count'],
+  ['DynamoDBThrottles', 'Count'],
+] as const;
+
+type MetricName = (typeof METRICS)[number][0];
+
+function metricsOf(route: RouteDefinition, response: HttpResponse, latency: number, usage: DatabaseUsage): Record<MetricName, number> {
+  const status = response.statusCode ?? 200;
+  const checksLogin = route.name === 'customers/check-login';
+  return {
+    Requests: 1,
+    Status4xx: status >= 400 && status < 500 ? 1 : 0,
+    Status5xx: status >= 500 ? 1 : 0,
+    Latency: latency,
+    LoginFailures: checksLogin && status === 404 ? 1 : 0,
+    LockOuts: checksLogin && status === 429 ? 1 : 0,
+    IdempotentReplays: response.headers?.['Idempotent-Replayed'] === 'true' ? 1 : 0,
+    DynamoDBThrottles: usage.throttled,
+  };
+}
+
+/** Wraps a route's handler so that each of its requests writes its line. */
+export function logged(route: RouteDefinition, handler: (event: HttpEvent, context: HttpContext) => Promise<HttpResponse>) {
+  return async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
+    const started = performance.now();
+    const usage: DatabaseUsage = { requests: 0, capacity: 0, throttled: 0 };
+    const response = await countingUsage(usage, () => handler(event, context));
+    const latency = Math.round((performance.now() - started) * 10) / 10;
+    log('info', 'request', {
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Route']], Metrics: METRICS.map(([Name, Unit]) => ({ Name, Unit })) }],
+      },
+      Route: route.name,
+      requestId: context.awsRequestId,
+      method: event.requestContext.http.method,
+      path: event.rawPath,
+      status: response.statusCode ?? 200,
+      latencyMs: latency,
+      dynamodbRequests: usage.requests,
+      consumedCapacity: usage.capacity,
+      ...(context.apiKey ? { apiKey: context.apiKey.apiKey } : {}),
+      ...metricsOf(route, response, latency, usage),
+    });
+    return response;
+  };
+}
