@@ -8,10 +8,13 @@
  *   corsOrigins  comma-separated origins; CORS is off without them
  * It needs no AWS account to synthesize: the stack is environment-agnostic and does no lookups.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { StoreApiStack } from './store-api-stack.js';
 
 const app = new App();
+// The AwsSolutions checks run on every synth: an unacknowledged finding fails it (store-api-stack.ts says why each is acknowledged).
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 const context = (key: string): string | undefined => app.node.tryGetContext(key) as string | undefined;
 const stage = context('stage') ?? 'dev';
 const corsOrigins = context('corsOrigins');

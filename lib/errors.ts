@@ -27,3 +27,11 @@ export class TooManyAttempts extends Error {
     this.name = 'TooManyAttempts';
   }
 }
+
+/** Something the request needs besides the table (the server secret) could not be had; retry later. */
+export class DependencyUnavailable extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'DependencyUnavailable';
+  }
+}

@@ -29,6 +29,8 @@ export interface RouteDefinition {
   readonly memoryMb: number;
   /** Files (from the repository's root) shipped beside the function's bundle, read when first needed. */
   readonly assets?: readonly string[];
+  /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
+  readonly usesServerSecret: boolean;
 }
 
 interface RouteOptions {
@@ -60,6 +62,7 @@ const route = <const Name extends string, const Path extends string>(
   dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' && options.access === 'CREATE' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
   memoryMb: options.memoryMb ?? 512,
   ...(options.assets ? { assets: options.assets } : {}),
+  usesServerSecret: options.resource !== null && ((method === 'GET' && !path.includes('{')) || (method === 'POST' && options.access === 'CREATE')),
 });
 
 /** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */

@@ -1,12 +1,43 @@
 /**
- * Server-side keys, derived per purpose from STORE_SECRET: the list cursors' signatures and the
- * idempotency fingerprints. The CDK stack generates STORE_SECRET (Secrets Manager) and `npm start`
- * keeps one in its data dir. Without it (tests) a key derived from the table's name is used: cursors
- * are still bound to their list and fingerprints still compare, but the key is guessable.
+ * Server-side keys, derived per purpose from the server secret: the list cursors' signatures and the
+ * idempotency fingerprints. The secret is read when first needed and kept for the container's life:
+ *   STORE_SECRET       the secret itself (`npm start` keeps one in its data dir; tests; sam local);
+ *   STORE_SECRET_ARN   else, the Secrets Manager secret the stack generated (only the functions
+ *                      that sign cursors or fingerprint requests have it, and may only read it).
+ * With neither (tests), a key derived from the table's name: cursors are still bound to their list
+ * and fingerprints still compare, but the key is guessable.
  */
 import { createHmac } from 'node:crypto';
+import { DependencyUnavailable } from './errors.js';
 
-export function serverKey(purpose: 'cursor' | 'idempotency'): Buffer {
-  const root = process.env.STORE_SECRET ?? `store-api secret for table ${process.env.STORE_TABLE_NAME ?? 'store'}`;
-  return createHmac('sha256', root).update(purpose).digest();
+let fetched: Promise<string> | undefined;
+
+async function fetchSecret(arn: string): Promise<string> {
+  // Loaded on first need: the functions that never sign start without it.
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } });
+  try {
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!SecretString) throw new Error('the server secret is empty');
+    return SecretString;
+  } catch (error) {
+    throw new DependencyUnavailable('the server secret could not be read', error);
+  } finally {
+    client.destroy();
+  }
+}
+
+function rootSecret(): Promise<string> | string {
+  if (process.env.STORE_SECRET) return process.env.STORE_SECRET;
+  const arn = process.env.STORE_SECRET_ARN;
+  if (!arn) return `store-api secret for table ${process.env.STORE_TABLE_NAME ?? 'store'}`;
+  fetched ??= fetchSecret(arn).catch((error: unknown) => {
+    fetched = undefined; // the next request tries again
+    throw error;
+  });
+  return fetched;
+}
+
+export async function serverKey(purpose: 'cursor' | 'idempotency'): Promise<Buffer> {
+  return createHmac('sha256', await rootSecret()).update(purpose).digest();
 }

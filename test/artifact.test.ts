@@ -35,7 +35,8 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 describe('the synthesized functions', () => {
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
     for (const fn of built) {
-      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(['DYNAMODB_ENDPOINT', 'STORE_SECRET', 'STORE_TABLE_NAME']);
+      const secret = fn.route.usesServerSecret ? ['STORE_SECRET', 'STORE_SECRET_ARN'] : [];
+      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(['DYNAMODB_ENDPOINT', ...secret, 'STORE_TABLE_NAME']);
     }
   });
 

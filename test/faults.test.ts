@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetCommand, QueryCommand, TransactWriteCommand, BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { ProvisionedThroughputExceededException, InternalServerError } from '@aws-sdk/client-dynamodb';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { db } from '../lib/db/client.js';
 import { get, post, put, superadminKey, tableSnapshot } from './support/api.js';
 import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
@@ -88,6 +89,28 @@ describe('DynamoDB faults', () => {
     const response = await get('/api/tax-rules/2');
     expect(response.status).toBe(500);
     expect(response.text).not.toContain('secret internals');
+  });
+});
+
+describe('the server secret out of reach', () => {
+  it('makes the routes that need it answer 503 + Retry-After, and is asked for again by the next request', async () => {
+    const secrets = mockClient(SecretsManagerClient);
+    secrets.on(GetSecretValueCommand).rejects(unavailable());
+    const own = process.env.STORE_SECRET;
+    delete process.env.STORE_SECRET;
+    process.env.STORE_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:store-api-server';
+    try {
+      const list = await get('/api/tax-rules?limit=1');
+      expect(list.status).toBe(503);
+      expect(list.headers['retry-after']).toBe('1');
+      expect((await get('/api/tax-rules/1')).status).toBe(200); // a read by id signs nothing
+      expect((await get('/api/tax-rules?limit=1')).status).toBe(503);
+      expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+    } finally {
+      delete process.env.STORE_SECRET_ARN;
+      if (own !== undefined) process.env.STORE_SECRET = own;
+      secrets.restore();
+    }
   });
 });
 

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { handlerFile, type RouteDefinition } from '../../lib/routes.js';
 
@@ -28,7 +29,8 @@ export interface RouteFunctionProps {
   readonly route: RouteDefinition;
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
-  readonly environment?: Record<string, string>;
+  /** The server secret, read by the routes that use it (only GetSecretValue, only on it). */
+  readonly serverSecret?: ISecret;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
 
@@ -38,7 +40,7 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, environment, logLevel }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -51,6 +53,8 @@ export class RouteFunction extends Construct {
       memorySize: route.memoryMb,
       timeout: this.timeout,
       logGroup,
+      // Traces of each invocation; no X-Ray SDK in the bundle (HTTP APIs have no tracing of their own).
+      tracing: Tracing.ACTIVE,
       // JSON platform logs and level filtering; our own lines are JSON already (lib/log.ts).
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[logLevel],
@@ -60,7 +64,9 @@ export class RouteFunction extends Construct {
         // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
         // Local: an --env-vars file only overrides variables the template declares.
         DYNAMODB_ENDPOINT: '',
-        ...environment,
+        // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
+        // that `sam local` and the artifact test may give it.
+        ...(route.usesServerSecret && serverSecret ? { STORE_SECRET: '', STORE_SECRET_ARN: serverSecret.secretArn } : {}),
       },
       bundling: {
         ...BUNDLE,
@@ -70,7 +76,9 @@ export class RouteFunction extends Construct {
         // logs carry error names and messages, never stack traces, so there is nothing to map.
         sourceMap: false,
         forceDockerBundling: false,
-        externalModules: [],
+        // The Secrets Manager client is loaded on first need (lib/secrets.ts): bundled where a route
+        // uses the server secret, left out of the others, which never reach it.
+        externalModules: route.usesServerSecret ? [] : ['@aws-sdk/client-secrets-manager'],
         // Files the function reads when first needed, beside its bundle (the API reference's page).
         ...(route.assets?.length
           ? {
@@ -83,6 +91,9 @@ export class RouteFunction extends Construct {
           : {}),
       },
     });
+    if (route.usesServerSecret && serverSecret) {
+      this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [serverSecret.secretArn] }));
+    }
     if (route.dynamodb.length > 0) {
       this.function.addToRolePolicy(
         new PolicyStatement({

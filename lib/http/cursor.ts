@@ -7,17 +7,17 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serverKey } from '../secrets.js';
 import { badCursor } from './errors.js';
 
-const sign = (payload: string): Buffer => createHmac('sha256', serverKey('cursor')).update(payload).digest();
+const sign = async (payload: string): Promise<Buffer> => createHmac('sha256', await serverKey('cursor')).update(payload).digest();
 
-export function encodeCursor(scope: string, position: unknown): string {
+export async function encodeCursor(scope: string, position: unknown): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ s: scope, p: position })).toString('base64url');
-  return `${payload}.${sign(payload).toString('base64url')}`;
+  return `${payload}.${(await sign(payload)).toString('base64url')}`;
 }
 
-export function decodeCursor(scope: string, cursor: string): unknown {
+export async function decodeCursor(scope: string, cursor: string): Promise<unknown> {
   const [payload, signature, extra] = cursor.split('.');
   if (!payload || !signature || extra !== undefined) throw badCursor();
-  const expected = sign(payload);
+  const expected = await sign(payload);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor();
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { s?: unknown; p?: unknown };

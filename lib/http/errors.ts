@@ -4,7 +4,7 @@
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
 import { Conflict, InvalidPosition, NotFound, Unavailable, VersionMismatch } from '../db/errors.js';
-import { InvalidInput, TooManyAttempts } from '../errors.js';
+import { DependencyUnavailable, InvalidInput, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
@@ -21,7 +21,7 @@ export function toProblem(error: unknown): HttpProblem {
   if (error instanceof Conflict) return new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {});
   if (error instanceof VersionMismatch) return new HttpProblem(412, `${error.message} (If-Match)`);
   if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
-  if (error instanceof Unavailable) {
+  if (error instanceof Unavailable || error instanceof DependencyUnavailable) {
     return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;

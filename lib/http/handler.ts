@@ -100,10 +100,10 @@ const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
   body: JSON.stringify(toLoop([row])),
 });
 
-function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): HttpResponse {
+async function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
   if (result === undefined || route.status === 204) return { statusCode: 204 };
   if (isPage(result)) {
-    const headers = pageHeaders(result, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
+    const headers = await pageHeaders(result, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
     return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(result.items)) };
   }
   return rowResponse(route, result);
@@ -131,7 +131,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
     // A cursor is bound to the list, its order, filters and lang: everything but the paging itself.
     const scope = `${route.name}|${JSON.stringify(listQuery)}`;
-    const page: PageRequest = { limit, offset, ...(cursor !== undefined ? { after: decodeCursor(scope, cursor) } : {}) };
+    const page: PageRequest = { limit, offset, ...(cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
     const run = () => operation({
       body: parsed.body as Output<Body>,
       query: listQuery as Output<Query>,

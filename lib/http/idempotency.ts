@@ -31,9 +31,9 @@ type Outcome = { row: Row } | { response: HttpResponse };
 
 const store = defineIdempotencyStore<Outcome>(IDEMPOTENCY_TTL_SECONDS);
 
-function fingerprint(request: HttpRequest): string {
+async function fingerprint(request: HttpRequest): Promise<string> {
   const { requestContext, rawPath, rawQueryString } = request.event;
-  return createHmac('sha256', serverKey('idempotency'))
+  return createHmac('sha256', await serverKey('idempotency'))
     .update(`${requestContext.http.method} ${rawPath}?${rawQueryString ?? ''}\n`)
     .update(rawBody(request.event))
     .digest('base64url');
@@ -57,7 +57,7 @@ export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware 
     if (idempotencyKey === undefined) return undefined;
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const scope = `${request.context.apiKey?.apiKey ?? 'anonymous'}#${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
-    const print = fingerprint(request);
+    const print = await fingerprint(request);
     const taken = await store.begin(scope, print, budgetOf(request.context) + LEASE_MARGIN_MS);
     if ('lease' in taken) {
       request.context.idempotencyLease = taken.lease;

@@ -20,11 +20,11 @@ export interface PageLink {
   limit: number;
 }
 
-export function pageHeaders(page: Page<unknown>, link: PageLink): Record<string, string> {
+export async function pageHeaders(page: Page<unknown>, link: PageLink): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (page.total !== undefined) headers['X-Total-Count'] = String(page.total);
   if (page.next) {
-    const cursor = encodeCursor(link.scope, page.next);
+    const cursor = await encodeCursor(link.scope, page.next);
     const params = new URLSearchParams(link.query);
     params.set('limit', String(link.limit));
     params.set('cursor', cursor);
