@@ -13,7 +13,7 @@ import { DependencyUnavailable } from './errors.js';
 let fetched: Promise<string> | undefined;
 
 async function fetchSecret(arn: string): Promise<string> {
-  // Loaded on first need: the functions that never sign start without it.
+  // Loaded on first need, from the Lambda runtime's AWS SDK (not bundled): no cold start parses it.
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } });
   try {

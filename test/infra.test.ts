@@ -170,9 +170,8 @@ describe('StoreApiStack', () => {
       const bundle = path.join(assembly.directory, `asset.${assetPath}`, 'index.mjs');
       expect(existsSync(bundle), route.name).toBe(true);
       // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
-      // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt); the
-      // routes that sign cursors or fingerprint requests also carry the Secrets Manager client.
-      const budget = route.permission === null ? 64 : 400 + (route.memoryMb > 512 ? 60 : 0) + (route.usesServerSecret ? 48 : 0);
+      // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
+      const budget = route.permission === null ? 64 : route.memoryMb > 512 ? 460 : 400;
       expect(statSync(bundle).size, route.name).toBeLessThan(budget * 1024);
     }
   }, 120_000);

@@ -76,9 +76,9 @@ export class RouteFunction extends Construct {
         // logs carry error names and messages, never stack traces, so there is nothing to map.
         sourceMap: false,
         forceDockerBundling: false,
-        // The Secrets Manager client is loaded on first need (lib/secrets.ts): bundled where a route
-        // uses the server secret, left out of the others, which never reach it.
-        externalModules: route.usesServerSecret ? [] : ['@aws-sdk/client-secrets-manager'],
+        // The Secrets Manager client is loaded on first need, once per container (lib/secrets.ts),
+        // from the Lambda runtime's own AWS SDK: no function parses it at init.
+        externalModules: ['@aws-sdk/client-secrets-manager'],
         // Files the function reads when first needed, beside its bundle (the API reference's page).
         ...(route.assets?.length
           ? {
