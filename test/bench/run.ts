@@ -4,7 +4,8 @@
  *   1. Cold start, as deployed: the app is synthesized; for every function, its asset's bytes and
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
  *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
- *      medians of BENCH_PAIRS pairs, and their ratio. Then what --enable-source-maps would cost.
+ *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios. Then what
+ *      --enable-source-maps would cost. BENCH_ONLY=cold skips the warm latencies.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
  */
@@ -40,28 +41,32 @@ async function coldStart(): Promise<void> {
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
-    /** Median import times of a function and of the floor, in alternating fresh processes. */
+    /**
+     * Import times of a function and of the floor in alternating fresh processes: their medians, and
+     * the median of each pair's ratio (a pair runs back to back, so the machine's drift cancels out).
+     */
     const pairs = async (file: string, exportName: string, environment: Record<string, string>) => {
-      const [own, floor]: [number[], number[]] = [[], []];
+      const [own, floor, ratio]: [number[], number[], number[]] = [[], [], []];
       for (let i = 0; i < PAIRS; i++) {
         floor.push((await runBuilt(floorFile, 'handler', environment)).importMs);
         own.push((await runBuilt(file, exportName, environment)).importMs);
+        ratio.push(own.at(-1)! / floor.at(-1)!);
       }
-      return { own: median(own), floor: median(floor) };
+      return { own: median(own), floor: median(floor), ratio: median(ratio) };
     };
 
     const floorBytes = readFileSync(floorFile);
-    console.log(`cold start: fresh-process import, median of ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)})`);
+    console.log(`cold start: fresh-process import, ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)}); ratio = median of the pairs' ratios`);
     console.log('function'.padEnd(24), 'bytes'.padStart(11), 'gzip'.padStart(11), 'import ms'.padStart(10), 'floor ms'.padStart(9), 'ratio'.padStart(6));
     // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
     const control = await pairs(floorFile, 'handler', Object.values(environments)[0]!);
-    console.log('floor (control)'.padEnd(24), kib(floorBytes.length).padStart(11), kib(gzipSync(floorBytes).length).padStart(11), control.own.toFixed(1).padStart(10), control.floor.toFixed(1).padStart(9), (control.own / control.floor).toFixed(2).padStart(6));
+    console.log('floor (control)'.padEnd(24), kib(floorBytes.length).padStart(11), kib(gzipSync(floorBytes).length).padStart(11), control.own.toFixed(1).padStart(10), control.floor.toFixed(1).padStart(9), control.ratio.toFixed(2).padStart(6));
     const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
     for (const fn of functions) {
       const bytes = readFileSync(fn.file);
-      const { own, floor } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
-      ratios.push({ name: fn.route.name, ratio: own / floor, hashes: fn.route.memoryMb > 512 });
-      console.log(fn.route.name.padEnd(24), kib(bytes.length).padStart(11), kib(gzipSync(bytes).length).padStart(11), own.toFixed(1).padStart(10), floor.toFixed(1).padStart(9), (own / floor).toFixed(2).padStart(6));
+      const { own, floor, ratio } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
+      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.memoryMb > 512 });
+      console.log(fn.route.name.padEnd(24), kib(bytes.length).padStart(11), kib(gzipSync(bytes).length).padStart(11), own.toFixed(1).padStart(10), floor.toFixed(1).padStart(9), ratio.toFixed(2).padStart(6));
     }
     for (const hashes of [false, true]) {
       const group = ratios.filter((r) => r.hashes === hashes);
@@ -164,4 +169,4 @@ async function warmLatency(): Promise<void> {
 }
 
 await coldStart();
-await warmLatency();
+if (process.env.BENCH_ONLY !== 'cold') await warmLatency();
