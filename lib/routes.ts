@@ -29,6 +29,10 @@ export interface RouteDefinition {
   readonly memoryMb: number;
   /** Files (from the repository's root) shipped beside the function's bundle, read when first needed. */
   readonly assets?: readonly string[];
+  /** A protected GET of a collection: it pages (limit, offset, cursor) and answers rows with list headers. */
+  readonly list: boolean;
+  /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
+  readonly idempotent: boolean;
   /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
   readonly usesServerSecret: boolean;
 }
@@ -52,18 +56,24 @@ const route = <const Name extends string, const Path extends string>(
   path: Path,
   status: RouteDefinition['status'],
   options: RouteOptions,
-): RouteDefinition & { name: Name; path: Path } => ({
-  name,
-  method,
-  path,
-  status,
-  permission: options.resource ? { resource: options.resource, access: options.access } : null,
-  body: method === 'POST' || method === 'PUT',
-  dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(method === 'POST' && options.access === 'CREATE' ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
-  memoryMb: options.memoryMb ?? 512,
-  ...(options.assets ? { assets: options.assets } : {}),
-  usesServerSecret: options.resource !== null && ((method === 'GET' && !path.includes('{')) || (method === 'POST' && options.access === 'CREATE')),
-});
+): RouteDefinition & { name: Name; path: Path } => {
+  const list = options.resource !== null && method === 'GET' && !path.includes('{');
+  const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE';
+  return {
+    name,
+    method,
+    path,
+    status,
+    permission: options.resource ? { resource: options.resource, access: options.access } : null,
+    body: method === 'POST' || method === 'PUT',
+    dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(idempotent ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
+    memoryMb: options.memoryMb ?? 512,
+    ...(options.assets ? { assets: options.assets } : {}),
+    list,
+    idempotent,
+    usesServerSecret: list || idempotent,
+  };
+};
 
 /** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */
 const PASSWORD_MEMORY = 1024;

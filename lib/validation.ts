@@ -25,14 +25,20 @@ const LONG_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u20
 // Zero-width spaces and joiners, other format characters and spaces: nothing a person can see.
 const INVISIBLE_ONLY = /^[\p{Cf}\p{Z}\s]+$/u;
 
-/** A one-line text (a name, an address, a ref), trimmed, of at most `max` characters; it may be empty. */
-export const text = (max = MAX_TEXT) =>
+/** Valid Unicode, trimmed, at most `max` characters, and none of the `forbidden` characters. */
+const trimmedText = (max: number, forbidden: RegExp, whatIsForbidden: string) =>
   v.pipe(
     v.string('must be a string'),
     wellFormed(),
     v.trim(),
     v.maxLength(max, `must be at most ${max} characters`),
-    v.check((s) => !ONE_LINE_FORBIDDEN.test(s), 'must not contain control characters or line breaks'),
+    v.check((s) => !forbidden.test(s), `must not contain ${whatIsForbidden}`),
+  );
+
+/** A one-line text (a name, an address, a ref), trimmed, of at most `max` characters; it may be empty. */
+export const text = (max = MAX_TEXT) =>
+  v.pipe(
+    trimmedText(max, ONE_LINE_FORBIDDEN, 'control characters or line breaks'),
     v.check((s) => !INVISIBLE_ONLY.test(s), 'must not be made only of invisible characters'),
   );
 
@@ -40,14 +46,7 @@ export const text = (max = MAX_TEXT) =>
 export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.nonEmpty('must not be empty'));
 
 /** A long text (a description), trimmed: line breaks and tabs allowed, no other control character. */
-export const longText = (max: number) =>
-  v.pipe(
-    v.string('must be a string'),
-    wellFormed(),
-    v.trim(),
-    v.maxLength(max, `must be at most ${max} characters`),
-    v.check((s) => !LONG_FORBIDDEN.test(s), 'must not contain control characters other than line breaks and tabs'),
-  );
+export const longText = (max: number) => trimmedText(max, LONG_FORBIDDEN, 'control characters other than line breaks and tabs');
 
 /** A password: any characters of valid Unicode, compared exactly (never trimmed), within `min`–`max`. */
 export const password = (min: number, max: number) =>

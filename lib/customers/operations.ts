@@ -92,8 +92,9 @@ export async function updateCustomer(input: CustomerUpdateInput, expectedVersion
       version: current.version + 1,
       updatedAt: new Date().toISOString(),
     };
-    // The rule spans two fields, either of which may be the stored one.
-    if ((input.country !== undefined || input.zipcode !== undefined) && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
+    // Sent together, the schema checked them; sent alone, either one meets the stored other here.
+    const alone = (input.country === undefined) !== (input.zipcode === undefined);
+    if (alone && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
     await writeAtomically(customers.replace(current, next, expectedVersion));
     return next;
   });

@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isUnavailable, Unavailable } from './errors.js';
+import { isThrottled, isUnavailable, Unavailable } from './errors.js';
 import { currentUsage } from './usage.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -78,7 +78,7 @@ export async function request<T>(call: (client: DynamoDBDocumentClient, options:
     if (usage) usage.capacity += consumed(output);
     return output;
   } catch (error) {
-    if (usage && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test((error as Error).name)) usage.throttled++;
+    if (usage && isThrottled((error as Error).name)) usage.throttled++;
     throw isUnavailable(error) || signal?.aborted ? new Unavailable(error) : error;
   }
 }

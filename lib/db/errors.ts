@@ -61,10 +61,14 @@ export class WriteConflict extends Error {
   }
 }
 
+/** DynamoDB's refusals for load: as SDK error names, and as the reason codes of a cancelled transaction. */
+const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+
+/** Whether an SDK error, or a cancelled transaction's reason code, says DynamoDB throttled the call. */
+export const isThrottled = (nameOrCode: string | undefined): boolean => nameOrCode !== undefined && THROTTLING.has(nameOrCode);
+
 const UNAVAILABLE = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
+  ...THROTTLING,
   'InternalServerError',
   'ServiceUnavailable',
   'ServiceUnavailableException',

@@ -8,7 +8,8 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
-import { Conflict, NotFound, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { Conflict, isThrottled, NotFound, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { currentUsage } from './usage.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
 
@@ -120,7 +121,6 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
   return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
 
-const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
 /** Makes the step that records a write's outcome (idempotency-store.ts), for the work it runs in. */
 export type OutcomeRecorder = (outcome: unknown) => WriteStep;
@@ -152,7 +152,11 @@ export async function writeAtomically(steps: readonly WriteStep[], options: { ou
       throw all[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
     }
     if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
-    if (reasons.some((r) => THROTTLED.has(r.Code ?? ''))) throw new Unavailable(error);
+    if (reasons.some((r) => isThrottled(r.Code))) {
+      const usage = currentUsage();
+      if (usage) usage.throttled++;
+      throw new Unavailable(error);
+    }
     throw error;
   }
 }

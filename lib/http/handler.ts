@@ -14,7 +14,6 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as v from 'valibot';
-import type { ApiKeyRecord } from '../api-keys/index.js';
 import type { Page, PageRequest } from '../db/page.js';
 import { recordingOutcomes } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
@@ -48,9 +47,6 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
   page: PageRequest;
   /** The version from `If-Match`, when the client sent one (PUT and DELETE). */
   expectedVersion: number | undefined;
-  apiKey: ApiKeyRecord | undefined;
-  method: string;
-  path: string;
 }
 
 /** A row; a page of rows (lists); or nothing (204). */
@@ -79,8 +75,6 @@ const pathIds = (): HttpMiddleware => ({
     for (const value of Object.values(event.pathParameters ?? {})) if (value === undefined || !isPathId(value)) throw notFound();
   },
 });
-
-const isList = (route: RouteDefinition): boolean => route.method === 'GET' && !route.path.includes('{');
 
 /** The query parameters that define a list as the client sent them, for its next page's link. */
 function listParameters(event: HttpEvent): URLSearchParams {
@@ -117,7 +111,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
   const route = routeByName(name);
   if (!route.permission) throw new Error(`${name} is an open route: use defineOpenHandler`);
   // A list's query also takes the paging parameters; the documented schema is the one validated.
-  const query = isList(route) && schemas.query ? v.object({ ...PagingQuery.entries, ...schemas.query.entries }) : schemas.query;
+  const query = route.list && schemas.query ? v.object({ ...PagingQuery.entries, ...schemas.query.entries }) : schemas.query;
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
     const params = Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([key, value]) => [key, Number(value)]));
@@ -138,9 +132,6 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       params: params as PathParams<Name>,
       page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
-      apiKey: context.apiKey,
-      method: event.requestContext.http.method,
-      path: event.rawPath,
     });
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;
@@ -149,8 +140,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
   };
 
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
-  // Creates take an Idempotency-Key; checkLogin, a read, ignores it.
-  if (route.method === 'POST' && route.permission.access === 'CREATE') handler.use(idempotency((row) => rowResponse(route, row)));
+  if (route.idempotent) handler.use(idempotency((row) => rowResponse(route, row)));
   if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(httpJsonBodyParser());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
   return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });

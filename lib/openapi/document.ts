@@ -67,19 +67,19 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   };
 }
 
-function success(route: RouteDefinition, isList: boolean): JsonObject {
+function success(route: RouteDefinition): JsonObject {
   if (route.status === 204) return { description: 'done, no body' };
   if (route.name === 'health/get') return { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } };
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   const row = ref(`schemas/${ROWS[route.permission!.resource].name}`);
-  const headers: Record<string, JsonObject> = isList
+  const headers: Record<string, JsonObject> = route.list
     ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
-    : { ETag: ref('headers/ETag'), ...(route.method === 'POST' && route.permission?.access === 'CREATE' ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
+    : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
   return {
-    description: isList ? 'a page of loop rows' : 'one loop row',
+    description: route.list ? 'a page of loop rows' : 'one loop row',
     headers,
-    content: { 'application/json': { schema: { type: 'array', items: row, ...(isList ? {} : { minItems: 1, maxItems: 1 }) } } },
+    content: { 'application/json': { schema: { type: 'array', items: row, ...(route.list ? {} : { minItems: 1, maxItems: 1 }) } } },
   };
 }
 
@@ -96,8 +96,7 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
   }
   if (route.permission) parameters.push(ref('parameters/sign'));
   if (route.method === 'PUT' || route.method === 'DELETE') parameters.push(ref('parameters/If-Match'));
-  if (route.method === 'POST' && route.permission?.access === 'CREATE') parameters.push(ref('parameters/Idempotency-Key'));
-  const isList = route.method === 'GET' && !route.path.includes('{') && route.permission !== null;
+  if (route.idempotent) parameters.push(ref('parameters/Idempotency-Key'));
   const sample = sampleRequests.find((s) => s.route === route.name);
   return {
     operationId: route.name.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
@@ -110,7 +109,7 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
     ...(schemas.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body), ...(sample?.body ? { example: sample.body } : {}) } } } }
       : {}),
-    responses: { [route.status]: success(route, isList), ...problems(route, schemas) },
+    responses: { [route.status]: success(route), ...problems(route, schemas) },
   };
 }
 
