@@ -3,17 +3,14 @@
  * npm run api-key -- list
  * npm run api-key -- revoke <API_KEY>
  *
- * Works against $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME), else the DynamoDB Local of a running
- * `npm start`, else a DynamoDB Local started for the command on $DATA_DIR (default .data/).
- * On AWS, unset DYNAMODB_ENDPOINT and set STORE_TABLE_NAME and the usual AWS_* variables.
+ * Works on the table connect.ts picks: $DYNAMODB_ENDPOINT, else the DynamoDB Local of a running
+ * `npm start`, else one started for the command. On AWS, unset DYNAMODB_ENDPOINT and set
+ * STORE_TABLE_NAME and the usual AWS_* variables.
  */
-import { readFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, type Grants } from '../api-keys/index.js';
 import type { Access, Resource } from '../routes.js';
-import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
-import { setUpTable } from '../local/setup.js';
+import { connectToTable } from './connect.js';
 
 const USAGE = `usage:
   npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...)
@@ -33,21 +30,6 @@ export function parseGrants(values: readonly string[]): Grants {
   return grants;
 }
 
-async function connect(): Promise<DynamoDbLocal | undefined> {
-  if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
-  if (running) {
-    process.env.DYNAMODB_ENDPOINT = running.trim();
-    return undefined;
-  }
-  await mkdir(dataDir, { recursive: true });
-  const local = await startDynamoDbLocal({ dataDir });
-  process.env.DYNAMODB_ENDPOINT = local.endpoint;
-  await setUpTable();
-  return local;
-}
-
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -59,7 +41,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  const local = await connect();
+  const local = await connectToTable();
   try {
     switch (command) {
       case 'create': {

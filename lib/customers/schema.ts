@@ -42,6 +42,12 @@ export const CustomerCreate = v.pipe(
   v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
 );
 
+/** A customer brought from Thelia (lib/import): the create's rules, with a password hash instead of a password. */
+export const CustomerImport = v.pipe(
+  v.omit(CustomerFields, ['password']),
+  v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
+);
+
 /** Every field optional; a zip code sent with its country is checked here, one sent alone against the stored country. */
 export const CustomerUpdate = v.pipe(
   v.strictObject({ id: integer(1), ...v.partial(CustomerFields).entries }),
@@ -63,6 +69,7 @@ export const CustomerListQuery = v.object({
   ref: v.optional(v.string()),
 });
 
+export type CustomerImportInput = v.InferOutput<typeof CustomerImport>;
 export type CustomerCreateInput = v.InferOutput<typeof CustomerCreate>;
 export type CustomerUpdateInput = v.InferOutput<typeof CustomerUpdate>;
 export type CheckLoginInput = v.InferOutput<typeof CheckLogin>;

@@ -4,6 +4,7 @@
  * kept in the same transactions as the writes; so whichever way a list is read, its first item is
  * a counter and the first page plus the total costs one Query.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import type { Item } from './items.js';
@@ -64,6 +65,31 @@ export async function allocateId(counter: Counter): Promise<number> {
     options),
   );
   return Number(result.Attributes?.lastId);
+}
+
+/**
+ * Makes the ids handed out from now on come after `lastId`, for records written with ids of their
+ * own (a store's import keeps its ids). It never moves the counter back.
+ */
+export async function reserveIdsThrough(counter: Counter, lastId: number): Promise<void> {
+  const { sets, names, values } = placement(counter, 'HEAD');
+  try {
+    await request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: counterKey(counter.name, 'HEAD'),
+          UpdateExpression: `SET ${['lastId = :lastId', ...sets].join(', ')}`,
+          ConditionExpression: 'attribute_not_exists(lastId) OR lastId < :lastId',
+          ...(sets.length ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: { ...values, ':lastId': lastId },
+        }),
+      options),
+    );
+  } catch (error) {
+    // The counter is already there or past it.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /**

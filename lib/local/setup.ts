@@ -69,7 +69,7 @@ async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): 
 }
 
 /** The tax rules of a fresh Thelia install, as records. */
-function seededTaxRules(now: string): TaxRule[] {
+export function seededTaxRules(now: string): TaxRule[] {
   return seedTaxRules.map((seed) => {
     const i18n: I18n<TaxRuleText> = {};
     for (const [locale, texts] of Object.entries(seed.i18n)) {

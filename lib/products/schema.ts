@@ -9,7 +9,7 @@ export const MAX_LONG_TEXT = 10_000;
 /** Prices and weights up to 999 999 999 999.999999, in millionths. */
 export const MAX_DECIMAL = 10n ** 18n - 1n;
 
-const General = v.object({
+export const ProductGeneral = v.object({
   ref: requiredText(),
   default_category: integer(0),
   price: decimal(MAX_DECIMAL),
@@ -21,17 +21,18 @@ const General = v.object({
   brand_id: v.optional(integer(0)),
 });
 
-const Texts = v.object({
+/** A locale's texts. */
+export const ProductTexts = v.object({
   title: requiredText(),
   chapo: v.optional(longText(MAX_LONG_TEXT)),
   description: v.optional(longText(MAX_LONG_TEXT)),
   postscriptum: v.optional(longText(MAX_LONG_TEXT)),
 });
 
-export const ProductCreate = v.strictObject({ ...General.entries, locale: locale(), ...Texts.entries });
+export const ProductCreate = v.strictObject({ ...ProductGeneral.entries, locale: locale(), ...ProductTexts.entries });
 
 export const ProductUpdate = v.pipe(
-  v.strictObject({ ...v.partial(General).entries, locale: v.optional(locale()), ...v.partial(Texts).entries }),
+  v.strictObject({ ...v.partial(ProductGeneral).entries, locale: v.optional(locale()), ...v.partial(ProductTexts).entries }),
   v.check((body) => Object.keys(body).some((field) => field !== 'locale'), 'has nothing to update: send at least one field to change'),
   v.forward(
     v.partialCheck(

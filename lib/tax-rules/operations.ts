@@ -60,8 +60,8 @@ export async function taxRulesAt(version: number, ids: readonly number[]): Promi
   return pricing.rules;
 }
 
-/** A step that counts a product in (or out of) a rule, failing when the rule does not exist. */
-export const countProductStep = (ruleId: number, delta: 1 | -1, onMissing: OnConditionFailed): WriteStep =>
+/** A step that counts products in (or out of) a rule, failing when the rule does not exist. */
+export const countProductStep = (ruleId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
   taxRules.patch(ruleId, { add: { productCount: delta } }, onMissing);
 
 export async function listTaxRules(query: TaxRuleListInput, page: PageRequest): Promise<Page<Row>> {
@@ -79,6 +79,20 @@ export async function listTaxRules(query: TaxRuleListInput, page: PageRequest): 
   return pageSorted(rows, page, keyOf, compare);
 }
 
+/**
+ * The steps that write a whole rule as a create does (a store's import too): the rule, or in place of
+ * `replaced` (a record nobody changed, at its version), the rules' version, and the default's move.
+ */
+export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule): Promise<WriteStep[]> {
+  const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : taxRules.create(rule);
+  const defaultSteps = rule.isDefault
+    ? makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString())
+    : replaced?.isDefault
+      ? [defaultTaxRule.clear(replaced.id)]
+      : [];
+  return [...write, taxRulesVersion.bump(), ...defaultSteps];
+}
+
 export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
   const id = await taxRules.allocateId();
   const now = new Date().toISOString();
@@ -86,9 +100,7 @@ export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | unde
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
   const rule: TaxRule = { id, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1, createdAt: now, updatedAt: now };
   const row = taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
-  await retryOnConflict(async () =>
-    writeAtomically([...taxRules.create(rule), taxRulesVersion.bump(), ...(rule.isDefault ? makeDefaultSteps(id, await defaultTaxRule.read(), now) : [])], { outcome: row }),
-  );
+  await retryOnConflict(async () => writeAtomically(await wholeRuleSteps(rule), { outcome: row }));
   return row;
 }
 

@@ -1,0 +1,26 @@
+/**
+ * Which table a command works on, the same for every CLI (`npm run api-key`, `npm run import`):
+ * $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME) when set, or $STORE_TABLE_NAME alone on AWS; else the
+ * DynamoDB Local of a running `npm start`; else a DynamoDB Local started for the command on
+ * $DATA_DIR (default .data/), with the table set up as `npm start` would. The caller stops what
+ * this returns.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+import { setUpTable } from '../local/setup.js';
+
+export async function connectToTable(): Promise<DynamoDbLocal | undefined> {
+  if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
+  if (running) {
+    process.env.DYNAMODB_ENDPOINT = running.trim();
+    return undefined;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const local = await startDynamoDbLocal({ dataDir });
+  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  await setUpTable();
+  return local;
+}

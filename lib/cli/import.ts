@@ -1,0 +1,64 @@
+/**
+ * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--report FILE] [--timezone ZONE]
+ *
+ * Copies a Thelia 2.x store (tax rules, products, customers) into the table connect.ts picks, as
+ * CONTRACT §10 says; README "Moving from Thelia". Exit code 0 when every record is in the table,
+ * 2 when some were skipped (the report says which and why), 1 when the import failed.
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { tableName } from '../db/client.js';
+import { Destination } from '../import/destination.js';
+import { Progress } from '../import/progress.js';
+import { formatReport, ReportBuilder } from '../import/report.js';
+import { StoreImport } from '../import/run.js';
+import { describeSource, TheliaSource } from '../import/source.js';
+import { connectToTable } from './connect.js';
+
+const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--report FILE.json] [--timezone ZONE]
+  --dry-run     read and check everything, write nothing
+  --report      also write the report as JSON to FILE.json
+  --timezone    the zone of Thelia's dates (default Z, UTC; e.g. +02:00 or local)`;
+
+export const EXIT = { complete: 0, failed: 1, skipped: 2 } as const;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return EXIT.complete;
+  }
+  if (!values.from) throw new Error('--from is required');
+  const url = new URL(values.from);
+  const dryRun = values['dry-run'] ?? false;
+  const source = await TheliaSource.open(url, { timezone: values.timezone ?? 'Z' });
+  const local = await connectToTable().catch(async (error: unknown) => {
+    await source.close();
+    throw error;
+  });
+  try {
+    const shownSource = describeSource(url);
+    console.error(`${dryRun ? 'Checking' : 'Importing'} ${shownSource} into table ${tableName()}${dryRun ? ' (dry run: nothing is written)' : ''}`);
+    const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun });
+    await new StoreImport(source, new Destination(dryRun), report, new Progress(process.stderr)).run();
+    const finished = report.finish();
+    if (values.report) await writeFile(values.report, `${JSON.stringify(finished, null, 2)}\n`);
+    console.log(formatReport(finished, values.report));
+    return report.hasSkipped ? EXIT.skipped : EXIT.complete;
+  } finally {
+    await source.close();
+    await local?.stop();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    // A URL's password never reaches the message: mysql2 and URL errors do not carry it.
+    console.error(`import failed: ${error.message}\n${USAGE}`);
+    process.exit(EXIT.failed);
+  },
+);

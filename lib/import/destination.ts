@@ -1,0 +1,223 @@
+/**
+ * Where imported records go: the table, through the entities' own steps, so that uniqueness locks,
+ * list totals, id counters and each rule's product count end as if the API had created the records.
+ * Records are written many to a transaction; when one of them cannot be (its email is taken, its id
+ * is), the transaction is cancelled and its records are written one by one to tell which and why.
+ * A record already in the table under its id is never overwritten: it is unchanged when its content
+ * is the source's, else left as it is and reported. A dry run reads all the same and writes nothing.
+ */
+import { customers, type Customer } from '../customers/entity.js';
+import { Conflict, Unavailable, WriteConflict } from '../db/errors.js';
+import { readItem, readItems, type Item } from '../db/items.js';
+import type { Key } from '../db/keys.js';
+import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { seededTaxRules } from '../local/setup.js';
+import { products, type Product } from '../products/entity.js';
+import { taxRules, type TaxRule } from '../tax-rules/entity.js';
+import { countProductStep, wholeRuleSteps } from '../tax-rules/operations.js';
+import type { Problem } from './mapping.js';
+
+export type Outcome = { status: 'imported' } | { status: 'unchanged' } | { status: 'skipped'; problems: Problem[] };
+
+const IMPORTED: Outcome = { status: 'imported' };
+const UNCHANGED: Outcome = { status: 'unchanged' };
+const skipped = (field: string, message: string): Outcome => ({ status: 'skipped', problems: [{ field, message }] });
+
+/** JSON with sorted keys: the same content whatever order its maps were stored in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What a record says, without what any write changes by itself: its version, its dates, its tallies. */
+const contentOf = (record: object, alsoIgnored: readonly string[] = []): string => {
+  const ignored = new Set(['version', 'createdAt', 'updatedAt', 'productCount', ...alsoIgnored]);
+  return canonical(Object.fromEntries(Object.entries(record).filter(([field]) => !ignored.has(field))));
+};
+
+const BCRYPT = /^\$2[aby]\$/;
+
+interface Kind<R extends { id: number }> {
+  /** What a record is called, and the Thelia table it comes from. */
+  what: string;
+  table: string;
+  readMany(ids: readonly number[]): Promise<R[]>;
+  steps(records: readonly R[]): WriteStep[];
+  same(stored: R, imported: R): boolean;
+  /** The value that must be unique among records (email, ref), its lock and its Thelia column. */
+  unique: { column: string; valueOf(record: R): string; lockKey(value: string): Key; ownerOf(lock: Item): number | undefined };
+  /** Records to a transaction: 100 steps at most, counters included. */
+  perTransaction: number;
+}
+
+const customerKind: Kind<Customer> = {
+  what: 'customer',
+  table: 'customer',
+  readMany: (ids) => customers.readMany(ids),
+  steps: (records) => customers.create(...records),
+  // A bcrypt hash is upgraded at the customer's first successful check: that is no change of content.
+  same: (stored, imported) => contentOf(stored, BCRYPT.test(stored.passwordHash) ? [] : ['passwordHash']) === contentOf(imported, BCRYPT.test(stored.passwordHash) ? [] : ['passwordHash']),
+  unique: { column: 'customer.email', valueOf: (c) => c.email, lockKey: (email) => customers.lockKey('email', email), ownerOf: (lock) => customers.lockOwner(lock) },
+  // Two steps a customer, two for the counters.
+  perTransaction: 49,
+};
+
+const TAX_RULE_GONE = 'taxRule';
+
+const productKind: Kind<Product> = {
+  what: 'product',
+  table: 'product',
+  readMany: (ids) => products.readMany(ids),
+  steps(records) {
+    const perRule = new Map<number, number>();
+    for (const product of records) perRule.set(product.taxRuleId, (perRule.get(product.taxRuleId) ?? 0) + 1);
+    const counts = [...perRule].map(([ruleId, count]) => countProductStep(ruleId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)));
+    return [...products.create(...records), ...counts];
+  },
+  same: (stored, imported) => contentOf(stored) === contentOf(imported),
+  unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
+  // Two steps a product, two for the counters, one for each of the products' rules (at most 30 here).
+  perTransaction: 30,
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes steps, waiting and trying again while DynamoDB is throttled or out of reach (a store's
+ * import is worth waiting for), a bounded number of times. A write whose answer was lost may have
+ * been applied: trying it again then fails its conditions, and the record is found unchanged.
+ */
+async function persist(steps: readonly WriteStep[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeAtomically(steps);
+    } catch (error) {
+      if (!(error instanceof Unavailable || error instanceof WriteConflict) || attempt >= 8) throw error;
+      await pause(Math.min(5_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
+    }
+  }
+}
+
+export class Destination {
+  /** In a dry run, the unique values the records would have taken so far, and by whom. */
+  private readonly claimed = new Map<string, number>();
+
+  constructor(readonly dryRun: boolean) {}
+
+  /** Ids created later through the API come after `lastId`. */
+  async reserveIds(what: 'customer' | 'product' | 'tax rule', lastId: number): Promise<void> {
+    if (this.dryRun) return;
+    const entity = { customer: customers, product: products, 'tax rule': taxRules }[what];
+    await entity.reserveIdsThrough(lastId);
+  }
+
+  customers = (records: readonly Customer[]) => this.write(customerKind, records);
+  products = (records: readonly Product[]) => this.write(productKind, records);
+
+  /** One rule, alone in its transaction (with the rules' version and the default's pointer). */
+  async taxRule(rule: TaxRule): Promise<Outcome> {
+    const stored = await taxRules.read(rule.id);
+    if (stored && contentOf(stored) === contentOf(rule)) return UNCHANGED;
+    // A rule of the table's seed that nobody changed or used is the store's own rule of that id.
+    const seed = seededTaxRules(rule.createdAt).find((candidate) => candidate.id === rule.id);
+    const replaceable = stored && seed && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed);
+    if (stored && !replaceable) return this.keptAsItIs('tax rule', 'tax_rule', rule.id);
+    if (this.dryRun) return IMPORTED;
+    try {
+      await retryOnConflict(async () => persist(await wholeRuleSteps(rule, stored)));
+      return IMPORTED;
+    } catch (error) {
+      // The store's limit of rules.
+      if (error instanceof Conflict) return skipped('tax_rule', error.message);
+      throw error;
+    }
+  }
+
+  private keptAsItIs(what: string, table: string, id: number): Outcome {
+    return skipped(`${table}.id`, `${what} ${id} is already in the table with other content (changed since it was imported, or another ${what}): it is left as it is`);
+  }
+
+  private async write<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+    const outcomes = new Map<number, Outcome>();
+    const stored = new Map((await kind.readMany(records.map((r) => r.id))).map((record) => [record.id, record]));
+    const fresh: R[] = [];
+    for (const record of records) {
+      const existing = stored.get(record.id);
+      if (existing) outcomes.set(record.id, kind.same(existing, record) ? UNCHANGED : this.keptAsItIs(kind.what, kind.table, record.id));
+      else fresh.push(record);
+    }
+    // A transaction cannot hold two locks of one value: a value met again waits for a single write.
+    const seen = new Set<string>();
+    const together: R[] = [];
+    const alone: R[] = [];
+    for (const record of fresh) {
+      const lock = canonical(kind.unique.lockKey(kind.unique.valueOf(record)));
+      (seen.has(lock) ? alone : together).push(record);
+      seen.add(lock);
+    }
+    for (let i = 0; i < together.length; i += kind.perTransaction) {
+      const chunk = together.slice(i, i + kind.perTransaction);
+      if (this.dryRun) for (const [id, outcome] of await this.wouldWrite(kind, chunk)) outcomes.set(id, outcome);
+      else if (!(await this.writeTogether(kind, chunk))) for (const record of chunk) outcomes.set(record.id, await this.writeAlone(kind, record));
+      else for (const record of chunk) outcomes.set(record.id, IMPORTED);
+    }
+    for (const record of alone) outcomes.set(record.id, this.dryRun ? (await this.wouldWrite(kind, [record])).get(record.id)! : await this.writeAlone(kind, record));
+    return outcomes;
+  }
+
+  /** Whether the records were written together; false when one of them could not be. */
+  private async writeTogether<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<boolean> {
+    try {
+      await persist(kind.steps(records));
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  }
+
+  private async writeAlone<R extends { id: number }>(kind: Kind<R>, record: R): Promise<Outcome> {
+    try {
+      await persist(kind.steps([record]));
+      return IMPORTED;
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+      if (error.field === TAX_RULE_GONE) return skipped('product.tax_rule_id', error.message);
+      if (error.field !== undefined) {
+        const lock = await readItem(kind.unique.lockKey(kind.unique.valueOf(record)));
+        return this.takenBy(kind, record, lock && kind.unique.ownerOf(lock));
+      }
+      // The id was taken since it was read.
+      const [existing] = await kind.readMany([record.id]);
+      return existing && kind.same(existing, record) ? UNCHANGED : this.keptAsItIs(kind.what, kind.table, record.id);
+    }
+  }
+
+  private takenBy<R extends { id: number }>(kind: Kind<R>, record: R, owner: number | undefined): Outcome {
+    const holder = owner === undefined ? `another ${kind.what}` : `${kind.what} ${owner}`;
+    return skipped(kind.unique.column, `${holder} already has ${JSON.stringify(kind.unique.valueOf(record))} (compared case-insensitively)`);
+  }
+
+  /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
+  private async wouldWrite<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+    const keys = records.map((record) => kind.unique.lockKey(kind.unique.valueOf(record)));
+    const locks = new Map((await readItems(keys)).map((lock) => [canonical({ pk: lock.pk, sk: lock.sk }), lock]));
+    const outcomes = new Map<number, Outcome>();
+    records.forEach((record, i) => {
+      const key = canonical(keys[i]);
+      const lock = locks.get(key);
+      const claimedBy = this.claimed.get(key);
+      if (lock) outcomes.set(record.id, this.takenBy(kind, record, kind.unique.ownerOf(lock)));
+      else if (claimedBy !== undefined) outcomes.set(record.id, this.takenBy(kind, record, claimedBy));
+      else {
+        this.claimed.set(key, record.id);
+        outcomes.set(record.id, IMPORTED);
+      }
+    });
+    return outcomes;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What an import did: per kind of record, how many were read, imported, found unchanged and skipped,
+ * and each skipped record with its Thelia id and the reasons. Printed at the end of a run, and
+ * written as JSON with `--report`.
+ */
+import type { Outcome } from './destination.js';
+import type { Problem } from './mapping.js';
+
+export const KINDS = ['tax rule', 'product', 'customer'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface Counts {
+  read: number;
+  imported: number;
+  unchanged: number;
+  skipped: number;
+}
+
+export interface SkippedRecord {
+  kind: Kind;
+  /** The record's id in Thelia (and in the API, once imported). */
+  id: number;
+  problems: Problem[];
+}
+
+export interface ImportReport {
+  source: string;
+  table: string;
+  dryRun: boolean;
+  startedAt: string;
+  seconds: number;
+  /** Records read per second, over the whole run. */
+  recordsPerSecond: number;
+  /** The process's peak resident memory. */
+  peakMemoryMiB: number;
+  counts: Record<Kind, Counts>;
+  skipped: SkippedRecord[];
+}
+
+export class ReportBuilder {
+  private readonly started = new Date();
+  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, unchanged: 0, skipped: 0 }])) as Record<Kind, Counts>;
+  private readonly skipped: SkippedRecord[] = [];
+
+  constructor(private readonly about: { source: string; table: string; dryRun: boolean }) {}
+
+  add(kind: Kind, id: number, outcome: Outcome): void {
+    const counts = this.counts[kind];
+    counts.read++;
+    counts[outcome.status]++;
+    if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
+  }
+
+  get hasSkipped(): boolean {
+    return this.skipped.length > 0;
+  }
+
+  finish(): ImportReport {
+    const seconds = (Date.now() - this.started.getTime()) / 1000;
+    const read = KINDS.reduce((sum, kind) => sum + this.counts[kind].read, 0);
+    return {
+      ...this.about,
+      startedAt: this.started.toISOString(),
+      seconds: Math.round(seconds * 10) / 10,
+      recordsPerSecond: Math.round(read / Math.max(seconds, 0.001)),
+      peakMemoryMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      counts: this.counts,
+      skipped: this.skipped,
+    };
+  }
+}
+
+const LISTED = 50;
+
+/** The report as a person reads it at the end of a run. */
+export function formatReport(report: ImportReport, reportFile?: string): string {
+  const rows = [['', 'read', report.dryRun ? 'to import' : 'imported', 'unchanged', 'skipped'], ...KINDS.map((kind) => [`${kind}s`, ...Object.values(report.counts[kind]).map(String)])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  const lines = [
+    `${report.dryRun ? 'Dry run (nothing written)' : 'Import'} from ${report.source} into ${report.table}: ${report.seconds} s, ${report.recordsPerSecond} records/s, peak memory ${report.peakMemoryMiB} MiB`,
+    ...table,
+  ];
+  if (report.skipped.length) {
+    lines.push('', `Skipped (${report.skipped.length}):`);
+    for (const record of report.skipped.slice(0, LISTED)) {
+      lines.push(`  ${record.kind} ${record.id}: ${record.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+    }
+    if (report.skipped.length > LISTED) lines.push(`  … and ${report.skipped.length - LISTED} more${reportFile ? ` (all of them in ${reportFile})` : ' (--report FILE lists all of them)'}`);
+  }
+  return lines.join('\n');
+}

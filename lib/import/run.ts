@@ -1,0 +1,121 @@
+/**
+ * A store's import (CONTRACT §10): tax rules first (products refer to them), then products, then
+ * customers; each read in batches by id while the previous batch is written. Id counters are moved
+ * past the source's highest ids before any record is written, so that a create through the API
+ * during or after the import never takes an id the import still has to write.
+ */
+import type { Destination, Outcome } from './destination.js';
+import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
+import type { Progress } from './progress.js';
+import type { Kind, ReportBuilder } from './report.js';
+import type { TheliaSource } from './source.js';
+
+/** Rows read from the source per query, and records handed to the destination at once (one batch read of the table). */
+const SOURCE_BATCH = 500;
+const DESTINATION_BATCH = 100;
+
+/** Reads the next batch while the current one is written. */
+async function* readingAhead<T>(batches: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = batches.next();
+  for (;;) {
+    const current = await next;
+    if (current.done) return;
+    next = batches.next();
+    // Its failure is seen when it is awaited, not as an unhandled rejection meanwhile.
+    next.catch(() => undefined);
+    yield current.value;
+  }
+}
+
+function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+interface Step<Row extends { id: number }, R extends { id: number }> {
+  kind: Kind;
+  batches: AsyncGenerator<Row[]>;
+  map: (row: Row) => Mapped<R>;
+  write: (records: R[]) => Promise<Map<number, Outcome>>;
+}
+
+export class StoreImport {
+  /** Why each rule of the source cannot be used by products; absent when it can. */
+  private readonly ruleProblems = new Map<number, string | undefined>();
+
+  constructor(
+    private readonly source: TheliaSource,
+    private readonly destination: Destination,
+    private readonly report: ReportBuilder,
+    private readonly progress: Progress,
+  ) {}
+
+  async run(): Promise<void> {
+    await this.taxRules();
+    await this.products();
+    await this.customers();
+  }
+
+  private async taxRules(): Promise<void> {
+    this.progress.start('tax rules', await this.source.count('tax_rule'));
+    await this.destination.reserveIds('tax rule', await this.source.maxId('tax_rule'));
+    let defaultRule: number | undefined;
+    for await (const rules of readingAhead(this.source.taxRules(SOURCE_BATCH))) {
+      for (const rule of rules) {
+        const mapped = mapTaxRule(rule);
+        // The first rule the source flags is its default; another flagged one is not guessed at.
+        const otherDefault = rule.isDefault ? defaultRule : undefined;
+        if (rule.isDefault) defaultRule ??= rule.id;
+        let outcome: Outcome;
+        if (mapped.problems) outcome = { status: 'skipped', problems: mapped.problems };
+        else if (otherDefault !== undefined) {
+          outcome = { status: 'skipped', problems: [{ field: 'tax_rule.is_default', message: `tax rule ${otherDefault} is the default too, and a store has one default rule` }] };
+        } else outcome = await this.destination.taxRule(mapped.record);
+        this.ruleProblems.set(rule.id, outcome.status === 'skipped' ? `was skipped (${outcome.problems.map((p) => `${p.field}: ${p.message}`).join('; ')})` : undefined);
+        this.report.add('tax rule', rule.id, outcome);
+        this.progress.advance(1);
+      }
+    }
+    this.progress.finish();
+  }
+
+  private async productContext(): Promise<ProductContext> {
+    const currencies = await this.source.defaultCurrencies();
+    const [currency] = currencies;
+    return {
+      currency:
+        currencies.length === 1 && currency !== undefined
+          ? { id: currency }
+          : { problem: currencies.length ? `the source has ${currencies.length} default currencies (${currencies.join(', ')})` : 'the source has no default currency' },
+      taxRuleProblem: (id) => (this.ruleProblems.has(id) ? this.ruleProblems.get(id) : 'is not a tax rule of the source'),
+    };
+  }
+
+  private async products(): Promise<void> {
+    const context = await this.productContext();
+    await this.records({
+      kind: 'product',
+      batches: this.source.products(SOURCE_BATCH, 'id' in context.currency ? context.currency.id : undefined),
+      map: (product) => mapProduct(product, context),
+      write: (records) => this.destination.products(records),
+    });
+  }
+
+  private async customers(): Promise<void> {
+    await this.records({ kind: 'customer', batches: this.source.customers(SOURCE_BATCH), map: mapCustomer, write: (records) => this.destination.customers(records) });
+  }
+
+  private async records<Row extends { id: number }, R extends { id: number }>(step: Step<Row, R>): Promise<void> {
+    const table = step.kind === 'product' ? 'product' : 'customer';
+    this.progress.start(`${step.kind}s`, await this.source.count(table));
+    await this.destination.reserveIds(step.kind, await this.source.maxId(table));
+    for await (const rows of readingAhead(step.batches)) {
+      for (const slice of slices(rows, DESTINATION_BATCH)) {
+        const mapped = slice.map((row) => ({ id: row.id, ...step.map(row) }));
+        const outcomes = await step.write(mapped.flatMap((m) => (m.record ? [m.record] : [])));
+        for (const m of mapped) this.report.add(step.kind, m.id, m.problems ? { status: 'skipped', problems: m.problems } : outcomes.get(m.id)!);
+        this.progress.advance(slice.length);
+      }
+    }
+    this.progress.finish();
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * `npm run import` from a Thelia 2.4 store in a real MariaDB (test/support/thelia-store.ts), into
+ * this file's table, checked through the API as a user would. The steps build on each other: a dry
+ * run, the import, what it made, a second run, then writes through the API over the imported data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { del, get, post, tableSnapshot } from './support/api.js';
+import { createProduct, customerInput, productInput } from './support/fixtures.js';
+import { runImport, skippedFields, type ImportRun } from './support/import-cli.js';
+import { READER, startMariaDb, type MariaDb } from './support/mariadb.js';
+import { API_PRODUCT_REF, createTheliaStore, PASSWORDS } from './support/thelia-store.js';
+
+let mariadb: MariaDb;
+let storeUrl: string;
+let apiProductId: number;
+
+beforeAll(async () => {
+  mariadb = await startMariaDb();
+  storeUrl = await createTheliaStore(mariadb, 'shop');
+  // A product made through the API before the import: it holds id 1 and a ref the store has too.
+  apiProductId = (await createProduct({ ref: API_PRODUCT_REF, tax_rule: 2 })).row.ID;
+}, 120_000);
+
+afterAll(() => mariadb?.stop());
+
+const SKIPPED_TAX_RULES = {
+  4: ['tax_rule_country'],
+  5: ['tax_rule_country.tax_id'],
+  6: ['tax_rule_country.country_id'],
+  7: ['tax_rule_country.state_id'],
+  8: ['tax_rule.is_default'],
+  9: ['tax_rule_country'],
+  10: ['tax_rule_i18n[xx_XX].locale'],
+  11: ['tax_rule_country.position'],
+};
+const SKIPPED_PRODUCTS = {
+  1: ['product.id'],
+  20: ['product.tax_rule_id'],
+  21: ['product.tax_rule_id'],
+  22: ['product.ref'],
+  23: ['product_sale_elements.is_default'],
+  24: ['product_price.price'],
+  25: ['product_price.price'],
+  26: ['product_i18n.locale'],
+  27: ['product_i18n[en_US].description'],
+  28: ['product_i18n'],
+  29: ['product.tax_rule_id'],
+};
+const SKIPPED_CUSTOMERS = {
+  2: ['customer.email'],
+  3: ['customer.title_id'],
+  4: ['customer.lang_id'],
+  5: ['address.country_id'],
+  6: ['address.zipcode'],
+  7: ['address.is_default'],
+  8: ['customer.password'],
+  9: ['customer.email'],
+  12: ['customer.firstname'],
+};
+
+const problemOf = (run: ImportRun, kind: string, id: number) => run.report!.skipped.find((s) => s.kind === kind && s.id === id)?.problems[0]?.message;
+
+describe('npm run import', () => {
+  let first: ImportRun;
+
+  it('checks the whole store in a dry run and writes nothing', async () => {
+    const before = await tableSnapshot();
+    const dry = await runImport(['--from', storeUrl, '--dry-run']);
+    expect(dry.status, dry.stderr).toBe(2);
+    expect(dry.report!.dryRun).toBe(true);
+    expect(dry.report!.counts).toEqual({
+      'tax rule': { read: 11, imported: 2, unchanged: 1, skipped: 8 },
+      product: { read: 15, imported: 4, unchanged: 0, skipped: 11 },
+      customer: { read: 12, imported: 3, unchanged: 0, skipped: 9 },
+    });
+    expect(skippedFields(dry.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
+    expect(skippedFields(dry.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
+    expect(await tableSnapshot()).toEqual(before);
+  }, 60_000);
+
+  it('imports what the API can represent and reports each skipped record with its Thelia id, column and reason (exit 2)', async () => {
+    first = await runImport(['--from', storeUrl]);
+    expect(first.status, first.stderr).toBe(2);
+    expect(first.report!.counts).toEqual({
+      'tax rule': { read: 11, imported: 2, unchanged: 1, skipped: 8 },
+      product: { read: 15, imported: 4, unchanged: 0, skipped: 11 },
+      customer: { read: 12, imported: 3, unchanged: 0, skipped: 9 },
+    });
+    expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
+    expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
+    expect(skippedFields(first.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
+
+    expect(problemOf(first, 'tax rule', 4)).toMatch(/countries apply different taxes/);
+    expect(problemOf(first, 'tax rule', 5)).toBe('7 is not a known tax id');
+    expect(problemOf(first, 'tax rule', 8)).toMatch(/^tax rule 1 is the default too/);
+    expect(problemOf(first, 'product', 1)).toMatch(/already in the table with other content/);
+    expect(problemOf(first, 'product', 20)).toMatch(/^tax rule 4 was skipped \(tax_rule_country: its countries apply different taxes/);
+    expect(problemOf(first, 'product', 22)).toBe(`product ${apiProductId} already has "api-one" (compared case-insensitively)`);
+    expect(problemOf(first, 'product', 29)).toBe('tax rule 99 is not a tax rule of the source');
+    expect(problemOf(first, 'customer', 2)).toBe('customer 1 already has "ann.smith@example.com" (compared case-insensitively)');
+    expect(problemOf(first, 'customer', 6)).toBe('does not match the zip code format of the country');
+
+    // The same report, for a person, on stdout; progress on stderr; the password nowhere.
+    expect(first.stdout).toMatch(/^Import from mysql:\/\/thelia_reader:\*\*\*@127\.0\.0\.1:\d+\/shop into test-/);
+    expect(first.stdout).toContain('customer 9: customer.email: must be a valid email address');
+    expect(first.stderr).toMatch(/customers\s+12\/12 \(100%\)/);
+    for (const output of [first.stdout, first.stderr]) {
+      expect(output).not.toContain(READER.password);
+      expect(output).not.toContain(encodeURIComponent(READER.password));
+      expect(output).not.toMatch(/\$2[aby]\$/);
+    }
+  }, 60_000);
+
+  it('keeps a customer with Thelia id, title, language (the default when NULL), default address and dates', async () => {
+    const response = await get('/api/customers/1');
+    expect(response.status).toBe(200);
+    expect(response.body[0]).toMatchObject({
+      ID: 1,
+      REF: 'CUS000000000001',
+      TITLE: 2,
+      FIRSTNAME: 'Ann',
+      LASTNAME: 'Smith',
+      EMAIL: 'Ann.Smith@Example.com',
+      LANG_ID: 2,
+      ADDRESS1: '2 rue de la Paix',
+      ADDRESS2: 'Bâtiment B',
+      ADDRESS3: '3e étage',
+      ZIPCODE: '75002',
+      CITY: 'Paris',
+      COUNTRY: 64,
+      VERSION: 1,
+      CREATE_DATE: '2015-06-01T10:20:30.000Z',
+      UPDATE_DATE: '2022-02-02T02:02:02.000Z',
+    });
+    expect((await get('/api/customers/10')).body[0]).toMatchObject({ LANG_ID: 1, COUNTRY: 20, ZIPCODE: '1000', UPDATE_DATE: '2016-01-01T00:00:00.000Z' });
+    expect((await get('/api/customers/2')).status).toBe(404);
+  });
+
+  it("keeps a product's default sale element price and weight, every locale's texts, visibility, brand, default category and rule", async () => {
+    const english = (await get('/api/products/10?lang=en_US')).body[0];
+    expect(english).toMatchObject({
+      ID: 10,
+      REF: 'CHAIR-10',
+      TITLE: 'Chair',
+      CHAPO: 'A chair',
+      DESCRIPTION: 'Oak.\nHand made.',
+      POSTSCRIPTUM: 'Ships in a week',
+      PRICE: '120.500000',
+      CURRENCY: 1,
+      // Rule 3: 10 % then 20 %, compounding, for the shop's country.
+      TAXED_PRICE: '159.060000',
+      WEIGHT: '2.500000',
+      VISIBLE: 1,
+      BRAND_ID: 3,
+      DEFAULT_CATEGORY: 7,
+      TAX_RULE_ID: 3,
+      VERSION: 1,
+      CREATE_DATE: '2019-03-04T05:06:07.000Z',
+      UPDATE_DATE: '2021-07-08T09:10:11.000Z',
+    });
+    expect((await get('/api/products/10?lang=fr_FR')).body[0]).toMatchObject({ IS_TRANSLATED: 1, TITLE: 'Chaise', DESCRIPTION: 'Chêne.', CHAPO: '' });
+    expect((await get('/api/products/10?lang=cs_CZ')).body[0]).toMatchObject({ IS_TRANSLATED: 0 });
+    expect((await get('/api/products/11')).body[0]).toMatchObject({ TITLE: 'Stool', WEIGHT: '0.000000', BRAND_ID: 0, DEFAULT_CATEGORY: 0, VISIBLE: 0, TAX_RULE_ID: 1 });
+    expect((await get('/api/products/1')).body[0]).toMatchObject({ REF: API_PRODUCT_REF });
+  });
+
+  it("keeps a tax rule's countries and taxes in position order, its texts, and which rule is the default", async () => {
+    expect((await get('/api/tax-rules/3?lang=fr_FR')).body[0]).toMatchObject({ TITLE: 'Écotaxe puis TVA', COUNTRIES: [5, 64], TAXES: [2, 1], IS_DEFAULT: 0, CREATE_DATE: '2018-02-03T04:05:06.000Z' });
+    // The seeded rule 1, untouched, gave way to the store's own rule 1, which is the default.
+    expect((await get('/api/tax-rules/1?lang=en_US')).body[0]).toMatchObject({ TITLE: 'EU 20% VAT', DESCRIPTION: 'France and Belgium', COUNTRIES: [20, 64], TAXES: [1], IS_DEFAULT: 1 });
+    expect((await get('/api/tax-rules/4')).status).toBe(404);
+  });
+
+  it('changes nothing when run again (exit 2 still lists what it skips)', async () => {
+    const before = await tableSnapshot();
+    const second = await runImport(['--from', storeUrl]);
+    expect(second.status, second.stderr).toBe(2);
+    expect(second.report!.counts).toEqual({
+      'tax rule': { read: 11, imported: 0, unchanged: 3, skipped: 8 },
+      product: { read: 15, imported: 0, unchanged: 4, skipped: 11 },
+      customer: { read: 12, imported: 0, unchanged: 3, skipped: 9 },
+    });
+    expect(second.report!.skipped).toEqual(first.report!.skipped);
+    expect(await tableSnapshot()).toEqual(before);
+  }, 60_000);
+
+  it('leaves totals, next ids and rule usage as if the records had been created through the API', async () => {
+    expect((await get('/api/products')).headers['x-total-count']).toBe('5');
+    expect((await get('/api/customers')).headers['x-total-count']).toBe('3');
+    expect((await get('/api/tax-rules')).body.map((row: { ID: number }) => row.ID)).toEqual([1, 2, 3]);
+
+    // Ids come after the store's highest ones.
+    expect((await post('/api/products', productInput({ tax_rule: 0 }))).body[0]).toMatchObject({ ID: 41, TAX_RULE_ID: 1 });
+    expect((await post('/api/customers', customerInput())).body[0]).toMatchObject({ ID: 51 });
+    expect((await post('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'New' }] })).body[0]).toMatchObject({ ID: 12 });
+
+    // Rule 3 is used by exactly products 10 and 40.
+    expect((await del('/api/tax-rules/3')).status).toBe(409);
+    expect((await del('/api/products/10')).status).toBe(204);
+    expect((await del('/api/tax-rules/3')).status).toBe(409);
+    expect((await del('/api/products/40')).status).toBe(204);
+    expect((await del('/api/tax-rules/3')).status).toBe(204);
+  });
+
+  it('lets customers log in with their Thelia passwords, and finds them unchanged after the hash is upgraded', async () => {
+    expect((await post('/api/customers/checkLogin', { email: 'ann.smith@example.com', password: PASSWORDS.ann })).status).toBe(200);
+    expect((await post('/api/customers/checkLogin', { email: 'ann.smith@example.com', password: 'not her password' })).status).toBe(404);
+    expect((await post('/api/customers/checkLogin', { email: 'short@example.com', password: PASSWORDS.short })).status).toBe(200);
+    // Upgraded at the first check; the next check verifies the new hash.
+    expect((await post('/api/customers/checkLogin', { email: 'Ann.Smith@example.com', password: PASSWORDS.ann })).status).toBe(200);
+
+    const again = await runImport(['--from', storeUrl]);
+    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, unchanged: 3, skipped: 9 });
+  }, 60_000);
+
+  it('skips every product, naming the column, when the shop’s default currency is not one the API knows', async () => {
+    const url = await createTheliaStore(mariadb, 'shop_xts', { defaultCurrency: 99 });
+    const dry = await runImport(['--from', url, '--dry-run']);
+    expect(dry.status).toBe(2);
+    expect(dry.report!.counts.product.imported).toBe(0);
+    expect(problemOf(dry, 'product', 11)).toBe('99 is not a known currency id');
+    expect(dry.report!.skipped.find((s) => s.kind === 'product' && s.id === 11)?.problems.map((p) => p.field)).toEqual(['currency.id']);
+  }, 60_000);
+
+  it('fails with exit 1, and without showing the password, when the source cannot be read', async () => {
+    const wrongPassword = storeUrl.replace(encodeURIComponent(READER.password), 'wrong-secret');
+    const failed = await runImport(['--from', wrongPassword]);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/import failed: Access denied/);
+    expect(failed.stderr + failed.stdout).not.toContain('wrong-secret');
+    expect((await runImport(['--from', storeUrl.replace('/shop', '/nowhere')])).status).toBe(1);
+    expect((await runImport([])).status).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,42 @@
+/** `npm run import`, as a user runs it, against this file's table (DYNAMODB_ENDPOINT and STORE_TABLE_NAME). */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ImportReport } from '../../lib/import/report.js';
+
+export interface ImportRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** The --report file's JSON, when the run wrote one. */
+  report: ImportReport | undefined;
+}
+
+export async function runImport(args: readonly string[], env: Record<string, string> = {}): Promise<ImportRun> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'store-api-import-'));
+  const reportFile = path.join(dir, 'report.json');
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/import.ts', ...args, '--report', reportFile], {
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+    });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    let report: ImportReport | undefined;
+    try {
+      report = JSON.parse(readFileSync(reportFile, 'utf8')) as ImportReport;
+    } catch {
+      report = undefined;
+    }
+    return { status, stdout, stderr, report };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The fields each skipped record of a kind is blamed for, by Thelia id. */
+export function skippedFields(report: ImportReport, kind: string): Record<number, string[]> {
+  return Object.fromEntries(report.skipped.filter((s) => s.kind === kind).map((s) => [s.id, s.problems.map((p) => p.field)]));
+}
