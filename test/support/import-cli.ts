@@ -1,5 +1,5 @@
 /** `npm run import`, as a user runs it, against this file's table (DYNAMODB_ENDPOINT and STORE_TABLE_NAME). */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,28 +13,36 @@ export interface ImportRun {
   report: ImportReport | undefined;
 }
 
-export async function runImport(args: readonly string[], env: Record<string, string> = {}): Promise<ImportRun> {
+export interface RunningImport {
+  process: ChildProcess;
+  /** What it has written to stderr (its progress) so far. */
+  progress(): string;
+  finished: Promise<ImportRun>;
+}
+
+export function startImport(args: readonly string[], env: Record<string, string> = {}): RunningImport {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-api-import-'));
   const reportFile = path.join(dir, 'report.json');
-  try {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/import.ts', ...args, '--report', reportFile], {
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-    });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/import.ts', ...args, '--report', reportFile], {
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+  });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const finished = new Promise<number | null>((resolve) => child.once('close', resolve)).then((status) => {
     let report: ImportReport | undefined;
     try {
       report = JSON.parse(readFileSync(reportFile, 'utf8')) as ImportReport;
     } catch {
       report = undefined;
     }
-    return { status, stdout, stderr, report };
-  } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
+    return { status, stdout, stderr, report };
+  });
+  return { process: child, progress: () => stderr, finished };
 }
+
+export const runImport = (args: readonly string[], env: Record<string, string> = {}): Promise<ImportRun> => startImport(args, env).finished;
 
 /** The fields each skipped record of a kind is blamed for, by Thelia id. */
 export function skippedFields(report: ImportReport, kind: string): Record<number, string[]> {

@@ -1,0 +1,63 @@
+/**
+ * An import cut off in the middle (its process killed while DynamoDB stalls under it, as when a
+ * laptop sleeps or a CI job times out) is run again and completes: what was written stays as it
+ * is, what was not is written, and the counters end as after one whole run.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { del, get } from './support/api.js';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
+import { startImport } from './support/import-cli.js';
+import { startMariaDb, type MariaDb } from './support/mariadb.js';
+import { createTheliaStore } from './support/thelia-store.js';
+
+let mariadb: MariaDb;
+let proxy: FaultProxy;
+let storeUrl: string;
+
+beforeAll(async () => {
+  [mariadb, proxy] = await Promise.all([startMariaDb(), startFaultProxy(inject('dynamoEndpoint'))]);
+  storeUrl = await createTheliaStore(mariadb, 'shop');
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await mariadb?.stop();
+});
+
+const until = async (condition: () => boolean, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('npm run import, interrupted', () => {
+  it('completes when run again after its process was killed in the middle of a write', async () => {
+    // The customers' first transaction never reaches DynamoDB; the import is killed while it waits.
+    proxy.stallOn('last@example.com');
+    const cut = startImport(['--from', storeUrl], { DYNAMODB_ENDPOINT: proxy.endpoint });
+    await until(() => /products\s+15\/15/.test(cut.progress()));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    cut.process.kill('SIGKILL');
+    expect((await cut.finished).status).toBe(null);
+    proxy.drop();
+    proxy.pass();
+
+    expect((await get('/api/products')).headers['x-total-count']).toBe('6');
+    expect((await get('/api/customers')).headers['x-total-count']).toBe('0');
+
+    const rerun = await startImport(['--from', storeUrl]).finished;
+    expect(rerun.status, rerun.stderr).toBe(2);
+    expect(rerun.report!.counts).toEqual({
+      'tax rule': { read: 11, imported: 0, unchanged: 3, skipped: 8 },
+      product: { read: 15, imported: 0, unchanged: 6, skipped: 9 },
+      customer: { read: 12, imported: 3, unchanged: 0, skipped: 9 },
+    });
+    expect((await get('/api/customers')).headers['x-total-count']).toBe('3');
+    // Rule 3 counts its two products once, not once per run.
+    expect((await del('/api/products/10')).status).toBe(204);
+    expect((await del('/api/products/40')).status).toBe(204);
+    expect((await del('/api/tax-rules/3')).status).toBe(204);
+  }, 90_000);
+});
