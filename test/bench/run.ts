@@ -5,9 +5,11 @@
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
  *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
  *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios. Then what
- *      --enable-source-maps would cost. BENCH_ONLY=cold skips the warm latencies.
+ *      --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
+ *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
+ * BENCH_ONLY=cold, warm or import runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { functionEnvironments } from '../../infra/local-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
+import { importBenchmark } from './import.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
 process.env.STORE_TABLE_NAME = 'bench';
@@ -168,5 +171,7 @@ async function warmLatency(): Promise<void> {
   }
 }
 
-await coldStart();
-if (process.env.BENCH_ONLY !== 'cold') await warmLatency();
+const only = process.env.BENCH_ONLY;
+if (!only || only === 'cold') await coldStart();
+if (!only || only === 'warm') await warmLatency();
+if (!only || only === 'import') await importBenchmark();

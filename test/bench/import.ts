@@ -1,0 +1,93 @@
+/**
+ * The Thelia import's speed and memory (issue: "10 000 customers + 10 000 products"): a store of
+ * BENCH_IMPORT_RECORDS customers and as many products (each with its default address, or its texts
+ * in two locales, default sale element, price and category) in a real MariaDB, imported by
+ * `npm run import` into an in-memory DynamoDB Local; then the same import again (all unchanged).
+ * Records per second and peak memory are the import process's own, from its --report.
+ */
+import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
+import { runImport } from '../support/import-cli.js';
+import { startMariaDb } from '../support/mariadb.js';
+import { phpBcrypt } from '../support/thelia-store.js';
+import { THELIA_TABLES, insertRows, type TheliaRow } from '../support/thelia-tables.js';
+
+const RECORDS = Number(process.env.BENCH_IMPORT_RECORDS ?? 10_000);
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+function store(): Record<string, TheliaRow[]> {
+  const hash = phpBcrypt('bench password');
+  const created = '2020-01-01 00:00:00';
+  return {
+    currency: [{ id: 1, code: 'EUR', symbol: '€', rate: 1, by_default: 1 }],
+    tax_rule: [{ id: 1, is_default: 1, created_at: created, updated_at: null }],
+    tax_rule_i18n: [{ id: 1, locale: 'en_US', title: 'VAT', description: null }],
+    tax_rule_country: [{ id: 1, tax_rule_id: 1, country_id: 64, state_id: null, tax_id: 1, position: 1 }],
+    product: range(RECORDS).map((id) => ({ id, ref: `REF-${id}`, tax_rule_id: 1, visible: id % 2, brand_id: id % 7 || null, created_at: created, updated_at: created })),
+    product_i18n: range(RECORDS).flatMap((id) => [
+      { id, locale: 'en_US', title: `Product ${id}`, chapo: 'A short text', description: 'A longer description of the product, as shops write them.', postscriptum: null },
+      { id, locale: 'fr_FR', title: `Produit ${id}`, chapo: 'Un texte court', description: 'Une description plus longue du produit.', postscriptum: null },
+    ]),
+    product_sale_elements: range(RECORDS).map((id) => ({ id, product_id: id, ref: `PSE-${id}`, quantity: 10, weight: (id % 50) / 10, is_default: 1 })),
+    product_price: range(RECORDS).map((id) => ({ product_sale_elements_id: id, currency_id: 1, price: `${id % 500}.99`, promo_price: '0', from_default_currency: 1 })),
+    product_category: range(RECORDS).map((id) => ({ product_id: id, category_id: (id % 20) + 1, default_category: 1, position: 1 })),
+    customer: range(RECORDS).map((id) => ({
+      id,
+      title_id: (id % 3) + 1,
+      lang_id: id % 2 ? 1 : null,
+      firstname: `First${id}`,
+      lastname: `Last${id}`,
+      email: `customer${id}@example.com`,
+      password: hash,
+      algo: 'PASSWORD_BCRYPT',
+      created_at: created,
+      updated_at: created,
+    })),
+    address: range(RECORDS).map((id) => ({
+      id,
+      customer_id: id,
+      title_id: 1,
+      firstname: `First${id}`,
+      lastname: `Last${id}`,
+      address1: `${id} rue de la Paix`,
+      address2: '',
+      address3: '',
+      zipcode: '75002',
+      city: 'Paris',
+      country_id: 64,
+      is_default: 1,
+    })),
+  };
+}
+
+export async function importBenchmark(): Promise<void> {
+  const [mariadb, dynamo] = await Promise.all([startMariaDb(), startDynamoDbLocal()]);
+  try {
+    const url = await mariadb.createDatabase('bench', THELIA_TABLES);
+    for (const [table, rows] of Object.entries(store())) await insertRows(mariadb.admin, table, rows);
+    const env = { DYNAMODB_ENDPOINT: dynamo.endpoint, STORE_TABLE_NAME: 'bench-import' };
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    process.env.STORE_TABLE_NAME = env.STORE_TABLE_NAME;
+    const { setUpTable } = await import('../../lib/local/setup.js');
+    await setUpTable();
+
+    console.log(`\nThelia import: ${RECORDS} customers + ${RECORDS} products (+1 tax rule) from MariaDB into DynamoDB Local (in memory)`);
+    console.log('run'.padEnd(28), 'exit'.padStart(5), 'seconds'.padStart(8), 'records/s'.padStart(10), 'peak MiB'.padStart(9), '  imported/unchanged/skipped');
+    for (const run of ['first (writes everything)', 'second (all unchanged)']) {
+      const result = await runImport(['--from', url], env);
+      const report = result.report;
+      if (!report) throw new Error(`the import wrote no report: ${result.stderr}`);
+      const totals = ['imported', 'unchanged', 'skipped'].map((what) => Object.values(report.counts).reduce((sum, counts) => sum + counts[what as 'imported'], 0));
+      console.log(
+        run.padEnd(28),
+        String(result.status).padStart(5),
+        report.seconds.toFixed(1).padStart(8),
+        String(report.recordsPerSecond).padStart(10),
+        String(report.peakMemoryMiB).padStart(9),
+        `  ${totals.join('/')}`,
+      );
+    }
+  } finally {
+    await Promise.all([mariadb.stop(), dynamo.stop()]);
+  }
+}
