@@ -193,7 +193,7 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   });
   if (!parsed.success) {
     // The price, currency and rule already have their own problem when missing.
-    const known = new Set(problems.map((problem) => problem.field));
+    const known = new Set([...problems.map((problem) => problem.field), ...('problem' in context.currency ? ['currency.id'] : [])]);
     problems.push(...problemsOf(parsed.issues, ([field]) => PRODUCT_COLUMNS[String(field)] ?? String(field)).filter((problem) => !known.has(problem.field)));
   }
   if (!parsed.success || problems.length || !dates) return { problems };
