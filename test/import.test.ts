@@ -4,7 +4,7 @@
  * run, the import, what it made, a second run, then writes through the API over the imported data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { del, get, post, tableSnapshot } from './support/api.js';
+import { del, get, post, put, tableSnapshot } from './support/api.js';
 import { createProduct, customerInput, productInput } from './support/fixtures.js';
 import { runImport, skippedFields, type ImportRun } from './support/import-cli.js';
 import { READER, startMariaDb, type MariaDb } from './support/mariadb.js';
@@ -69,9 +69,9 @@ describe('npm run import', () => {
     expect(dry.status, dry.stderr).toBe(2);
     expect(dry.report!.dryRun).toBe(true);
     expect(dry.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 2, unchanged: 1, skipped: 8 },
-      product: { read: 15, imported: 4, unchanged: 0, skipped: 11 },
-      customer: { read: 12, imported: 3, unchanged: 0, skipped: 9 },
+      'tax rule': { read: 11, imported: 2, unchanged: 1, kept: 0, skipped: 8 },
+      product: { read: 15, imported: 4, unchanged: 0, kept: 0, skipped: 11 },
+      customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
     });
     expect(skippedFields(dry.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
     expect(skippedFields(dry.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
@@ -82,9 +82,9 @@ describe('npm run import', () => {
     first = await runImport(['--from', storeUrl]);
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 2, unchanged: 1, skipped: 8 },
-      product: { read: 15, imported: 4, unchanged: 0, skipped: 11 },
-      customer: { read: 12, imported: 3, unchanged: 0, skipped: 9 },
+      'tax rule': { read: 11, imported: 2, unchanged: 1, kept: 0, skipped: 8 },
+      product: { read: 15, imported: 4, unchanged: 0, kept: 0, skipped: 11 },
+      customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
     });
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
     expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
@@ -93,7 +93,7 @@ describe('npm run import', () => {
     expect(problemOf(first, 'tax rule', 4)).toMatch(/countries apply different taxes/);
     expect(problemOf(first, 'tax rule', 5)).toBe('7 is not a known tax id');
     expect(problemOf(first, 'tax rule', 8)).toMatch(/^tax rule 1 is the default too/);
-    expect(problemOf(first, 'product', 1)).toMatch(/already in the table with other content/);
+    expect(problemOf(first, 'product', 1)).toMatch(/^id 1 is another product's in the table \(created 20\d\d-.*\), which is left as it is$/);
     expect(problemOf(first, 'product', 20)).toMatch(/^tax rule 4 was skipped \(tax_rule_country: its countries apply different taxes/);
     expect(problemOf(first, 'product', 22)).toBe(`product ${apiProductId} already has "api-one" (compared case-insensitively)`);
     expect(problemOf(first, 'product', 29)).toBe('tax rule 99 is not a tax rule of the source');
@@ -176,9 +176,9 @@ describe('npm run import', () => {
     const second = await runImport(['--from', storeUrl]);
     expect(second.status, second.stderr).toBe(2);
     expect(second.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 0, unchanged: 3, skipped: 8 },
-      product: { read: 15, imported: 0, unchanged: 4, skipped: 11 },
-      customer: { read: 12, imported: 0, unchanged: 3, skipped: 9 },
+      'tax rule': { read: 11, imported: 0, unchanged: 3, kept: 0, skipped: 8 },
+      product: { read: 15, imported: 0, unchanged: 4, kept: 0, skipped: 11 },
+      customer: { read: 12, imported: 0, unchanged: 3, kept: 0, skipped: 9 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);
     expect(await tableSnapshot()).toEqual(before);
@@ -202,15 +202,20 @@ describe('npm run import', () => {
     expect((await del('/api/tax-rules/3')).status).toBe(204);
   });
 
-  it('lets customers log in with their Thelia passwords, and finds them unchanged after the hash is upgraded', async () => {
+  it('lets customers log in with their Thelia passwords; a later run finds them unchanged after the hash upgrade, and keeps an edit', async () => {
     expect((await post('/api/customers/checkLogin', { email: 'ann.smith@example.com', password: PASSWORDS.ann })).status).toBe(200);
     expect((await post('/api/customers/checkLogin', { email: 'ann.smith@example.com', password: 'not her password' })).status).toBe(404);
     expect((await post('/api/customers/checkLogin', { email: 'short@example.com', password: PASSWORDS.short })).status).toBe(200);
     // Upgraded at the first check; the next check verifies the new hash.
     expect((await post('/api/customers/checkLogin', { email: 'Ann.Smith@example.com', password: PASSWORDS.ann })).status).toBe(200);
 
+    // An edit through the API since the import is kept as it is.
+    expect((await put('/api/customers', { id: 10, lastname: 'Renamed' })).status).toBe(201);
+
     const again = await runImport(['--from', storeUrl]);
-    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, unchanged: 3, skipped: 9 });
+    expect(again.status).toBe(2);
+    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, unchanged: 2, kept: 1, skipped: 9 });
+    expect((await get('/api/customers/10')).body[0]).toMatchObject({ LASTNAME: 'Renamed', VERSION: 2 });
   }, 60_000);
 
   it('skips every product, naming the column, when the shop’s default currency is not one the API knows', async () => {

@@ -4,7 +4,8 @@
  * Records are written many to a transaction; when one of them cannot be (its email is taken, its id
  * is), the transaction is cancelled and its records are written one by one to tell which and why.
  * A record already in the table under its id is never overwritten: it is unchanged when its content
- * is the source's, else left as it is and reported. A dry run reads all the same and writes nothing.
+ * is the source's, kept when it was changed since, and the source's record is skipped when the id is
+ * another record's. A dry run reads all the same and writes nothing.
  */
 import { customers, type Customer } from '../customers/entity.js';
 import { Conflict, Unavailable, WriteConflict } from '../db/errors.js';
@@ -17,10 +18,16 @@ import { taxRules, type TaxRule } from '../tax-rules/entity.js';
 import { countProductStep, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
 
-export type Outcome = { status: 'imported' } | { status: 'unchanged' } | { status: 'skipped'; problems: Problem[] };
+/**
+ * What became of a record: written; already there with the same content; already there, changed
+ * through the API since it was imported (same record: same creation date), left as it is; or not
+ * written, with why.
+ */
+export type Outcome = { status: 'imported' } | { status: 'unchanged' } | { status: 'kept' } | { status: 'skipped'; problems: Problem[] };
 
 const IMPORTED: Outcome = { status: 'imported' };
 const UNCHANGED: Outcome = { status: 'unchanged' };
+const KEPT: Outcome = { status: 'kept' };
 const skipped = (field: string, message: string): Outcome => ({ status: 'skipped', problems: [{ field, message }] });
 
 /** JSON with sorted keys: the same content whatever order its maps were stored in. */
@@ -41,7 +48,9 @@ const contentOf = (record: object, alsoIgnored: readonly string[] = []): string 
 
 const BCRYPT = /^\$2[aby]\$/;
 
-interface Kind<R extends { id: number }> {
+type Stored = { id: number; createdAt: string };
+
+interface Kind<R extends Stored> {
   /** What a record is called, and the Thelia table it comes from. */
   what: string;
   table: string;
@@ -121,11 +130,10 @@ export class Destination {
   /** One rule, alone in its transaction (with the rules' version and the default's pointer). */
   async taxRule(rule: TaxRule): Promise<Outcome> {
     const stored = await taxRules.read(rule.id);
-    if (stored && contentOf(stored) === contentOf(rule)) return UNCHANGED;
     // A rule of the table's seed that nobody changed or used is the store's own rule of that id.
     const seed = seededTaxRules(rule.createdAt).find((candidate) => candidate.id === rule.id);
-    const replaceable = stored && seed && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed);
-    if (stored && !replaceable) return this.keptAsItIs('tax rule', 'tax_rule', rule.id);
+    const replaceable = stored && seed && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed) && contentOf(stored) !== contentOf(rule);
+    if (stored && !replaceable) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, contentOf(stored) === contentOf(rule));
     if (this.dryRun) return IMPORTED;
     try {
       await retryOnConflict(async () => persist(await wholeRuleSteps(rule, stored)));
@@ -137,17 +145,20 @@ export class Destination {
     }
   }
 
-  private keptAsItIs(what: string, table: string, id: number): Outcome {
-    return skipped(`${table}.id`, `${what} ${id} is already in the table with other content (changed since it was imported, or another ${what}): it is left as it is`);
+  /** The verdict on a record whose id is in the table: never overwritten. */
+  private alreadyThere(what: string, table: string, stored: Stored, imported: Stored, same: boolean): Outcome {
+    if (same) return UNCHANGED;
+    if (stored.createdAt === imported.createdAt) return KEPT;
+    return skipped(`${table}.id`, `id ${imported.id} is another ${what}'s in the table (created ${stored.createdAt}), which is left as it is`);
   }
 
-  private async write<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+  private async write<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
     const outcomes = new Map<number, Outcome>();
     const stored = new Map((await kind.readMany(records.map((r) => r.id))).map((record) => [record.id, record]));
     const fresh: R[] = [];
     for (const record of records) {
       const existing = stored.get(record.id);
-      if (existing) outcomes.set(record.id, kind.same(existing, record) ? UNCHANGED : this.keptAsItIs(kind.what, kind.table, record.id));
+      if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)));
       else fresh.push(record);
     }
     // A transaction cannot hold two locks of one value: a value met again waits for a single write.
@@ -170,7 +181,7 @@ export class Destination {
   }
 
   /** Whether the records were written together; false when one of them could not be. */
-  private async writeTogether<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<boolean> {
+  private async writeTogether<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<boolean> {
     try {
       await persist(kind.steps(records));
       return true;
@@ -180,7 +191,7 @@ export class Destination {
     }
   }
 
-  private async writeAlone<R extends { id: number }>(kind: Kind<R>, record: R): Promise<Outcome> {
+  private async writeAlone<R extends Stored>(kind: Kind<R>, record: R): Promise<Outcome> {
     try {
       await persist(kind.steps([record]));
       return IMPORTED;
@@ -193,17 +204,17 @@ export class Destination {
       }
       // The id was taken since it was read.
       const [existing] = await kind.readMany([record.id]);
-      return existing && kind.same(existing, record) ? UNCHANGED : this.keptAsItIs(kind.what, kind.table, record.id);
+      return existing ? this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)) : skipped(`${kind.table}.id`, error.message);
     }
   }
 
-  private takenBy<R extends { id: number }>(kind: Kind<R>, record: R, owner: number | undefined): Outcome {
+  private takenBy<R extends Stored>(kind: Kind<R>, record: R, owner: number | undefined): Outcome {
     const holder = owner === undefined ? `another ${kind.what}` : `${kind.what} ${owner}`;
     return skipped(kind.unique.column, `${holder} already has ${JSON.stringify(kind.unique.valueOf(record))} (compared case-insensitively)`);
   }
 
   /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
-  private async wouldWrite<R extends { id: number }>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+  private async wouldWrite<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
     const keys = records.map((record) => kind.unique.lockKey(kind.unique.valueOf(record)));
     const locks = new Map((await readItems(keys)).map((lock) => [canonical({ pk: lock.pk, sk: lock.sk }), lock]));
     const outcomes = new Map<number, Outcome>();

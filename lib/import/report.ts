@@ -12,7 +12,10 @@ export type Kind = (typeof KINDS)[number];
 export interface Counts {
   read: number;
   imported: number;
+  /** Already in the table with the source's content. */
   unchanged: number;
+  /** Already in the table, changed through the API since the import: left as it is. */
+  kept: number;
   skipped: number;
 }
 
@@ -39,7 +42,7 @@ export interface ImportReport {
 
 export class ReportBuilder {
   private readonly started = new Date();
-  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, unchanged: 0, skipped: 0 }])) as Record<Kind, Counts>;
+  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, unchanged: 0, kept: 0, skipped: 0 }])) as Record<Kind, Counts>;
   private readonly skipped: SkippedRecord[] = [];
 
   constructor(private readonly about: { source: string; table: string; dryRun: boolean }) {}
@@ -74,7 +77,11 @@ const LISTED = 50;
 
 /** The report as a person reads it at the end of a run. */
 export function formatReport(report: ImportReport, reportFile?: string): string {
-  const rows = [['', 'read', report.dryRun ? 'to import' : 'imported', 'unchanged', 'skipped'], ...KINDS.map((kind) => [`${kind}s`, ...Object.values(report.counts[kind]).map(String)])];
+  const columns = ['read', 'imported', 'unchanged', 'kept', 'skipped'] as const;
+  const rows = [
+    ['', 'read', report.dryRun ? 'to import' : 'imported', 'unchanged', 'kept (changed since)', 'skipped'],
+    ...KINDS.map((kind) => [`${kind}s`, ...columns.map((column) => String(report.counts[kind][column]))]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
   const lines = [
