@@ -45,6 +45,7 @@ const SKIPPED_PRODUCTS = {
   27: ['product_i18n[en_US].description'],
   28: ['product_i18n'],
   29: ['product.tax_rule_id'],
+  30: ['product'],
 };
 const SKIPPED_CUSTOMERS = {
   2: ['customer.email'],
@@ -70,7 +71,7 @@ describe('npm run import', () => {
     expect(dry.report!.dryRun).toBe(true);
     expect(dry.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 2, unchanged: 1, kept: 0, skipped: 8 },
-      product: { read: 15, imported: 4, unchanged: 0, kept: 0, skipped: 11 },
+      product: { read: 16, imported: 4, unchanged: 0, kept: 0, skipped: 12 },
       customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
     });
     expect(skippedFields(dry.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
@@ -83,7 +84,7 @@ describe('npm run import', () => {
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 2, unchanged: 1, kept: 0, skipped: 8 },
-      product: { read: 15, imported: 4, unchanged: 0, kept: 0, skipped: 11 },
+      product: { read: 16, imported: 4, unchanged: 0, kept: 0, skipped: 12 },
       customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
     });
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
@@ -97,6 +98,7 @@ describe('npm run import', () => {
     expect(problemOf(first, 'product', 20)).toMatch(/^tax rule 4 was skipped \(tax_rule_country: its countries apply different taxes/);
     expect(problemOf(first, 'product', 22)).toBe(`product ${apiProductId} already has "api-one" (compared case-insensitively)`);
     expect(problemOf(first, 'product', 29)).toBe('tax rule 99 is not a tax rule of the source');
+    expect(problemOf(first, 'product', 30)).toMatch(/^takes about 4\d\d KB, more than the 400 KB a DynamoDB item holds$/);
     expect(problemOf(first, 'customer', 2)).toBe('customer 1 already has "ann.smith@example.com" (compared case-insensitively)');
     expect(problemOf(first, 'customer', 6)).toBe('does not match the zip code format of the country');
 
@@ -177,7 +179,7 @@ describe('npm run import', () => {
     expect(second.status, second.stderr).toBe(2);
     expect(second.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 0, unchanged: 3, kept: 0, skipped: 8 },
-      product: { read: 15, imported: 0, unchanged: 4, kept: 0, skipped: 11 },
+      product: { read: 16, imported: 0, unchanged: 4, kept: 0, skipped: 12 },
       customer: { read: 12, imported: 0, unchanged: 3, kept: 0, skipped: 9 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);

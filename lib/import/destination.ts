@@ -7,6 +7,7 @@
  * is the source's, kept when it was changed since, and the source's record is skipped when the id is
  * another record's. A dry run reads all the same and writes nothing.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { customers, type Customer } from '../customers/entity.js';
 import { Conflict, Unavailable, WriteConflict } from '../db/errors.js';
 import { readItem, readItems, type Item } from '../db/items.js';
@@ -93,6 +94,21 @@ const productKind: Kind<Product> = {
   perTransaction: 30,
 };
 
+/** DynamoDB's limits: an item holds 400 KB, a transaction 4 MB (kept well under, as sizes are estimated). */
+const ITEM_BYTES = 400 * 1024;
+const TRANSACTION_BYTES = 3 * 1024 * 1024;
+/** A record's size in the table, estimated from its JSON plus its keys, index keys and lock. */
+const sizeOf = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 512;
+
+/** DynamoDB's refusal of what was written (an item too large...), as opposed to a fault: its reason. */
+function refusal(error: unknown): string | undefined {
+  if (error instanceof TransactionCanceledException) {
+    const reason = error.CancellationReasons?.find((r) => r.Code === 'ValidationError');
+    return reason && (reason.Message ?? 'ValidationError');
+  }
+  return error instanceof Error && error.name === 'ValidationException' ? error.message : undefined;
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -109,6 +125,22 @@ async function persist(steps: readonly WriteStep[]): Promise<void> {
       await pause(Math.min(5_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
     }
   }
+}
+
+/** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */
+function* transactions<R extends object>(records: readonly R[], count: number): Generator<R[]> {
+  let chunk: R[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const size = sizeOf(record);
+    if (chunk.length && (chunk.length === count || bytes + size > TRANSACTION_BYTES)) {
+      yield chunk;
+      [chunk, bytes] = [[], 0];
+    }
+    chunk.push(record);
+    bytes += size;
+  }
+  if (chunk.length) yield chunk;
 }
 
 export class Destination {
@@ -159,6 +191,7 @@ export class Destination {
     for (const record of records) {
       const existing = stored.get(record.id);
       if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)));
+      else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
       else fresh.push(record);
     }
     // A transaction cannot hold two locks of one value: a value met again waits for a single write.
@@ -170,8 +203,7 @@ export class Destination {
       (seen.has(lock) ? alone : together).push(record);
       seen.add(lock);
     }
-    for (let i = 0; i < together.length; i += kind.perTransaction) {
-      const chunk = together.slice(i, i + kind.perTransaction);
+    for (const chunk of transactions(together, kind.perTransaction)) {
       if (this.dryRun) for (const [id, outcome] of await this.wouldWrite(kind, chunk)) outcomes.set(id, outcome);
       else if (!(await this.writeTogether(kind, chunk))) for (const record of chunk) outcomes.set(record.id, await this.writeAlone(kind, record));
       else for (const record of chunk) outcomes.set(record.id, IMPORTED);
@@ -186,7 +218,7 @@ export class Destination {
       await persist(kind.steps(records));
       return true;
     } catch (error) {
-      if (error instanceof Conflict) return false;
+      if (error instanceof Conflict || refusal(error)) return false;
       throw error;
     }
   }
@@ -196,6 +228,8 @@ export class Destination {
       await persist(kind.steps([record]));
       return IMPORTED;
     } catch (error) {
+      const refused = refusal(error);
+      if (refused) return skipped(kind.table, `DynamoDB refused it: ${refused}`);
       if (!(error instanceof Conflict)) throw error;
       if (error.field === TAX_RULE_GONE) return skipped('product.tax_rule_id', error.message);
       if (error.field !== undefined) {

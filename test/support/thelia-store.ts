@@ -103,6 +103,7 @@ const products: TheliaRow[] = [
   product(27, 'LONG-27', 1), // a description longer than the API's
   product(28, 'NOTEXT-28', 1), // no title in any locale
   product(29, 'GHOST-29', 99), // a rule the source does not have
+  product(30, 'HUGE-30', 1), // texts in every locale, larger together than a DynamoDB item
   product(40, 'LAMP-40', 3, { visible: 1 }), // the highest id
 ];
 
@@ -132,6 +133,10 @@ const productI18n: TheliaRow[] = [
   texts(28, 'en_US', null, { chapo: '' }),
   texts(29, 'en_US', 'Ghost'),
   texts(40, 'en_US', 'Lamp'),
+  ...['fr_FR', 'en_US', 'es_ES', 'it_IT', 'ru_RU', 'cs_CZ', 'de_DE'].map((locale) => {
+    const long = 'ж'.repeat(10_000);
+    return texts(30, locale, 'Большой', { chapo: long, description: long, postscriptum: long });
+  }),
 ];
 
 const saleElement = (id: number, productId: number, isDefault: number, weight: number | null = 0): TheliaRow => ({
@@ -144,7 +149,7 @@ const saleElement = (id: number, productId: number, isDefault: number, weight: n
 });
 
 const saleElements: TheliaRow[] = [
-  ...[1, 11, 12, 20, 21, 22, 24, 25, 26, 27, 28, 29, 40].map((productId) => saleElement(productId * 10, productId, 1, productId === 11 ? null : 0)),
+  ...[1, 11, 12, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 40].map((productId) => saleElement(productId * 10, productId, 1, productId === 11 ? null : 0)),
   saleElement(100, 10, 1, 2.5),
   saleElement(101, 10, 0, 9),
   saleElement(230, 23, 0), // product 23 has sale elements, none of them the default
@@ -153,7 +158,7 @@ const saleElements: TheliaRow[] = [
 const price = (pse: number, currency: number, amount: string): TheliaRow => ({ product_sale_elements_id: pse, currency_id: currency, price: amount, promo_price: '0', from_default_currency: 0 });
 
 const prices: TheliaRow[] = [
-  ...[1, 11, 12, 20, 21, 22, 26, 27, 28, 29].map((productId) => price(productId * 10, 1, '10')),
+  ...[1, 11, 12, 20, 21, 22, 26, 27, 28, 29, 30].map((productId) => price(productId * 10, 1, '10')),
   price(100, 1, '120.500000'),
   price(100, 2, '150.000000'), // another currency: not the API's price
   price(101, 1, '99'), // not the default sale element
