@@ -9,6 +9,7 @@ import { createProduct, customerInput, productInput } from './support/fixtures.j
 import { runImport, skippedFields, type ImportRun } from './support/import-cli.js';
 import { READER, startMariaDb, type MariaDb } from './support/mariadb.js';
 import { API_PRODUCT_REF, createTheliaStore, PASSWORDS } from './support/thelia-store.js';
+import { insertRows, THELIA_TABLES } from './support/thelia-tables.js';
 
 let mariadb: MariaDb;
 let storeUrl: string;
@@ -227,6 +228,16 @@ describe('npm run import', () => {
     expect(dry.report!.counts.product.imported).toBe(0);
     expect(problemOf(dry, 'product', 11)).toBe('99 is not a known currency id');
     expect(dry.report!.skipped.find((s) => s.kind === 'product' && s.id === 11)?.problems.map((p) => p.field)).toEqual(['currency.id']);
+  }, 60_000);
+
+  it("reads Thelia's dates as UTC, or in the zone --timezone names", async () => {
+    const url = await mariadb.createDatabase('shop_paris', THELIA_TABLES);
+    await insertRows(mariadb.admin, 'tax_rule', [{ id: 77, is_default: 0, created_at: '2018-07-01 12:00:00', updated_at: null }]);
+    await insertRows(mariadb.admin, 'tax_rule_i18n', [{ id: 77, locale: 'fr_FR', title: 'Paris', description: null }]);
+    await insertRows(mariadb.admin, 'tax_rule_country', [{ id: 1, tax_rule_id: 77, country_id: 64, state_id: null, tax_id: 1, position: 1 }]);
+    const run = await runImport(['--from', url, '--timezone', '+02:00']);
+    expect(run.status, run.stderr).toBe(0);
+    expect((await get('/api/tax-rules/77')).body[0]).toMatchObject({ CREATE_DATE: '2018-07-01T10:00:00.000Z', UPDATE_DATE: '2018-07-01T10:00:00.000Z' });
   }, 60_000);
 
   it('fails with exit 1, and without showing the password, when the source cannot be read', async () => {

@@ -8,7 +8,7 @@ import type { Destination, Outcome } from './destination.js';
 import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
 import type { Progress } from './progress.js';
 import type { Kind, ReportBuilder } from './report.js';
-import type { TheliaSource } from './source.js';
+import type { SourceTable, TheliaSource } from './source.js';
 
 /** Rows read from the source per query, and records handed to the destination at once (one batch read of the table). */
 const SOURCE_BATCH = 500;
@@ -33,6 +33,7 @@ function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
 
 interface Step<Row extends { id: number }, R extends { id: number }> {
   kind: Kind;
+  table: SourceTable;
   batches: AsyncGenerator<Row[]>;
   map: (row: Row) => Mapped<R>;
   write: (records: R[]) => Promise<Map<number, Outcome>>;
@@ -94,6 +95,7 @@ export class StoreImport {
     const context = await this.productContext();
     await this.records({
       kind: 'product',
+      table: 'product',
       batches: this.source.products(SOURCE_BATCH, 'id' in context.currency ? context.currency.id : undefined),
       map: (product) => mapProduct(product, context),
       write: (records) => this.destination.products(records),
@@ -101,13 +103,18 @@ export class StoreImport {
   }
 
   private async customers(): Promise<void> {
-    await this.records({ kind: 'customer', batches: this.source.customers(SOURCE_BATCH), map: mapCustomer, write: (records) => this.destination.customers(records) });
+    await this.records({
+      kind: 'customer',
+      table: 'customer',
+      batches: this.source.customers(SOURCE_BATCH),
+      map: mapCustomer,
+      write: (records) => this.destination.customers(records),
+    });
   }
 
   private async records<Row extends { id: number }, R extends { id: number }>(step: Step<Row, R>): Promise<void> {
-    const table = step.kind === 'product' ? 'product' : 'customer';
-    this.progress.start(`${step.kind}s`, await this.source.count(table));
-    await this.destination.reserveIds(step.kind, await this.source.maxId(table));
+    this.progress.start(`${step.kind}s`, await this.source.count(step.table));
+    await this.destination.reserveIds(step.kind, await this.source.maxId(step.table));
     for await (const rows of readingAhead(step.batches)) {
       for (const slice of slices(rows, DESTINATION_BATCH)) {
         const mapped = slice.map((row) => ({ id: row.id, ...step.map(row) }));
