@@ -7,6 +7,8 @@
  *   reset  every new connection is cut at once.
  * `stallOn(marker)` passes bytes until a request carrying `marker` (for example the X-Amz-Target of
  * TransactWriteItems) arrives, and stalls from that request on.
+ * `loseAnswerOn(...markers)` delivers the request carrying a marker, then cuts its connection instead
+ * of answering: the write is applied, and the client never learns it. Each marker does it once.
  */
 import { createServer, connect, type Socket } from 'node:net';
 
@@ -17,6 +19,8 @@ interface Link {
   upstream: Socket;
   toUpstream: Buffer[];
   toClient: Buffer[];
+  /** The answer to what was sent on this link is thrown away, and the link cut. */
+  answerLost?: boolean;
 }
 
 export interface FaultProxy {
@@ -24,6 +28,9 @@ export interface FaultProxy {
   pass(): void;
   stall(): void;
   stallOn(marker: string): void;
+  loseAnswerOn(...markers: string[]): void;
+  /** How many answers `loseAnswerOn` has thrown away so far. */
+  lostAnswers(): number;
   drop(): void;
   reset(): void;
   close(): Promise<void>;
@@ -33,6 +40,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const { hostname, port } = new URL(target);
   let mode: Mode = 'pass';
   let marker: string | undefined;
+  const lostAnswerMarkers = new Set<string>();
+  let lostAnswers = 0;
   const links = new Set<Link>();
 
   const flush = (link: Link) => {
@@ -58,10 +67,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         marker = undefined;
         mode = 'stall';
       }
+      for (const lostAnswerMarker of lostAnswerMarkers) {
+        if (!chunk.includes(lostAnswerMarker)) continue;
+        lostAnswerMarkers.delete(lostAnswerMarker);
+        link.answerLost = true;
+      }
       if (mode === 'pass') upstream.write(chunk);
       else link.toUpstream.push(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
+      if (link.answerLost) {
+        if (!client.destroyed) lostAnswers++;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
       if (mode === 'pass' && !client.destroyed) client.write(chunk);
       else link.toClient.push(chunk);
     });
@@ -98,6 +118,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     stallOn: (text: string) => {
       marker = text;
     },
+    loseAnswerOn: (...markers: string[]) => {
+      for (const text of markers) lostAnswerMarkers.add(text);
+    },
+    lostAnswers: () => lostAnswers,
     drop: () => {
       for (const link of everyLink()) {
         link.toUpstream.length = 0;
