@@ -146,6 +146,12 @@ function* transactions<R extends object>(records: readonly R[], count: number): 
   if (chunk.length) yield chunk;
 }
 
+/** A rule of the table's seed that nobody changed or used: the store's own rule of that id takes its place. */
+function untouchedSeed(stored: TaxRule): boolean {
+  const seed = seededTaxRules(stored.createdAt).find((candidate) => candidate.id === stored.id);
+  return seed !== undefined && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed);
+}
+
 export class Destination {
   /** In a dry run, the unique values the records would have taken so far, and by whom. */
   private readonly claimed = new Map<string, number>();
@@ -165,15 +171,15 @@ export class Destination {
   /** One rule, alone in its transaction (with the rules' version and the default's pointer). */
   async taxRule(rule: TaxRule): Promise<Outcome> {
     const stored = await taxRules.read(rule.id);
-    // A rule of the table's seed that nobody changed or used is the store's own rule of that id.
-    const seed = seededTaxRules(rule.createdAt).find((candidate) => candidate.id === rule.id);
-    const replaceable = stored && seed && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed) && contentOf(stored) !== contentOf(rule);
-    if (stored && !replaceable) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, contentOf(stored) === contentOf(rule));
+    const same = stored !== undefined && contentOf(stored) === contentOf(rule);
+    if (stored && (same || !untouchedSeed(stored))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
     if (this.dryRun) return IMPORTED;
     try {
       await retryOnConflict(async () => persist(await wholeRuleSteps(rule, stored)));
       return IMPORTED;
     } catch (error) {
+      const refused = refusal(error);
+      if (refused) return skipped('tax_rule', `DynamoDB refused it: ${refused}`);
       if (!(error instanceof Conflict)) throw error;
       // A first attempt that was applied though its answer was lost; else the store's limit of rules.
       const now = await taxRules.read(rule.id);
