@@ -39,6 +39,13 @@ async function run(argv: string[]): Promise<number> {
     await source.close();
     throw error;
   });
+  // Ctrl-C: each record was written whole or not at all, so the same command completes the import.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error('\nimport interrupted: what was written stays; run the same command again to complete it');
+      void Promise.resolve(local?.stop()).finally(() => process.exit(EXIT.failed));
+    });
+  }
   try {
     const shownSource = describeSource(url);
     console.error(`${dryRun ? 'Checking' : 'Importing'} ${shownSource} into table ${tableName()}${dryRun ? ' (dry run: nothing is written)' : ''}`);
