@@ -13,7 +13,7 @@ const email = () => v.pipe(text(MAX_TEXT), v.email('must be a valid email addres
 /** Zip codes are strings, even when sent as numbers. */
 const zipcode = () => v.pipe(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String))], 'must be a string'), requiredText(20));
 
-const CustomerFields = v.strictObject({
+export const CustomerFields = v.strictObject({
   title: knownId(titleIds, 'customer title id'),
   firstname: requiredText(),
   lastname: requiredText(),
@@ -42,12 +42,6 @@ export const CustomerCreate = v.pipe(
   v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
 );
 
-/** A customer brought from Thelia (lib/import): the create's rules, with a password hash instead of a password. */
-export const CustomerImport = v.pipe(
-  v.omit(CustomerFields, ['password']),
-  v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
-);
-
 /** Every field optional; a zip code sent with its country is checked here, one sent alone against the stored country. */
 export const CustomerUpdate = v.pipe(
   v.strictObject({ id: integer(1), ...v.partial(CustomerFields).entries }),
@@ -69,7 +63,6 @@ export const CustomerListQuery = v.object({
   ref: v.optional(v.string()),
 });
 
-export type CustomerImportInput = v.InferOutput<typeof CustomerImport>;
 export type CustomerCreateInput = v.InferOutput<typeof CustomerCreate>;
 export type CustomerUpdateInput = v.InferOutput<typeof CustomerUpdate>;
 export type CheckLoginInput = v.InferOutput<typeof CheckLogin>;

@@ -82,7 +82,7 @@ export async function reserveIdsThrough(counter: Counter, lastId: number): Promi
           UpdateExpression: `SET ${['lastId = :lastId', ...sets].join(', ')}`,
           ConditionExpression: 'attribute_not_exists(lastId) OR lastId < :lastId',
           ...(sets.length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: { ...values, ':lastId': lastId },
+          ExpressionAttributeValues: { ...values, ':lastId': Math.max(lastId, counter.firstId - 1) },
         }),
       options),
     );

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
-import { allocateId, countChange, counterValue, reserveIdsThrough, type Counter } from './counters.js';
+import { allocateId, countChange, counterValue, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
 import { queryAll, readItem, readItems, type Item } from './items.js';
 import { RECORD_SORT_PREFIX, type Key } from './keys.js';
@@ -220,16 +220,13 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return owner === undefined ? undefined : this.read(owner);
     },
 
+    /** The id counter and record count, when the entity has one. */
+    counter,
+
     /** The next id (counter.firstId the first time). */
     allocateId(): Promise<number> {
       if (!counter) throw new Error(`${name} has no counter`);
       return allocateId(counter);
-    },
-
-    /** Makes the next id come after `lastId` (records created with ids of their own). */
-    reserveIdsThrough(lastId: number): Promise<void> {
-      if (!counter) throw new Error(`${name} has no counter`);
-      return reserveIdsThrough(counter, Math.max(lastId, counter.firstId - 1));
     },
 
     /** Steps that write new records, take their locks and count them (one transaction holds 100 steps). */

@@ -9,6 +9,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { customers, type Customer } from '../customers/entity.js';
+import { reserveIdsThrough } from '../db/counters.js';
 import { Conflict, Unavailable, WriteConflict } from '../db/errors.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
@@ -161,8 +162,8 @@ export class Destination {
   /** Ids created later through the API come after `lastId`. */
   async reserveIds(what: 'customer' | 'product' | 'tax rule', lastId: number): Promise<void> {
     if (this.dryRun) return;
-    const entity = { customer: customers, product: products, 'tax rule': taxRules }[what];
-    await entity.reserveIdsThrough(lastId);
+    const { counter } = { customer: customers, product: products, 'tax rule': taxRules }[what];
+    if (counter) await reserveIdsThrough(counter, lastId);
   }
 
   customers = (records: readonly Customer[]) => this.write(customerKind, records);
