@@ -31,12 +31,13 @@ const taxRules: TheliaRow[] = [
   { id: 11, is_default: 0, created_at: '2018-01-01 00:00:00', updated_at: null }, // two taxes at one position
 ];
 
-const ruleTitle = (id: number, locale = 'en_US', title = `Rule ${id}`, description: string | null = null): TheliaRow => ({ id, locale, title, description });
+const ruleTitle = (id: number, locale = 'en_US', title: string | null = `Rule ${id}`, description: string | null = null): TheliaRow => ({ id, locale, title, description });
 
 const taxRuleI18n: TheliaRow[] = [
   ruleTitle(1, 'en_US', 'EU 20% VAT', 'France and Belgium'),
   ruleTitle(1, 'fr_FR', 'TVA 20 % UE'),
-  ...Object.entries(seedRules[1]!.i18n).map(([locale, texts]) => ruleTitle(2, locale, texts.title!, texts.description)),
+  // As Thelia installs it, untranslated locales (NULL texts) included.
+  ...Object.entries(seedRules[1]!.i18n).map(([locale, texts]) => ruleTitle(2, locale, texts.title, texts.description)),
   ruleTitle(3, 'en_US', 'Eco tax then VAT', 'Line one\nline two'),
   ruleTitle(3, 'fr_FR', 'Écotaxe puis TVA'),
   { id: 3, locale: 'cs_CZ', title: null, description: null }, // an empty translation: no locale
