@@ -8,6 +8,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand, BatchGetCommand } from 
 import { ProvisionedThroughputExceededException, InternalServerError } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { db } from '../lib/db/client.js';
+import { Refused } from '../lib/db/errors.js';
+import { put as putStep, writeAtomically } from '../lib/db/transactions.js';
 import { get, post, put, superadminKey, tableSnapshot } from './support/api.js';
 import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
 
@@ -122,5 +124,14 @@ describe('partial batch reads', () => {
     const response = await get(`/api/products/${row.ID}`);
     expect(response.status).toBe(200);
     expect(mock.commandCalls(BatchGetCommand).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('writes DynamoDB refuses', () => {
+  it('end as Refused (never retried as a fault) and write nothing', async () => {
+    const before = await tableSnapshot();
+    const tooLarge = putStep({ pk: 'REFUSED', sk: 'ITEM', text: 'x'.repeat(410 * 1024) });
+    await expect(writeAtomically([tooLarge])).rejects.toThrow(Refused);
+    expect(await tableSnapshot()).toEqual(before);
   });
 });

@@ -3,26 +3,12 @@
  * its network) is run again and completes: what was written stays as it
  * is, what was not is written, and the counters end as after one whole run.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { del, get } from './support/api.js';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 import { startImport } from './support/import-cli.js';
-import { startMariaDb, type MariaDb } from './support/mariadb.js';
-import { createTheliaStore } from './support/thelia-store.js';
+import { useStoreBehindProxy } from './support/store-behind-proxy.js';
 
-let mariadb: MariaDb;
-let proxy: FaultProxy;
-let storeUrl: string;
-
-beforeAll(async () => {
-  [mariadb, proxy] = await Promise.all([startMariaDb(), startFaultProxy(inject('dynamoEndpoint'))]);
-  storeUrl = await createTheliaStore(mariadb, 'shop');
-}, 120_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await mariadb?.stop();
-});
+const store = useStoreBehindProxy();
 
 const until = async (condition: () => boolean, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -35,21 +21,21 @@ const until = async (condition: () => boolean, timeoutMs = 30_000) => {
 describe('npm run import, interrupted', () => {
   it('completes when run again after it was interrupted in the middle of a write', async () => {
     // The customers' first transaction never reaches DynamoDB; the import is interrupted (Ctrl-C) while it waits.
-    proxy.stallOn('last@example.com');
-    const cut = startImport(['--from', storeUrl], { DYNAMODB_ENDPOINT: proxy.endpoint });
+    store.proxy.stallOn('last@example.com');
+    const cut = startImport(['--from', store.storeUrl], { DYNAMODB_ENDPOINT: store.proxy.endpoint });
     await until(() => /products\s+16\/16/.test(cut.progress()));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     cut.process.kill('SIGINT');
     const interrupted = await cut.finished;
     expect(interrupted.status).toBe(1);
     expect(interrupted.stderr).toContain('import interrupted: what was written stays; run the same command again to complete it');
-    proxy.drop();
-    proxy.pass();
+    store.proxy.drop();
+    store.proxy.pass();
 
     expect((await get('/api/products')).headers['x-total-count']).toBe('6');
     expect((await get('/api/customers')).headers['x-total-count']).toBe('0');
 
-    const rerun = await startImport(['--from', storeUrl]).finished;
+    const rerun = await startImport(['--from', store.storeUrl]).finished;
     expect(rerun.status, rerun.stderr).toBe(2);
     expect(rerun.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 0, unchanged: 3, kept: 0, skipped: 8 },

@@ -3,39 +3,25 @@
  * after the request was delivered) is tried again without being applied twice: totals and each
  * rule's product count end as after a clean run.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { del, get } from './support/api.js';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 import { runImport } from './support/import-cli.js';
-import { startMariaDb, type MariaDb } from './support/mariadb.js';
-import { createTheliaStore } from './support/thelia-store.js';
+import { useStoreBehindProxy } from './support/store-behind-proxy.js';
 
-let mariadb: MariaDb;
-let proxy: FaultProxy;
-let storeUrl: string;
-
-beforeAll(async () => {
-  [mariadb, proxy] = await Promise.all([startMariaDb(), startFaultProxy(inject('dynamoEndpoint'))]);
-  storeUrl = await createTheliaStore(mariadb, 'shop');
-}, 120_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await mariadb?.stop();
-});
+const store = useStoreBehindProxy();
 
 describe('npm run import, when an answer is lost', () => {
   it('applies the products’ and the customers’ transactions once though their answers were lost', async () => {
-    proxy.loseAnswerOn('LAMP-40', 'last@example.com');
-    const run = await runImport(['--from', storeUrl], { DYNAMODB_ENDPOINT: proxy.endpoint });
+    store.proxy.loseAnswerOn('LAMP-40', 'last@example.com');
+    const run = await runImport(['--from', store.storeUrl], { DYNAMODB_ENDPOINT: store.proxy.endpoint });
     expect(run.status, run.stderr).toBe(2);
-    expect(proxy.lostAnswers()).toBe(2);
+    expect(store.proxy.lostAnswers()).toBe(2);
     // The SDK's retry carries the transaction's ClientRequestToken, so DynamoDB answers it as the
     // applied transaction it is (imported); had it been applied anew, its conditions would fail and
     // the records be found unchanged. Either way, once.
     expect(run.report!.counts.product.imported + run.report!.counts.product.unchanged).toBe(6);
     expect(run.report!.counts.customer.imported + run.report!.counts.customer.unchanged).toBe(3);
-    const again = await runImport(['--from', storeUrl]);
+    const again = await runImport(['--from', store.storeUrl]);
     expect(again.report!.counts.product).toMatchObject({ imported: 0, unchanged: 6 });
     expect(again.report!.counts.customer).toMatchObject({ imported: 0, unchanged: 3 });
 

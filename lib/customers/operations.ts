@@ -45,27 +45,40 @@ export async function listCustomers(query: CustomerListInput, page: PageRequest)
   return mapPage(records, customerRow);
 }
 
+/** What a record's creation sets besides the create's fields: its id, password hash and dates. */
+export interface CustomerCreation {
+  id: number;
+  passwordHash: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A new customer record, at version 1, from the create's fields (the API's, or a store's import). */
+export function newCustomer(fields: Omit<CustomerCreateInput, 'password'>, creation: CustomerCreation): Customer {
+  return {
+    id: creation.id,
+    title: fields.title,
+    firstname: fields.firstname,
+    lastname: fields.lastname,
+    email: fields.email,
+    langId: fields.lang_id,
+    country: fields.country,
+    zipcode: fields.zipcode,
+    city: fields.city,
+    address1: fields.address1,
+    address2: fields.address2 ?? '',
+    address3: fields.address3 ?? '',
+    passwordHash: creation.passwordHash,
+    version: 1,
+    createdAt: creation.createdAt,
+    updatedAt: creation.updatedAt,
+  };
+}
+
 export async function createCustomer(input: CustomerCreateInput): Promise<Row> {
   const [id, passwordHash] = await Promise.all([customers.allocateId(), hashPassword(input.password)]);
   const now = new Date().toISOString();
-  const customer: Customer = {
-    id,
-    title: input.title,
-    firstname: input.firstname,
-    lastname: input.lastname,
-    email: input.email,
-    langId: input.lang_id,
-    country: input.country,
-    zipcode: input.zipcode,
-    city: input.city,
-    address1: input.address1,
-    address2: input.address2 ?? '',
-    address3: input.address3 ?? '',
-    passwordHash,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const customer = newCustomer(input, { id, passwordHash, createdAt: now, updatedAt: now });
   const row = customerRow(customer);
   await retryOnConflict(() => writeAtomically(customers.create(customer), { outcome: row }));
   return row;

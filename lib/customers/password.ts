@@ -25,8 +25,11 @@ export interface Verification {
 
 const BCRYPT = /^\$2[aby]\$\d{2}\$/;
 
+/** Whether a stored hash is bcrypt's (Thelia's), which a successful check replaces. */
+export const isBcrypt = (stored: string): boolean => BCRYPT.test(stored);
+
 export async function verifyPassword(password: string, stored: string): Promise<Verification> {
-  if (BCRYPT.test(stored)) {
+  if (isBcrypt(stored)) {
     // PHP's $2y$ is the same algorithm as $2b$.
     const matches = await bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$'));
     return { matches, needsRehash: matches };

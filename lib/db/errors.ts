@@ -42,6 +42,14 @@ export class Unavailable extends Error {
   }
 }
 
+/** DynamoDB refused the write itself (an item over 400 KB, an index key over its size): it never will succeed. */
+export class Refused extends Error {
+  constructor(reason: string, cause: unknown) {
+    super(`DynamoDB refused the write: ${reason}`, { cause });
+    this.name = 'Refused';
+  }
+}
+
 /** A list position that is not one of this list's (a cursor made elsewhere). */
 export class InvalidPosition extends Error {
   constructor() {

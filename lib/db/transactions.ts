@@ -8,7 +8,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
-import { Conflict, isThrottled, NotFound, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { Conflict, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
 import { currentUsage } from './usage.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
@@ -133,7 +133,7 @@ const recorders = new AsyncLocalStorage<OutcomeRecorder>();
 export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => recorders.run(recorder, work);
 
 /**
- * Writes every step or none. Throws the failing step's error, WriteConflict, or Unavailable. Given
+ * Writes every step or none. Throws the failing step's error, WriteConflict, Unavailable, or Refused. Given
  * the `outcome` the write produces (the row a create answers), the work's outcome recorder, if any,
  * adds its step to the same transaction.
  */
@@ -143,7 +143,7 @@ export async function writeAtomically(steps: readonly WriteStep[], options: { ou
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!(error instanceof TransactionCanceledException)) throw error instanceof Error && error.name === 'ValidationException' ? new Refused(error.message, error) : error;
     const reasons = error.CancellationReasons ?? [];
     const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
     if (failed >= 0) {
@@ -152,6 +152,8 @@ export async function writeAtomically(steps: readonly WriteStep[], options: { ou
       throw all[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
     }
     if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
+    const invalid = reasons.find((r) => r.Code === 'ValidationError');
+    if (invalid) throw new Refused(invalid.Message ?? 'ValidationError', error);
     if (reasons.some((r) => isThrottled(r.Code))) {
       const usage = currentUsage();
       if (usage) usage.throttled++;

@@ -7,10 +7,10 @@
  * is the source's, kept when it was changed since, and the source's record is skipped when the id is
  * another record's. A dry run reads all the same and writes nothing.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { customers, type Customer } from '../customers/entity.js';
+import { isBcrypt } from '../customers/password.js';
 import { reserveIdsThrough } from '../db/counters.js';
-import { Conflict, Unavailable, WriteConflict } from '../db/errors.js';
+import { Conflict, Refused, Unavailable } from '../db/errors.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
@@ -19,6 +19,7 @@ import { products, type Product } from '../products/entity.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
 import { countProductStep, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
+import type { Kind as RecordKind } from './report.js';
 
 /**
  * What became of a record: written; already there with the same content; already there, changed
@@ -48,8 +49,6 @@ const contentOf = (record: object, alsoIgnored: readonly string[] = []): string 
   return canonical(Object.fromEntries(Object.entries(record).filter(([field]) => !ignored.has(field))));
 };
 
-const BCRYPT = /^\$2[aby]\$/;
-
 type Stored = { id: number; createdAt: string };
 
 interface Kind<R extends Stored> {
@@ -72,7 +71,7 @@ const customerKind: Kind<Customer> = {
   steps: (records) => customers.create(...records),
   same(stored, imported) {
     // A bcrypt hash is upgraded at the customer's first successful check: that is no change of content.
-    const ignored = BCRYPT.test(stored.passwordHash) ? [] : ['passwordHash'];
+    const ignored = isBcrypt(stored.passwordHash) ? [] : ['passwordHash'];
     return contentOf(stored, ignored) === contentOf(imported, ignored);
   },
   unique: { column: 'customer.email', valueOf: (c) => c.email, lockKey: (email) => customers.lockKey('email', email), ownerOf: (lock) => customers.lockOwner(lock) },
@@ -104,31 +103,25 @@ const TRANSACTION_BYTES = 3 * 1024 * 1024;
 /** A record's size in the table, estimated from its JSON plus its keys, index keys and lock. */
 const sizeOf = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 512;
 
-/** DynamoDB's refusal of what was written (an item too large...), as opposed to a fault: its reason. */
-function refusal(error: unknown): string | undefined {
-  if (error instanceof TransactionCanceledException) {
-    const reason = error.CancellationReasons?.find((r) => r.Code === 'ValidationError');
-    return reason && (reason.Message ?? 'ValidationError');
-  }
-  return error instanceof Error && error.name === 'ValidationException' ? error.message : undefined;
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes steps, waiting and trying again while DynamoDB is throttled or out of reach (a store's
- * import is worth waiting for), a bounded number of times. A write whose answer was lost may have
- * been applied: trying it again then fails its conditions, and the record is found unchanged.
+ * Writes the steps `makeSteps` gives, waiting and trying again while DynamoDB is throttled or out of
+ * reach (a store's import is worth waiting for), a bounded number of times; a concurrent transaction
+ * in the way makes new steps (retryOnConflict). A write whose answer was lost may have been applied:
+ * trying it again then fails its conditions, and the record is found unchanged.
  */
-async function persist(steps: readonly WriteStep[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await writeAtomically(steps);
-    } catch (error) {
-      if (!(error instanceof Unavailable || error instanceof WriteConflict) || attempt >= 8) throw error;
-      await pause(Math.min(5_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
+async function persist(makeSteps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
+  await retryOnConflict(async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await writeAtomically(await makeSteps());
+      } catch (error) {
+        if (!(error instanceof Unavailable) || attempt >= 8) throw error;
+        await pause(Math.min(5_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
+      }
     }
-  }
+  });
 }
 
 /** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */
@@ -160,7 +153,7 @@ export class Destination {
   constructor(readonly dryRun: boolean) {}
 
   /** Ids created later through the API come after `lastId`. */
-  async reserveIds(what: 'customer' | 'product' | 'tax rule', lastId: number): Promise<void> {
+  async reserveIds(what: RecordKind, lastId: number): Promise<void> {
     if (this.dryRun) return;
     const { counter } = { customer: customers, product: products, 'tax rule': taxRules }[what];
     if (counter) await reserveIdsThrough(counter, lastId);
@@ -176,11 +169,10 @@ export class Destination {
     if (stored && (same || !untouchedSeed(stored))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
     if (this.dryRun) return IMPORTED;
     try {
-      await retryOnConflict(async () => persist(await wholeRuleSteps(rule, stored)));
+      await persist(() => wholeRuleSteps(rule, stored));
       return IMPORTED;
     } catch (error) {
-      const refused = refusal(error);
-      if (refused) return skipped('tax_rule', `DynamoDB refused it: ${refused}`);
+      if (error instanceof Refused) return skipped('tax_rule', error.message);
       if (!(error instanceof Conflict)) throw error;
       // A first attempt that was applied though its answer was lost; else the store's limit of rules.
       const now = await taxRules.read(rule.id);
@@ -210,7 +202,7 @@ export class Destination {
     const together: R[] = [];
     const alone: R[] = [];
     for (const record of fresh) {
-      const lock = canonical(kind.unique.lockKey(kind.unique.valueOf(record)));
+      const lock = kind.unique.lockKey(kind.unique.valueOf(record)).pk;
       (seen.has(lock) ? alone : together).push(record);
       seen.add(lock);
     }
@@ -226,21 +218,20 @@ export class Destination {
   /** Whether the records were written together; false when one of them could not be. */
   private async writeTogether<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<boolean> {
     try {
-      await persist(kind.steps(records));
+      await persist(() => kind.steps(records));
       return true;
     } catch (error) {
-      if (error instanceof Conflict || refusal(error)) return false;
+      if (error instanceof Conflict || error instanceof Refused) return false;
       throw error;
     }
   }
 
   private async writeAlone<R extends Stored>(kind: Kind<R>, record: R): Promise<Outcome> {
     try {
-      await persist(kind.steps([record]));
+      await persist(() => kind.steps([record]));
       return IMPORTED;
     } catch (error) {
-      const refused = refusal(error);
-      if (refused) return skipped(kind.table, `DynamoDB refused it: ${refused}`);
+      if (error instanceof Refused) return skipped(kind.table, error.message);
       if (!(error instanceof Conflict)) throw error;
       if (error.field === TAX_RULE_GONE) return skipped('product.tax_rule_id', error.message);
       if (error.field !== undefined) {
@@ -261,10 +252,11 @@ export class Destination {
   /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
   private async wouldWrite<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
     const keys = records.map((record) => kind.unique.lockKey(kind.unique.valueOf(record)));
-    const locks = new Map((await readItems(keys)).map((lock) => [canonical({ pk: lock.pk, sk: lock.sk }), lock]));
+    // A lock item's partition key is the value it holds.
+    const locks = new Map((await readItems(keys)).map((lock) => [lock.pk, lock]));
     const outcomes = new Map<number, Outcome>();
     records.forEach((record, i) => {
-      const key = canonical(keys[i]);
+      const key = keys[i]!.pk;
       const lock = locks.get(key);
       const claimedBy = this.claimed.get(key);
       if (lock) outcomes.set(record.id, this.takenBy(kind, record, kind.unique.ownerOf(lock)));

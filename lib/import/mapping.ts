@@ -5,13 +5,16 @@
  * Thelia column it comes from. Pure: no database here.
  */
 import * as v from 'valibot';
-import { CustomerFields, zipcodeFits, zipcodeMismatch } from '../customers/schema.js';
 import type { Customer } from '../customers/entity.js';
-import { formatMicros } from '../money.js';
+import { newCustomer } from '../customers/operations.js';
+import { isBcrypt } from '../customers/password.js';
+import { CustomerFields, zipcodeFits, zipcodeMismatch } from '../customers/schema.js';
 import { TEXT_FIELDS, type Product } from '../products/entity.js';
+import { newProduct, textsOf } from '../products/operations.js';
 import { ProductGeneral, ProductTexts } from '../products/schema.js';
 import { currencyIds, defaultLang, langByLocale } from '../reference/index.js';
 import type { TaxRule } from '../tax-rules/entity.js';
+import { newTaxRule } from '../tax-rules/operations.js';
 import { TaxRuleCreate } from '../tax-rules/schema.js';
 import type { TheliaCustomer, TheliaProduct, TheliaTaxRule } from './source.js';
 
@@ -107,11 +110,11 @@ export function mapTaxRule(rule: TheliaTaxRule): Mapped<TaxRule> {
   if (!parsed.success) {
     const known = new Set(problems.map((problem) => problem.field.split('.')[0]));
     const schemaProblems = problemsOf(parsed.issues, ([field, index, key]) => {
-        if (field === 'country') return 'tax_rule_country.country_id';
-        if (field === 'tax') return 'tax_rule_country.tax_id';
-        if (field === 'default') return 'tax_rule.is_default';
-        const locale = typeof index === 'number' ? i18n[index]?.locale : undefined;
-        return locale === undefined ? 'tax_rule_i18n' : `tax_rule_i18n[${locale}].${key ?? 'locale'}`;
+      if (field === 'country') return 'tax_rule_country.country_id';
+      if (field === 'tax') return 'tax_rule_country.tax_id';
+      if (field === 'default') return 'tax_rule.is_default';
+      const locale = typeof index === 'number' ? i18n[index]?.locale : undefined;
+      return locale === undefined ? 'tax_rule_i18n' : `tax_rule_i18n[${locale}].${key ?? 'locale'}`;
     });
     for (const problem of schemaProblems) {
       if (problem.field === 'tax_rule_i18n' && /empty/.test(problem.message)) problems.push({ ...problem, message: 'has no title in any locale' });
@@ -119,10 +122,7 @@ export function mapTaxRule(rule: TheliaTaxRule): Mapped<TaxRule> {
     }
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  const out = parsed.output;
-  const texts: TaxRule['i18n'] = {};
-  for (const entry of out.i18n) texts[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
-  return { record: { id: rule.id, countries: out.country, taxes: out.tax, i18n: texts, isDefault: out.default === true, productCount: 0, version: 1, ...dates } };
+  return { record: newTaxRule(parsed.output, { id: rule.id, ...dates }) };
 }
 
 /** What the products' mapping needs to know of the rest of the store. */
@@ -155,7 +155,7 @@ function productTexts(product: TheliaProduct, problems: Problem[]): Product['i18
       continue;
     }
     const parsed = v.safeParse(ProductTexts, texts);
-    if (parsed.success) i18n[row.locale] = Object.fromEntries(Object.entries(parsed.output).filter(([, text]) => text !== undefined));
+    if (parsed.success) i18n[row.locale] = textsOf(parsed.output);
     else problems.push(...problemsOf(parsed.issues, ([field]) => `product_i18n[${row.locale}].${String(field)}`));
   }
   if (Object.keys(i18n).length === 0 && problems.length === 0) problems.push({ field: 'product_i18n', message: 'has no title in any locale' });
@@ -197,23 +197,7 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
     problems.push(...problemsOf(parsed.issues, ([field]) => PRODUCT_COLUMNS[String(field)] ?? String(field)).filter((problem) => !known.has(problem.field)));
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  const out = parsed.output;
-  return {
-    record: {
-      id: product.id,
-      ref: out.ref,
-      price: formatMicros(out.price),
-      weight: formatMicros(out.weight ?? 0n),
-      currency: out.currency,
-      taxRuleId: out.tax_rule,
-      visible: out.visible ?? false,
-      brandId: out.brand_id ?? 0,
-      defaultCategory: out.default_category,
-      i18n,
-      version: 1,
-      ...dates,
-    },
-  };
+  return { record: newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }) };
 }
 
 const CUSTOMER_COLUMNS: Record<string, string> = {
@@ -236,8 +220,8 @@ const CustomerImport = v.pipe(
   v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
 );
 
-/** PHP's password_hash(PASSWORD_BCRYPT) and its kin: what checkLogin verifies (and then upgrades). */
-const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+/** A whole bcrypt hash, as PHP's password_hash(PASSWORD_BCRYPT) writes it: checkLogin verifies it (isBcrypt) and upgrades it. */
+const isWholeBcryptHash = (hash: string): boolean => isBcrypt(hash) && /^.{7}[./A-Za-z0-9]{53}$/.test(hash);
 
 export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
   const problems: Problem[] = [];
@@ -247,7 +231,7 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
   else if (otherAddresses.length) problems.push({ field: 'address.is_default', message: `the customer has ${customer.defaultAddresses.length} default addresses (${list(customer.defaultAddresses.map((a) => a.id))})` });
   const passwordHash = customer.password ?? '';
   if (!passwordHash) problems.push({ field: 'customer.password', message: 'is empty' });
-  else if (!BCRYPT_HASH.test(passwordHash)) {
+  else if (!isWholeBcryptHash(passwordHash)) {
     problems.push({ field: 'customer.password', message: `is not a bcrypt hash (algo ${customer.algo ?? 'NULL'}): the API verifies bcrypt and its own hashes only` });
   }
 
@@ -270,24 +254,5 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
     problems.push(...(address ? columns : columns.filter((problem) => !problem.field.startsWith('address.'))));
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  const out = parsed.output;
-  return {
-    record: {
-      id: customer.id,
-      title: out.title,
-      firstname: out.firstname,
-      lastname: out.lastname,
-      email: out.email,
-      langId: out.lang_id,
-      country: out.country,
-      zipcode: out.zipcode,
-      city: out.city,
-      address1: out.address1,
-      address2: out.address2 ?? '',
-      address3: out.address3 ?? '',
-      passwordHash,
-      version: 1,
-      ...dates,
-    },
-  };
+  return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }) };
 }

@@ -57,8 +57,9 @@ export class StoreImport {
   }
 
   private async taxRules(): Promise<void> {
-    this.progress.start('tax rules', await this.source.count('tax_rule'));
-    await this.destination.reserveIds('tax rule', await this.source.maxId('tax_rule'));
+    const { count, maxId } = await this.source.extent('tax_rule');
+    this.progress.start('tax rules', count);
+    await this.destination.reserveIds('tax rule', maxId);
     let defaultRule: number | undefined;
     for await (const rules of readingAhead(this.source.taxRules(SOURCE_BATCH))) {
       for (const rule of rules) {
@@ -113,8 +114,9 @@ export class StoreImport {
   }
 
   private async records<Row extends { id: number }, R extends { id: number }>(step: Step<Row, R>): Promise<void> {
-    this.progress.start(`${step.kind}s`, await this.source.count(step.table));
-    await this.destination.reserveIds(step.kind, await this.source.maxId(step.table));
+    const { count, maxId } = await this.source.extent(step.table);
+    this.progress.start(`${step.kind}s`, count);
+    await this.destination.reserveIds(step.kind, maxId);
     for await (const rows of readingAhead(step.batches)) {
       for (const slice of slices(rows, DESTINATION_BATCH)) {
         const mapped = slice.map((row) => ({ id: row.id, ...step.map(row) }));

@@ -109,14 +109,10 @@ export class TheliaSource {
     return rows;
   }
 
-  async count(table: SourceTable): Promise<number> {
-    const [row] = await this.select(`SELECT COUNT(*) AS n FROM \`${table}\``);
-    return Number(row?.n ?? 0);
-  }
-
-  async maxId(table: SourceTable): Promise<number> {
-    const [row] = await this.select(`SELECT MAX(id) AS id FROM \`${table}\``);
-    return Number(row?.id ?? 0);
+  /** How many rows a table has (for the progress), and its highest id (0 when empty). */
+  async extent(table: SourceTable): Promise<{ count: number; maxId: number }> {
+    const [row] = await this.select(`SELECT COUNT(*) AS n, MAX(id) AS id FROM \`${table}\``);
+    return { count: Number(row?.n ?? 0), maxId: Number(row?.id ?? 0) };
   }
 
   /** The shop's default currencies (`by_default = 1`): one in a sound store. */

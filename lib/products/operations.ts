@@ -15,7 +15,7 @@ import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
 import { productRow } from './row.js';
-import type { ProductCreateInput, ProductListInput, ProductUpdateInput } from './schema.js';
+import type { ProductCreateInput, ProductGeneralInput, ProductListInput, ProductUpdateInput } from './schema.js';
 
 const missing = () => new NotFound('product');
 const unknownTaxRule = () => invalidField('tax_rule', 'is not an existing tax rule');
@@ -39,7 +39,8 @@ async function resolveTaxRule(requested: number): Promise<{ ruleId: number; step
   return { ruleId, steps: [countProductStep(ruleId, 1, raced), defaultTaxRule.check(ruleId)] };
 }
 
-const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
+/** The text fields sent, as one locale's texts. */
+export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
   Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
 /** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
@@ -69,27 +70,41 @@ export async function listProducts(query: ProductListInput, page: PageRequest): 
   return mapPage(found, (p) => productRow(p, localeOf(query.lang), rules.get(p.taxRuleId)));
 }
 
+/** What a record's creation sets besides the create's general fields: its id, resolved rule, texts and dates. */
+export interface ProductCreation {
+  id: number;
+  taxRuleId: number;
+  i18n: Product['i18n'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A new product record, at version 1, from the create's general fields (the API's, or a store's import). */
+export function newProduct(fields: ProductGeneralInput, creation: ProductCreation): Product {
+  return {
+    id: creation.id,
+    ref: fields.ref,
+    price: formatMicros(fields.price),
+    weight: formatMicros(fields.weight ?? 0n),
+    currency: fields.currency,
+    taxRuleId: creation.taxRuleId,
+    visible: fields.visible ?? false,
+    brandId: fields.brand_id ?? 0,
+    defaultCategory: fields.default_category,
+    i18n: creation.i18n,
+    version: 1,
+    createdAt: creation.createdAt,
+    updatedAt: creation.updatedAt,
+  };
+}
+
 export async function createProduct(input: ProductCreateInput, lang: Lang | undefined): Promise<Row> {
   const { ruleId, steps: ruleSteps } = await resolveTaxRule(input.tax_rule);
   const rule = await readTaxRule(ruleId);
   if (!rule) throw unknownTaxRule();
   const id = await products.allocateId();
   const now = new Date().toISOString();
-  const product: Product = {
-    id,
-    ref: input.ref,
-    price: formatMicros(input.price),
-    weight: formatMicros(input.weight ?? 0n),
-    currency: input.currency,
-    taxRuleId: ruleId,
-    visible: input.visible ?? false,
-    brandId: input.brand_id ?? 0,
-    defaultCategory: input.default_category,
-    i18n: { [input.locale]: textsOf(input) },
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: textsOf(input) }, createdAt: now, updatedAt: now });
   const row = productRow(product, localeOf(lang, input.locale), rule);
   await retryOnConflict(() => writeAtomically([...products.create(product), ...ruleSteps], { outcome: row }));
   return row;

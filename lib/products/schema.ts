@@ -52,6 +52,7 @@ export const ProductListQuery = v.object({
 });
 export const ProductQuery = langQuery();
 
+export type ProductGeneralInput = v.InferOutput<typeof ProductGeneral>;
 export type ProductCreateInput = v.InferOutput<typeof ProductCreate>;
 export type ProductUpdateInput = v.InferOutput<typeof ProductUpdate>;
 export type ProductListInput = v.InferOutput<typeof ProductListQuery>;

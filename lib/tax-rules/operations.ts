@@ -93,12 +93,16 @@ export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule): Promise
   return [...write, taxRulesVersion.bump(), ...defaultSteps];
 }
 
-export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
-  const id = await taxRules.allocateId();
-  const now = new Date().toISOString();
+/** A new rule record, at version 1, used by no product, from the create's fields (the API's, or a store's import). */
+export function newTaxRule(input: TaxRuleCreateInput, creation: { id: number; createdAt: string; updatedAt: string }): TaxRule {
   const i18n: I18n<TaxRuleText> = {};
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
-  const rule: TaxRule = { id, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1, createdAt: now, updatedAt: now };
+  return { ...creation, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1 };
+}
+
+export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
+  const now = new Date().toISOString();
+  const rule = newTaxRule(input, { id: await taxRules.allocateId(), createdAt: now, updatedAt: now });
   const row = taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
   await retryOnConflict(async () => writeAtomically(await wholeRuleSteps(rule), { outcome: row }));
   return row;
