@@ -7,7 +7,6 @@
  * BENCH_IMPORT_HEAP_MB caps the import's heap (--max-old-space-size): that it still completes shows
  * that its memory does not grow with the store (V8 otherwise grows its heap before collecting).
  */
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { runImport } from '../support/import-cli.js';
 import { startMariaDb } from '../support/mariadb.js';
 import { phpBcrypt } from '../support/thelia-store.js';
@@ -62,14 +61,14 @@ function store(): Record<string, TheliaRow[]> {
   };
 }
 
-export async function importBenchmark(): Promise<void> {
-  const [mariadb, dynamo] = await Promise.all([startMariaDb(), startDynamoDbLocal()]);
+/** Imports into the table `bench-import` of the DynamoDB Local at `endpoint` (in memory). */
+export async function importBenchmark(endpoint: string): Promise<void> {
+  const mariadb = await startMariaDb();
   try {
     const url = await mariadb.createDatabase('bench', THELIA_TABLES);
     for (const [table, rows] of Object.entries(store())) await insertRows(mariadb.admin, table, rows);
     const heap = process.env.BENCH_IMPORT_HEAP_MB;
-    const env = { DYNAMODB_ENDPOINT: dynamo.endpoint, STORE_TABLE_NAME: 'bench-import', ...(heap ? { NODE_OPTIONS: `--max-old-space-size=${heap}` } : {}) };
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    const env = { DYNAMODB_ENDPOINT: endpoint, STORE_TABLE_NAME: 'bench-import', ...(heap ? { NODE_OPTIONS: `--max-old-space-size=${heap}` } : {}) };
     process.env.STORE_TABLE_NAME = env.STORE_TABLE_NAME;
     const { setUpTable } = await import('../../lib/local/setup.js');
     await setUpTable();
@@ -91,6 +90,6 @@ export async function importBenchmark(): Promise<void> {
       );
     }
   } finally {
-    await Promise.all([mariadb.stop(), dynamo.stop()]);
+    await mariadb.stop();
   }
 }
