@@ -90,11 +90,14 @@ export class StoreApiStack extends Stack {
         serverSecret,
       });
       functions.push({ name: route.name, fn, timeout });
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       new HttpRoute(this, `${id}Route`, {
         httpApi: api,
         routeKey: route.method === 'ANY' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+        integration,
       });
+      // HEAD answers what GET would, without the body (lib/http/head.ts), from the same function.
+      if (route.method === 'GET') new HttpRoute(this, `${id}HeadRoute`, { httpApi: api, routeKey: HttpRouteKey.with(route.path, HttpMethod.HEAD), integration });
     }
 
     new Monitoring(this, 'Monitoring', { api, table, functions, alarmEmail: props.alarmEmail });

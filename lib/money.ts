@@ -4,16 +4,20 @@
  */
 export const SCALE = 1_000_000n;
 
+/** A non-negative number in JSON's notation (exponent allowed), as its source text or JavaScript prints a number. */
 const DECIMAL = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** The plain decimal notation of prices and weights sent as strings (CONTRACT §6): no sign, exponent or space. */
+export const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]{1,6})?$/;
 
 /**
- * Parses a non-negative decimal (a JSON number or a numeric string) into millionths. Returns
- * undefined when it is not a number, is negative, or has more than six fraction digits.
+ * Parses a non-negative decimal (a number, or the text of a JSON number) into millionths, exactly.
+ * Returns undefined when it is not a number, is negative, or has more than six fraction digits.
  */
 export function parseMicros(value: number | string): bigint | undefined {
   if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
-  // A JS number prints as the shortest decimal that reads back as itself: what the client wrote.
-  const text = typeof value === 'number' ? String(value) : value.trim();
+  // A JS number prints as the shortest decimal that reads back as itself: what the client wrote
+  // when its source text was that (the body parser keeps any other source text: exact-numbers.ts).
+  const text = typeof value === 'number' ? String(value) : value;
   const match = DECIMAL.exec(text);
   if (!match) return undefined;
   const [, whole = '0', fraction = '', exponentText = '0'] = match;

@@ -91,10 +91,10 @@ export const routes = [
   // The deployed API's catch-all, so that it answers 404/405 as problem+json like the local router.
   route('not-found/any', 'ANY', '$default', 404, { resource: null, access: 'VIEW', dynamodb: [] }),
 
-  route('tax-rules/list', 'GET', '/api/tax-rules', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['Query'] }),
+  route('tax-rules/list', 'GET', '/api/tax-rules', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['Query', 'BatchGetItem'] }),
   route('tax-rules/get', 'GET', '/api/tax-rules/{entityId}', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['GetItem'] }),
   route('tax-rules/create', 'POST', '/api/tax-rules', 201, { resource: 'tax', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'] }),
-  route('tax-rules/update', 'PUT', '/api/tax-rules', 201, { resource: 'tax', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
+  route('tax-rules/update', 'PUT', '/api/tax-rules', 201, { resource: 'tax', access: 'UPDATE', dynamodb: ['UpdateItem', 'PutItem'] }),
   route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
 
   route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),

@@ -3,7 +3,8 @@
  * ("email: must be a valid email address").
  */
 import * as v from 'valibot';
-import { parseMicros } from './money.js';
+import { hasDefaultIgnorable } from './identity.js';
+import { parseMicros, PLAIN_DECIMAL } from './money.js';
 
 export const MAX_TEXT = 255;
 
@@ -25,13 +26,22 @@ const LONG_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u20
 // Zero-width spaces and joiners, other format characters and spaces: nothing a person can see.
 const INVISIBLE_ONLY = /^[\p{Cf}\p{Z}\s]+$/u;
 
-/** Valid Unicode, trimmed, at most `max` characters, and none of the `forbidden` characters. */
+/** Lengths count characters (code points), not UTF-16 units: 255 emoji are 255 characters. */
+const characters = (s: string): number => {
+  let count = 0;
+  for (const _ of s) count++;
+  return count;
+};
+const atMost = (max: number) => v.check<string, string>((s) => s.length <= max || characters(s) <= max, `must be at most ${max} characters`);
+
+/** Valid Unicode, trimmed, in NFC (what was sent in NFD is the same text), at most `max` characters, none of the `forbidden` ones. */
 const trimmedText = (max: number, forbidden: RegExp, whatIsForbidden: string) =>
   v.pipe(
     v.string('must be a string'),
     wellFormed(),
     v.trim(),
-    v.maxLength(max, `must be at most ${max} characters`),
+    v.transform((s) => s.normalize('NFC')),
+    atMost(max),
     v.check((s) => !forbidden.test(s), `must not contain ${whatIsForbidden}`),
   );
 
@@ -45,6 +55,13 @@ export const text = (max = MAX_TEXT) =>
 /** A one-line text that must not be empty. */
 export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.nonEmpty('must not be empty'));
 
+/**
+ * A text that must be unique (a ref, an email): required, and without default-ignorable characters,
+ * which would make it look like another (uniqueness compares in lib/identity.ts's form).
+ */
+export const identifier = (max = MAX_TEXT) =>
+  v.pipe(requiredText(max), v.check((s) => !hasDefaultIgnorable(s), 'must not contain invisible characters (zero-width, soft hyphen, BOM, variation selectors...)'));
+
 /** A long text (a description), trimmed: line breaks and tabs allowed, no other control character. */
 export const longText = (max: number) => trimmedText(max, LONG_FORBIDDEN, 'control characters other than line breaks and tabs');
 
@@ -53,14 +70,37 @@ export const password = (min: number, max: number) =>
   v.pipe(
     v.string('must be a string'),
     wellFormed(),
-    v.check((s) => [...s].length >= min, min > 1 ? `must be at least ${min} characters` : 'must not be empty'),
-    v.check((s) => [...s].length <= max, `must be at most ${max} characters`),
+    v.check((s) => characters(s) >= min, min > 1 ? `must be at least ${min} characters` : 'must not be empty'),
+    atMost(max),
   );
+
+/**
+ * A JSON number whose source text is not what JavaScript prints for the double it parses to: more
+ * digits than a double holds (`19.990000000000000001`), trailing zeros (`1.50`), an exponent
+ * (`1e3`). The body parser keeps such a number as the text the client wrote (lib/http/exact-numbers.ts),
+ * so that a field takes the decimal that was written, or refuses it: never a float's approximation.
+ */
+export class JsonNumberText {
+  constructor(readonly source: string) {}
+}
+
+/** The integer a JSON number's text denotes exactly (`3.0`, `1e2`), when a double holds it exactly. */
+function exactInteger(source: string): number | undefined {
+  const micros = source.startsWith('-') ? undefined : parseMicros(source);
+  if (micros === undefined || micros % 1_000_000n !== 0n) return undefined;
+  const value = micros / 1_000_000n;
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined;
+}
+
+/** A number kept as its text becomes the integer it denotes exactly; anything else passes as it is. */
+const exactIntegers = () => v.transform((value: unknown) => (value instanceof JsonNumberText ? (exactInteger(value.source) ?? value) : value));
 
 /** Ids are integers; PHP clients also send them as digit strings. */
 export const integer = (min: number) =>
   documented(
     v.pipe(
+      v.unknown(),
+      exactIntegers(),
       v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,16}\s*$/), v.transform(Number))], 'must be an integer'),
       v.integer('must be an integer'),
       v.safeInteger('must be an integer'),
@@ -77,19 +117,29 @@ export const knownId = (known: ReadonlySet<number> | ReadonlyMap<number, unknown
 export const flag = () =>
   documented(
     v.pipe(
+      v.unknown(),
+      exactIntegers(),
       v.union([v.boolean(), v.picklist([1, 0]), v.picklist(['1', '0'])], 'must be true, false, 1 or 0'),
       v.transform((value) => value === true || value === 1 || value === '1'),
     ),
     { enum: [true, false, 1, 0, '1', '0'] },
   );
 
-/** A non-negative decimal, number or numeric string, with at most six fraction digits, in millionths. */
+/**
+ * A non-negative decimal with at most six fraction digits, in millionths: a JSON number, taken as
+ * the client wrote it (its source text), or a string in plain decimal notation (CONTRACT §6).
+ */
 export const decimal = (max: bigint) =>
   documented(
     v.pipe(
-      v.union([v.number(), v.string()], 'must be a number or a numeric string'),
+      v.union([v.number(), v.string(), v.instance(JsonNumberText)], 'must be a number or a numeric string'),
       v.rawTransform(({ dataset, addIssue, NEVER }) => {
-        const micros = parseMicros(dataset.value);
+        const value = dataset.value;
+        if (typeof value === 'string' && !PLAIN_DECIMAL.test(value)) {
+          addIssue({ message: 'must be a plain decimal (digits, then at most 6 decimals after a dot: no sign, exponent or space)' });
+          return NEVER;
+        }
+        const micros = parseMicros(value instanceof JsonNumberText ? value.source : value);
         if (micros === undefined) {
           addIssue({ message: 'must be a non-negative number with at most 6 decimals' });
           return NEVER;
@@ -103,8 +153,10 @@ export const decimal = (max: bigint) =>
     ),
     {
       type: ['number', 'string'],
-      pattern: '^\\d+(\\.\\d{1,6})?$',
-      description: `a non-negative decimal with at most 6 fraction digits, up to ${max / 1_000_000n}.999999`,
+      pattern: PLAIN_DECIMAL.source,
+      description:
+        `a non-negative decimal with at most 6 fraction digits, up to ${max / 1_000_000n}.999999: a JSON number, taken exactly as written ` +
+        '(its text, not a float), or a string in plain decimal notation',
     },
   );
 

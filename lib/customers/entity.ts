@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { defineEntity } from '../db/entity.js';
-import { padId } from '../db/keys.js';
+import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
+import { identityOf } from '../identity.js';
 import { defineWindowCounter } from '../db/window-counter.js';
 
 export const CustomerRecord = v.object({
@@ -42,15 +43,16 @@ export const customers = defineEntity({
       counted: true,
       orders: {
         id: { index: 'GSI1', sortKey: byId },
-        lastname: { index: 'GSI2', sortKey: (c) => `${c.lastname.toLowerCase()}#${byId(c)}` },
+        lastname: { index: 'GSI2', sortKey: (c) => `${sortablePrefix(c.lastname.toLowerCase(), SORT_TEXT_BYTES)}#${byId(c)}` },
       },
     },
   },
   locks: {
-    email: { prefix: 'CUSTOMER_EMAIL', valueOf: (c) => c.email, normalize: (email) => email.toLowerCase(), carry: (c) => ({ passwordHash: c.passwordHash }) },
+    // Emails that read the same are the same email (lib/identity.ts); before, only their case was folded.
+    email: { prefix: 'CUSTOMER_EMAIL', valueOf: (c) => c.email, normalize: identityOf, formerly: (email) => email.toLowerCase(), carry: (c) => ({ passwordHash: c.passwordHash }) },
   },
   counter: { name: 'CUSTOMER' },
 });
 
-/** Login checks per email (lower case): at most 10 failed ones in a window of 10 minutes. */
+/** Login checks per email (in its identity form, login-throttle.ts): at most 10 failed ones in a window of 10 minutes. */
 export const loginAttempts = defineWindowCounter({ prefix: 'LOGIN', seconds: 600, limit: 10 });

@@ -5,9 +5,11 @@
  * however many requests arrive at once.
  */
 import { TooManyAttempts } from '../errors.js';
+import { identityOf } from '../identity.js';
 import { loginAttempts } from './entity.js';
 
-const subject = (email: string) => email.toLowerCase();
+/** One window per email, however it is written (the email lock's form; bounded: checkLogin's email is validated). */
+const subject = (email: string) => identityOf(email);
 
 /** Counts a check in before its password is verified; TooManyAttempts when the email has no attempt left. */
 export async function reserveLoginCheck(email: string): Promise<void> {

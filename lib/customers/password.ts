@@ -28,16 +28,21 @@ const BCRYPT = /^\$2[aby]\$\d{2}\$/;
 /** Whether a stored hash is bcrypt's (Thelia's), which a successful check replaces. */
 export const isBcrypt = (stored: string): boolean => BCRYPT.test(stored);
 
+/**
+ * Every check verifies one Argon2id hash and one bcrypt hash, the stored one and a dummy of the other
+ * scheme (CONTRACT §6): a wrong password then takes the same time whether the customer's hash is
+ * ours or still Thelia's, and as long as an unknown email (both dummies). The cost is one bcrypt
+ * verification more per check than strictly needed; a customer's bcrypt hash is replaced at its
+ * first successful check.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<Verification> {
-  if (isBcrypt(stored)) {
-    // PHP's $2y$ is the same algorithm as $2b$.
-    const matches = await bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$'));
-    return { matches, needsRehash: matches };
-  }
-  if (stored.startsWith('$argon2id$')) {
-    const matches = await argon2Verify({ password, hash: stored });
-    return { matches, needsRehash: matches && !stored.startsWith(CURRENT_PREFIX) };
-  }
+  const bcryptStored = isBcrypt(stored);
+  const argonStored = stored.startsWith('$argon2id$');
+  // PHP's $2y$ is the same algorithm as $2b$.
+  const bcryptMatches = await bcrypt.compare(password, bcryptStored ? stored.replace(/^\$2y\$/, '$2b$') : DUMMY_BCRYPT_HASH);
+  const argonMatches = await argon2Verify({ password, hash: argonStored ? stored : DUMMY_HASH });
+  if (bcryptStored) return { matches: bcryptMatches, needsRehash: bcryptMatches };
+  if (argonStored) return { matches: argonMatches, needsRehash: argonMatches && !stored.startsWith(CURRENT_PREFIX) };
   return { matches: false, needsRehash: false };
 }
 
@@ -48,3 +53,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * verifying costs the same whatever the digest, and hashing one at init would cost every cold start.
  */
 export const DUMMY_HASH = `${CURRENT_PREFIX}ru8Zdp+Mnehk29I7ceafgQ$6bOqpd1uXm3UHCk/sDz/W031RRlLM0xMov0ypNLktY8`;
+
+/**
+ * The bcrypt side of a check whose stored hash is not bcrypt: a hash of random bytes at Thelia's cost
+ * (PHP's `password_hash` default, 10), which no password matches.
+ */
+const DUMMY_BCRYPT_HASH = '$2b$10$1mcXZDCoFfrErZQiANUSdevCLCSbT9lK1mdtHAIneUs65p7b1ltr.';

@@ -2,16 +2,27 @@
 import * as v from 'valibot';
 import { countries, langById, titleIds, zipCodeMatches } from '../reference/index.js';
 import { langParam } from '../i18n.js';
-import { integer, knownId, MAX_TEXT, orderParam, password, requiredText, text } from '../validation.js';
+import { identifier, integer, JsonNumberText, knownId, MAX_TEXT, orderParam, password, requiredText, text } from '../validation.js';
 
 /** At least 8 characters by default; STORE_PASSWORD_MIN_LENGTH raises (or lowers) it. */
 export const passwordMinLength = (): number => Number(process.env.STORE_PASSWORD_MIN_LENGTH ?? 8);
 export const PASSWORD_MAX_LENGTH = 128;
 
-const email = () => v.pipe(text(MAX_TEXT), v.email('must be a valid email address'));
+const email = () => v.pipe(identifier(MAX_TEXT), v.email('must be a valid email address'));
 
-/** Zip codes are strings, even when sent as numbers. */
-const zipcode = () => v.pipe(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String))], 'must be a string'), requiredText(20));
+/** Zip codes are strings, even when sent as numbers (as their digits were written). */
+const zipcode = () =>
+  v.pipe(
+    v.union(
+      [
+        v.string(),
+        v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String)),
+        v.pipe(v.instance(JsonNumberText), v.transform((n) => n.source), v.regex(/^\d+$/)),
+      ],
+      'must be a string',
+    ),
+    requiredText(20),
+  );
 
 export const CustomerFields = v.strictObject({
   title: knownId(titleIds, 'customer title id'),

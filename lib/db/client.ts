@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottled, isUnavailable, Unavailable } from './errors.js';
+import { isThrottled, isUnavailable, OutOfTime, Unavailable } from './errors.js';
 import { currentUsage } from './usage.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -71,7 +71,7 @@ export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Pr
 export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
   const signal = deadline.getStore();
   const usage = currentUsage();
-  if (signal?.aborted) throw new Unavailable(signal.reason);
+  if (signal?.aborted) throw new OutOfTime(signal.reason);
   if (usage) usage.requests++;
   try {
     const output = await call(db(), signal ? { abortSignal: signal } : {});
@@ -79,6 +79,7 @@ export async function request<T>(call: (client: DynamoDBDocumentClient, options:
     return output;
   } catch (error) {
     if (usage && isThrottled((error as Error).name)) usage.throttled++;
-    throw isUnavailable(error) || signal?.aborted ? new Unavailable(error) : error;
+    if (signal?.aborted) throw new OutOfTime(error);
+    throw isUnavailable(error) ? new Unavailable(error) : error;
   }
 }

@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
-import type { Item } from './items.js';
+import { readItem, type Item } from './items.js';
 import { SORT_FIRST, SORT_LAST, type Key } from './keys.js';
 import { table, type IndexName } from './table.js';
 import { update, type WriteStep } from './transactions.js';
@@ -117,4 +117,10 @@ export function countChange(counter: Counter, delta: number): WriteStep[] {
 /** The count an item read from a list partition holds, when it is one of the counters. */
 export function counterValue(item: Item): number | undefined {
   return typeof item.pk === 'string' && item.pk.startsWith(COUNTER_PREFIX) ? Number(item.count ?? 0) : undefined;
+}
+
+/** The record count alone (a page reached by a cursor does not pass the HEAD counter item). */
+export async function readCount(counter: Counter): Promise<number> {
+  const item = await readItem(counterKey(counter.name, 'HEAD'));
+  return Number(item?.count ?? 0);
 }

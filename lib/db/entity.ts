@@ -8,11 +8,13 @@
 import * as v from 'valibot';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
-import { allocateId, countChange, counterValue, type Counter } from './counters.js';
+import { allocateId, countChange, counterValue, readCount, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
+import { assertFitsOneItem } from './item-size.js';
 import { queryAll, readItem, readItems, type Item } from './items.js';
-import { RECORD_SORT_PREFIX, type Key } from './keys.js';
-import { positionOf, type Page, type PageRequest } from './page.js';
+import { LIMITS } from '../limits.js';
+import { boundedKeyPart, RECORD_SORT_PREFIX, type Key } from './keys.js';
+import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table, type IndexName } from './table.js';
 import { ABSENT, EXISTS, atVersion, both, holds, put, raced, remove, update, versionFailure, type OnConditionFailed, type WriteStep } from './transactions.js';
 
@@ -39,6 +41,8 @@ export interface LockDeclaration<R> {
   valueOf: (record: R) => string;
   /** ...compared in this form (for example lower case). */
   normalize?: (value: string) => string;
+  /** The form earlier versions compared it in: `relock` moves a lock kept under it to the current form. */
+  formerly?: (value: string) => string;
   /** Record fields copied onto the lock item, so that one read by value finds them. */
   carry?: (record: R) => Item;
 }
@@ -50,8 +54,13 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   schema: S;
   id: (record: v.InferOutput<S>) => I;
   key: (id: I) => Key;
-  /** Records kept in one partition of the table itself (a small set read whole, consistently). */
-  collection?: { partition: string; sortPrefix: string };
+  /**
+   * Records kept in one partition of the table itself (a small set read whole, consistently). With a
+   * `summary`, each record also has a small item beside it holding only what sorting the set needs
+   * (ids and titles, say), written in the same transactions: a list sorts the summaries and then
+   * reads only its page's records, so its cost is bounded by the page, not by the records' size.
+   */
+  collection?: { partition: string; sortPrefix: string; summary?: { sortPrefix: string; fields: (record: v.InferOutput<S>) => Item } };
   lists?: Record<L, ListDeclaration<v.InferOutput<S>>>;
   locks?: Record<K, LockDeclaration<v.InferOutput<S>>>;
   /** The id counter and the record count (shown by the counted lists); `firstId` defaults to 1; at most `max` records. */
@@ -139,7 +148,23 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   }
 
   const fromItem = (item: Item): R => v.parse(schema, item);
+  /** The record's item, when it fits in one (else TooLarge, naming the record). */
+  const fitting = (record: R): Item => {
+    const item = toItem(record);
+    assertFitsOneItem(item, `${name} ${id(record)}`);
+    return item;
+  };
   // What a replace never writes: the key, and the tallies other writes add to.
+  const summary = declaration.collection?.summary;
+  const summaryKey = (recordId: I): Key => {
+    const { partition, sortPrefix } = declaration.collection!;
+    // The record's own sort key, under the summaries' prefix.
+    return { pk: partition, sk: `${summary!.sortPrefix}${key(recordId).sk.slice(sortPrefix.length)}` };
+  };
+  const summaryItem = (record: R): Item => ({ ...summaryKey(id(record)), id: id(record), ...summary!.fields(record) });
+  /** The step that writes a record's summary (a put: it is derived, whatever was there). */
+  const summaryStep = (record: R): WriteStep[] => (summary ? [put(summaryItem(record))] : []);
+
   const unreplaced = new Set<string>([table.partitionKey, table.sortKey, ...(declaration.tallies ?? [])]);
 
   function lockOf(lockName: K): LockDeclaration<R> {
@@ -148,10 +173,14 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     return lock;
   }
 
-  /** The key of the lock item that holds `value` (as sent: it is normalized here). */
-  function lockKey(lockName: K, value: string): Key {
-    const lock = lockOf(lockName);
-    return { pk: `${lock.prefix}#${lock.normalize ? lock.normalize(value) : value}`, sk: LOCK_SORT_KEY };
+  /**
+   * The key of the lock item that holds `value` (as sent: it is normalized here). However long the
+   * value (a filter's is not bounded), the key is one DynamoDB takes.
+   */
+  function lockKey(lockName: K, value: string, normalize = lockOf(lockName).normalize): Key {
+    const prefix = `${lockOf(lockName).prefix}#`;
+    const part = boundedKeyPart(normalize ? normalize(value) : value, LIMITS.dynamodb.partitionKeyBytes - Buffer.byteLength(prefix));
+    return { pk: prefix + part, sk: LOCK_SORT_KEY };
   }
 
   const lockItem = (lockName: K, record: R): Item => ({
@@ -209,6 +238,22 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return items.filter((item) => counterValue(item) === undefined).map(fromItem);
     },
 
+    /**
+     * Every record's summary (the collection's `summary` fields and its id), read consistently: what a
+     * list of the collection sorts before it reads only its page's records (`readMany`).
+     */
+    async readSummaries(): Promise<Item[]> {
+      if (!summary) throw new Error(`${name} keeps no summaries`);
+      return queryAll({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': declaration.collection!.partition, ':prefix': summary.sortPrefix },
+        ConsistentRead: true,
+      });
+    },
+
+    /** The steps that write the summaries of records stored before the entity kept them (a migration). */
+    summarize: (record: R): WriteStep[] => summaryStep(record),
+
     lockKey,
     /** The id of the record a lock item belongs to. */
     lockOwner: (item: Item): I | undefined => item[LOCK_OWNER] as I | undefined,
@@ -233,7 +278,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     create(...records: R[]): WriteStep[] {
       return [
         ...records.flatMap((record) => [
-          put(toItem(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
+          put(fitting(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
+          ...summaryStep(record),
           ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
         ]),
         ...(counter ? countChange(counter, records.length) : []),
@@ -251,8 +297,9 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
      * is updated in place, so that its tallies keep what concurrent writes added to them.
      */
     replace(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
-      const fields = Object.entries(toItem(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
+      const fields = Object.entries(fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
       const steps = [patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion))];
+      if (summary && JSON.stringify(summary.fields(current)) !== JSON.stringify(summary.fields(next))) steps.push(...summaryStep(next));
       for (const [lockName, lock] of locks) {
         const [before, after] = [lockItem(lockName, current), lockItem(lockName, next)];
         if (before.pk !== after.pk) {
@@ -279,9 +326,28 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       };
       return [
         remove(key(id(current)), condition, failure),
+        ...(summary ? [remove(summaryKey(id(current)))] : []),
         ...locks.map(([lockName, lock]) => remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced)),
         ...(counter ? countChange(counter, -1) : []),
       ];
+    },
+
+    /**
+     * The steps that move a record's locks kept under a former form of their value (`formerly`) to the
+     * current one, or none when they are there already. A value another record holds in the current
+     * form fails with that lock's Conflict: the two records now read as one, and a person decides.
+     */
+    async relock(record: R): Promise<WriteStep[]> {
+      const steps: WriteStep[] = [];
+      for (const [lockName, lock] of locks) {
+        if (!lock.formerly) continue;
+        const [former, current] = [lockKey(lockName, lock.valueOf(record), lock.formerly), lockKey(lockName, lock.valueOf(record))];
+        if (former.pk === current.pk) continue;
+        const kept = await readItem(former);
+        if (kept?.[LOCK_OWNER] !== id(record)) continue;
+        steps.push(remove(former, ownedBy(record), raced), put(lockItem(lockName, record), ABSENT, taken(lockName)));
+      }
+      return steps;
     },
 
     /** A step that changes some attributes of an existing record in place. */
@@ -312,35 +378,41 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       const readsCounter = Boolean(list.counted) && !page.after;
       // One more than the page, to know whether a next page exists.
       const wanted = (readsCounter ? 1 : 0) + skip + page.limit + 1;
-      const items: Item[] = [];
-      do {
-        const from = startKey;
-        const result = await request((db, options) =>
-          db.send(
-            new QueryCommand({
-              TableName: tableName(),
-              IndexName: order.index,
-              KeyConditionExpression: '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': partitionKey },
-              ExpressionAttributeValues: { ':pk': partition },
-              ScanIndexForward: !query.reverse,
-              Limit: wanted - items.length,
-              ...(from ? { ExclusiveStartKey: from } : {}),
-            }),
-          options),
-        );
-        items.push(...(result.Items ?? []));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey && items.length < wanted);
+      const readItems = async (): Promise<Item[]> => {
+        const items: Item[] = [];
+        do {
+          const from = startKey;
+          const result = await request((db, options) =>
+            db.send(
+              new QueryCommand({
+                TableName: tableName(),
+                IndexName: order.index,
+                KeyConditionExpression: '#pk = :pk',
+                ExpressionAttributeNames: { '#pk': partitionKey },
+                ExpressionAttributeValues: { ':pk': partition },
+                ScanIndexForward: !query.reverse,
+                Limit: wanted - items.length,
+                ...(from ? { ExclusiveStartKey: from } : {}),
+              }),
+            options),
+          );
+          items.push(...(result.Items ?? []));
+          startKey = result.LastEvaluatedKey;
+        } while (startKey && items.length < wanted);
+        return items;
+      };
+      // A page reached by a cursor starts past the HEAD counter: its total is read beside it.
+      const [items, totalAfterCursor] = await Promise.all([readItems(), list.counted && page.after && counter ? readCount(counter) : undefined]);
 
-      const total = readsCounter && items[0] ? counterValue(items[0]) : undefined;
+      const total = readsCounter && items[0] ? counterValue(items[0]) : totalAfterCursor;
       // Counters sit at both ends of the partition: neither is ever a row.
       const rows = items.filter((item) => counterValue(item) === undefined).map(fromItem);
       const pageRows = rows.slice(skip, skip + page.limit);
-      const last = pageRows.at(-1);
+      const positions: Position[] = pageRows.map((row) => [order.sortKey(row), id(row)]);
       return {
         items: pageRows,
-        next: last !== undefined && rows.length > skip + page.limit ? [order.sortKey(last), id(last)] : undefined,
+        next: rows.length > skip + page.limit ? positions.at(-1) : undefined,
+        positions,
         ...(list.counted ? { total: total ?? 0 } : {}),
       };
     },

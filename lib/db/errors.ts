@@ -42,11 +42,35 @@ export class Unavailable extends Error {
   }
 }
 
+/**
+ * The request's time budget ran out before DynamoDB answered, or before the request even asked: the
+ * cause may be the database or this process (CPU spent on password hashes, say), and says which.
+ */
+export class OutOfTime extends Unavailable {
+  constructor(cause: unknown) {
+    super(cause);
+    this.message = 'the request ran out of its time budget';
+    this.name = 'OutOfTime';
+  }
+}
+
 /** DynamoDB refused the write itself (an item over 400 KB, an index key over its size): it never will succeed. */
 export class Refused extends Error {
   constructor(reason: string, cause: unknown) {
     super(`DynamoDB refused the write: ${reason}`, { cause });
     this.name = 'Refused';
+  }
+}
+
+/** The record would outgrow what one DynamoDB item holds: nothing was written, and the same write never will be. */
+export class TooLarge extends Error {
+  constructor(
+    readonly what: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`the ${what} would take ${bytes} bytes, more than one record holds (${limit} bytes, all its locales together)`);
+    this.name = 'TooLarge';
   }
 }
 

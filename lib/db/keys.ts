@@ -1,4 +1,7 @@
 /** Key shapes shared by the declarations (see table.ts for the layout). */
+import { createHash } from 'node:crypto';
+import { LIMITS } from '../limits.js';
+
 export type Key = { pk: string; sk: string };
 
 /** Ids are zero-padded in sort keys so that string order is numeric order (2^53 has 16 digits). */
@@ -12,3 +15,33 @@ export const padId = (id: number): string => String(id).padStart(16, '0');
 export const SORT_FIRST = '0';
 export const RECORD_SORT_PREFIX = '1';
 export const SORT_LAST = '2';
+
+/**
+ * A key part that DynamoDB always takes, however long the value: the value itself when it fits in
+ * `maxBytes` of UTF-8, else a digest of it. Equal values give equal parts, so a lock or a look-up
+ * by a long value works the same as by a short one; the digest starts with a control character,
+ * which no validated text holds, so it never equals a short value.
+ */
+export function boundedKeyPart(value: string, maxBytes: number): string {
+  if (Buffer.byteLength(value, 'utf8') <= maxBytes) return value;
+  return `\u0000sha256:${createHash('sha256').update(value, 'utf8').digest('base64url')}`;
+}
+
+/**
+ * The start of a text that fits in `maxBytes` of UTF-8, cut between characters: for index sort keys,
+ * where the order of what sorts equal up to the cut is then decided by what follows (the id).
+ */
+export function sortablePrefix(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const character of text) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > maxBytes) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/** What an index sort key leaves for a record's text: the key, less its prefix, a separator and the padded id. */
+export const SORT_TEXT_BYTES = LIMITS.dynamodb.sortKeyBytes - RECORD_SORT_PREFIX.length - 1 - padId(0).length;

@@ -21,6 +21,11 @@ export interface Page<T> {
   next?: Position | undefined;
   /** Rows in the whole list, for lists that keep a count. */
   total?: number | undefined;
+  /**
+   * The position after each item, in order: a page cut short (an answer that would outgrow what
+   * the platform carries) continues after its last item kept.
+   */
+  positions?: readonly Position[] | undefined;
 }
 
 /** Checks that a position given back by a client has the shape a list makes (`length` parts, when given). */
@@ -44,8 +49,8 @@ export function pageSorted<T>(sorted: readonly T[], page: PageRequest, keyOf: (i
     if (start < 0) start = sorted.length;
   }
   const items = sorted.slice(start, start + page.limit);
-  const last = items.at(-1);
-  return { items, next: last !== undefined && start + page.limit < sorted.length ? keyOf(last) : undefined, total: sorted.length };
+  const positions = items.map(keyOf);
+  return { items, next: start + page.limit < sorted.length ? positions.at(-1) : undefined, total: sorted.length, positions };
 }
 
 /**

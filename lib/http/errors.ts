@@ -3,7 +3,7 @@
  * HttpProblem as it is; the domain's and the data layer's errors by what they mean; middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { Conflict, InvalidPosition, NotFound, Unavailable, VersionMismatch } from '../db/errors.js';
+import { Conflict, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
 import { DependencyUnavailable, InvalidInput, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
@@ -19,8 +19,12 @@ export function toProblem(error: unknown): HttpProblem {
   if (error instanceof InvalidPosition) return toProblem(badCursor());
   if (error instanceof NotFound) return new HttpProblem(404, error.message);
   if (error instanceof Conflict) return new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {});
+  if (error instanceof TooLarge) return new HttpProblem(413, error.message);
   if (error instanceof VersionMismatch) return new HttpProblem(412, `${error.message} (If-Match)`);
   if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+  if (error instanceof OutOfTime) {
+    return new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
   if (error instanceof Unavailable || error instanceof DependencyUnavailable) {
     return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
@@ -31,6 +35,13 @@ export function toProblem(error: unknown): HttpProblem {
       : new HttpProblem(400, 'the body is not valid JSON', { errors: [{ field: 'body', message: 'is not valid JSON' }] });
   }
   return new HttpProblem(500, 'internal error');
+}
+
+/** What an error was caused by, by name and code only (`ENOTFOUND`, `TimeoutError`...): never a message, which may quote data. */
+function causeOf(error: Error): { cause?: { name: string; code?: string } } {
+  const cause = error.cause as { name?: unknown; code?: unknown } | undefined;
+  if (!cause || typeof cause.name !== 'string') return {};
+  return { cause: { name: cause.name, ...(typeof cause.code === 'string' ? { code: cause.code } : {}) } };
 }
 
 export function problemResponse(problem: HttpProblem): HttpResponse {
@@ -50,7 +61,7 @@ export const problemErrors = (): HttpMiddleware => ({
         status: problem.status,
         route: request.event.routeKey,
         requestId: request.context.awsRequestId,
-        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+        error: error instanceof Error ? { name: error.name, message: error.message, ...causeOf(error) } : String(error),
       });
     }
     request.response = problemResponse(problem);

@@ -12,23 +12,25 @@
  * response: loop rows with an ETag, or loop rows with the page's headers.
  */
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as v from 'valibot';
 import type { Page, PageRequest } from '../db/page.js';
 import { recordingOutcomes } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
+import { JsonNumberText } from '../validation.js';
 import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
 import { withinBudget } from './budget.js';
+import { answeringHead } from './head.js';
 import { logged } from './request-log.js';
 import { bodyLimit } from './body-limit.js';
 import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
 import { idempotency, outcomeRecorder } from './idempotency.js';
+import { exactJsonBody } from './exact-numbers.js';
 import { jsonRequest } from './json-request.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
-import { pageHeaders, toLoop } from './loop.js';
+import { fittingPage, pageHeaders, toLoop } from './loop.js';
 import { HttpProblem, notFound } from './problem.js';
 import { isPathId } from './router.js';
 import { header, type HttpContext, type HttpEvent, type HttpMiddleware, type HttpResponse } from './types.js';
@@ -97,8 +99,9 @@ const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
 async function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
   if (result === undefined || route.status === 204) return { statusCode: 204 };
   if (isPage(result)) {
-    const headers = await pageHeaders(result, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
-    return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(result.items)) };
+    const fitting = fittingPage(result);
+    const headers = await pageHeaders(fitting, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
+    return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(fitting.items)) };
   }
   return rowResponse(route, result);
 }
@@ -115,7 +118,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
     const params = Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([key, value]) => [key, Number(value)]));
-    if (schemas.body && (typeof event.body !== 'object' || event.body === null || Array.isArray(event.body))) {
+    if (schemas.body && (typeof event.body !== 'object' || event.body === null || Array.isArray(event.body) || (event.body as unknown) instanceof JsonNumberText)) {
       throw invalidField('body', 'must be a JSON object');
     }
     const parsed = parseInputs({
@@ -141,7 +144,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
 
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
   if (route.idempotent) handler.use(idempotency((row) => rowResponse(route, row)));
-  if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(httpJsonBodyParser());
+  if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(exactJsonBody());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
-  return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
+  return Object.assign(logged(route, answeringHead(withinBudget(handler))), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

@@ -26,8 +26,11 @@ const KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 /** A lease outlives its request's budget by this much, so that it never ends while the request may still write. */
 const LEASE_MARGIN_MS = 1_000;
 
-/** What a key's record holds: the row a create answered, or a refusal's response. */
-type Outcome = { row: Row } | { response: HttpResponse };
+/**
+ * What a key's record holds: the row a create answered, as JSON text (a DynamoDB map keeps no order
+ * of its keys, and a replay is the first answer byte for byte), or a refusal's response.
+ */
+type Outcome = { rowJson: string } | { response: HttpResponse };
 
 const store = defineIdempotencyStore<Outcome>(IDEMPOTENCY_TTL_SECONDS);
 
@@ -48,7 +51,7 @@ function sameFingerprint(a: string, b: string): boolean {
 export const outcomeRecorder =
   (lease: Lease): OutcomeRecorder =>
   (row) =>
-    store.recordStep(lease, { row: row as Row });
+    store.recordStep(lease, { rowJson: JSON.stringify(row) });
 
 /** `replay` turns a recorded row back into the answer the create gave. */
 export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware => ({
@@ -71,7 +74,7 @@ export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware 
       });
     }
     // The recorded answer: the handler does not run again.
-    const answer = 'row' in found.outcome ? replay(found.outcome.row) : found.outcome.response;
+    const answer = 'rowJson' in found.outcome ? replay(JSON.parse(found.outcome.rowJson) as Row) : found.outcome.response;
     return { ...answer, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } };
   },
   onError: async (request) => {

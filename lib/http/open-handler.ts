@@ -7,6 +7,7 @@ import middy from '@middy/core';
 import { routeByName, type RouteName } from '../routes.js';
 import { bodyLimit } from './body-limit.js';
 import { problemErrors } from './errors.js';
+import { answeringHead } from './head.js';
 import { logged } from './request-log.js';
 import type { HttpContext, HttpEvent, HttpResponse } from './types.js';
 
@@ -28,5 +29,5 @@ export function defineOpenHandler(name: RouteName, operation: (request: { method
   // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
   if (route.method !== 'ANY') handler.use(bodyLimit());
   // The route travels with the handler: the OpenAPI document is built from it.
-  return Object.assign(logged(route, handler), { route, schemas: {} });
+  return Object.assign(logged(route, answeringHead(handler)), { route, schemas: {} });
 }

@@ -36,13 +36,16 @@ export function isPathId(value: string): boolean {
 /** The route for a request, or the 404/405 problem to answer with. */
 export function matchRoute(method: string, path: string): RouteMatch | HttpProblem {
   const allowed = new Set<string>();
+  // HEAD is served by the GET route (head.ts drops the body).
+  const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
   for (const { route, pattern, paramNames } of compiled) {
     const m = pattern.exec(path);
     if (!m) continue;
     const values = m.slice(1);
     if (!values.every(isPathId)) continue;
-    if (route.method !== method.toUpperCase()) {
+    if (route.method !== wanted) {
       allowed.add(route.method);
+      if (route.method === 'GET') allowed.add('HEAD');
       continue;
     }
     return { route, params: Object.fromEntries(paramNames.map((n, i) => [n, values[i] ?? ''])) };

@@ -10,7 +10,7 @@
 import { customers, type Customer } from '../customers/entity.js';
 import { isBcrypt } from '../customers/password.js';
 import { reserveIdsThrough } from '../db/counters.js';
-import { Conflict, Refused, Unavailable } from '../db/errors.js';
+import { Conflict, Refused, TooLarge, Unavailable } from '../db/errors.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
@@ -221,7 +221,7 @@ export class Destination {
       await persist(() => kind.steps(records));
       return true;
     } catch (error) {
-      if (error instanceof Conflict || error instanceof Refused) return false;
+      if (error instanceof Conflict || error instanceof Refused || error instanceof TooLarge) return false;
       throw error;
     }
   }
@@ -231,7 +231,7 @@ export class Destination {
       await persist(() => kind.steps([record]));
       return IMPORTED;
     } catch (error) {
-      if (error instanceof Refused) return skipped(kind.table, error.message);
+      if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
       if (!(error instanceof Conflict)) throw error;
       if (error.field === TAX_RULE_GONE) return skipped('product.tax_rule_id', error.message);
       if (error.field !== undefined) {

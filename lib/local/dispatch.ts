@@ -10,6 +10,8 @@ import { handlerFile, type RouteDefinition } from '../routes.js';
 import { matchRoute } from '../http/router.js';
 import { HttpProblem } from '../http/problem.js';
 import { problemResponse } from '../http/errors.js';
+import { LIMITS } from '../limits.js';
+import { log } from '../log.js';
 import type { HttpEvent, HttpResponse } from '../http/types.js';
 
 export interface LocalRequest {
@@ -107,11 +109,53 @@ function lambdaContext(functionName: string): Context {
 /** The module that serves a route, as the route's Lambda would load it. */
 export { loadHandler, lambdaContext };
 
+/**
+ * Lambda refuses to return an answer over 6 MB (the invocation's JSON as a whole), and API Gateway
+ * then answers a bare 500: the local server does the same, so that tests see such an answer.
+ */
+function asLambdaReturns(response: HttpResponse, route: RouteDefinition): HttpResponse {
+  const bytes = Buffer.byteLength(JSON.stringify(response), 'utf8');
+  if (bytes <= LIMITS.lambda.responseBytes) return response;
+  log('error', 'answer larger than Lambda returns', { route: route.name, bytes, limit: LIMITS.lambda.responseBytes });
+  return problemResponse(new HttpProblem(500, 'internal error'));
+}
+
+/**
+ * On Lambda, each container serves one request at a time and a burst of password checks spreads over
+ * many containers; here every route shares one process. A route that hashes passwords (it gets more
+ * memory, routes.ts) runs at most STORE_LOCAL_HASHING_CONCURRENCY (default 2) requests at once, the
+ * others waiting their turn before their budget starts, as an invocation waits for a container: so
+ * a burst of checkLogins never freezes the other routes, nor spends its budgets waiting for CPU.
+ */
+const hashingSlots = new Map<string, { running: number; waiting: Array<() => void> }>();
+const HASHING_ROUTE_MEMORY_MB = 512;
+
+async function inTurn<T>(route: RouteDefinition, work: () => Promise<T>): Promise<T> {
+  if (route.memoryMb <= HASHING_ROUTE_MEMORY_MB) return work();
+  const limit = Math.max(1, Number(process.env.STORE_LOCAL_HASHING_CONCURRENCY ?? 2));
+  let slots = hashingSlots.get(route.name);
+  if (!slots) hashingSlots.set(route.name, (slots = { running: 0, waiting: [] }));
+  const held = slots;
+  if (held.running >= limit) await new Promise<void>((resolve) => held.waiting.push(resolve));
+  else held.running++;
+  try {
+    return await work();
+  } finally {
+    // The slot passes to the next request waiting, or is freed.
+    const next = held.waiting.shift();
+    if (next) next();
+    else held.running--;
+  }
+}
+
 /** The route's answer to a request (its handler also refuses oversized bodies), or the router's 404/405. */
 export async function dispatch(request: LocalRequest): Promise<HttpResponse> {
   const url = new URL(request.url, 'http://localhost');
   const match = matchRoute(request.method, url.pathname);
   if (match instanceof HttpProblem) return problemResponse(match);
   const handler = await loadHandler(match.route);
-  return handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-')));
+  const response = await inTurn(match.route, () =>
+    handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-'))),
+  );
+  return asLambdaReturns(response, match.route);
 }

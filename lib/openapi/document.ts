@@ -113,13 +113,28 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
   };
 }
 
+/** HEAD answers what GET would, status and headers, without a body (RFC 9110). */
+function headOperation(get: JsonObject): JsonObject {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, JsonObject>).map(([status, response]) => [
+      status,
+      { description: response.description ? `${String(response.description)}, without the body` : 'as GET, without the body', ...(response.headers ? { headers: response.headers } : {}) },
+    ]),
+  );
+  const { description: _, requestBody: __, ...rest } = get;
+  return { ...rest, operationId: `${String(get.operationId)}Head`, summary: 'The GET answer, status and headers, without its body', responses };
+}
+
 const problemHeaders = (extra: Record<string, JsonObject>) => ({ description: 'RFC 9457 problem details', headers: extra, content: { 'application/problem+json': { schema: ref('schemas/Problem') } } });
 
 export function openApiDocument(handlers: readonly DocumentedHandler[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const handler of handlers) {
     if (handler.route.method === 'ANY') continue;
-    (paths[handler.route.path] ??= {})[handler.route.method.toLowerCase()] = operation(handler);
+    const get = operation(handler);
+    const path = (paths[handler.route.path] ??= {});
+    path[handler.route.method.toLowerCase()] = get;
+    if (handler.route.method === 'GET') path.head = headOperation(get);
   }
   return {
     openapi: '3.1.0',

@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { defineEntity } from '../db/entity.js';
-import { padId } from '../db/keys.js';
+import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
+import { identityOf } from '../identity.js';
 
 export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
 export type ProductText = (typeof TEXT_FIELDS)[number];
@@ -32,8 +33,11 @@ export const ProductRecord = v.object({
 export type Product = v.InferOutput<typeof ProductRecord>;
 
 const byId = (p: Product) => padId(p.id);
-/** Refs sort case-insensitively; the id after a separator below any printable character keeps equal refs apart. */
-const byRef = (p: Product) => `${p.ref.toLowerCase()}\u0001${padId(p.id)}`;
+/**
+ * Refs sort case-insensitively; the id after a separator below any printable character keeps equal
+ * refs apart (and orders refs that are equal up to what a sort key holds).
+ */
+const byRef = (p: Product) => `${sortablePrefix(p.ref.toLowerCase(), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
 
 export const products = defineEntity({
   name: 'product',
@@ -47,6 +51,7 @@ export const products = defineEntity({
       orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
     },
   },
-  locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: (ref) => ref.toLowerCase() } },
+  // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
+  locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },
   counter: { name: 'PRODUCT' },
 });

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
 import { langParam, langQuery, locale } from '../i18n.js';
-import { decimal, flag, integer, knownId, longText, orderParam, requiredText } from '../validation.js';
+import { decimal, flag, identifier, integer, knownId, longText, orderParam, requiredText } from '../validation.js';
 import { TEXT_FIELDS } from './entity.js';
 
 export const MAX_LONG_TEXT = 10_000;
@@ -10,7 +10,7 @@ export const MAX_LONG_TEXT = 10_000;
 export const MAX_DECIMAL = 10n ** 18n - 1n;
 
 export const ProductGeneral = v.object({
-  ref: requiredText(),
+  ref: identifier(),
   default_category: integer(0),
   price: decimal(MAX_DECIMAL),
   currency: knownId(currencyIds, 'currency id'),

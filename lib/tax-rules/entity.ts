@@ -29,6 +29,10 @@ export const TaxRuleRecord = v.object({
 
 export type TaxRule = v.InferOutput<typeof TaxRuleRecord>;
 
+/** A rule's title in each of its locales: what sorting rules needs (with the id). */
+export const titlesOf = (rule: Pick<TaxRule, 'i18n'>): Record<string, string> =>
+  Object.fromEntries(Object.entries(rule.i18n).flatMap(([locale, texts]) => (texts.title !== undefined ? [[locale, texts.title]] : [])));
+
 const PARTITION = 'TAXRULE';
 const RULE_PREFIX = 'RULE#';
 
@@ -37,7 +41,8 @@ export const taxRules = defineEntity({
   schema: TaxRuleRecord,
   id: (rule) => rule.id,
   key: (id: number) => ({ pk: PARTITION, sk: `${RULE_PREFIX}${padId(id)}` }),
-  collection: { partition: PARTITION, sortPrefix: RULE_PREFIX },
+  // Lists sort the rules' titles (a few hundred bytes a rule), then read only the page's rules.
+  collection: { partition: PARTITION, sortPrefix: RULE_PREFIX, summary: { sortPrefix: 'TITLES#', fields: (rule) => ({ titles: titlesOf(rule) }) } },
   // Products count themselves in and out of their rule concurrently: a replace never writes it.
   tallies: ['productCount'],
   // Ids 1 and 2 are the seeded rules of a fresh Thelia install; a store holds at most 1 000 rules

@@ -8,7 +8,7 @@ import { pageSorted, type Page, type PageRequest, type Position } from '../db/pa
 import { raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
-import type { Lang } from '../reference/index.js';
+import { defaultLang, type Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { defaultTaxRule, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
 import { taxRuleRow } from './row.js';
@@ -64,19 +64,41 @@ export async function taxRulesAt(version: number, ids: readonly number[]): Promi
 export const countProductStep = (ruleId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
   taxRules.patch(ruleId, { add: { productCount: delta } }, onMissing);
 
+/**
+ * A page of rules, whose cost is bounded by the page (CONTRACT §5): the rules' summaries (ids and
+ * titles, a few hundred bytes a rule) are sorted in memory, then only the page's rules are read, in
+ * one batch. A rule deleted between the two reads is left out of the page.
+ */
 export async function listTaxRules(query: TaxRuleListInput, page: PageRequest): Promise<Page<Row>> {
   const locale = localeOf(query.lang);
   const collator = new Intl.Collator(locale.replace('_', '-'));
   const byTitle = query.order.by === 'alpha';
-  // A row's sort key: its title in this locale (alpha), then its id, which makes it unique.
-  const keyOf = (row: Row): Position => (byTitle ? [String(row.TITLE), Number(row.ID)] : [Number(row.ID)]);
+  // A rule's sort key: its title as its row shows it in this locale (alpha), then its id, which makes it unique.
+  const keyOf = (entry: TaxRuleSummary): Position => (byTitle ? [entry.title, entry.id] : [entry.id]);
   const ascending = (a: Position, b: Position): number => {
     const [titleA, titleB] = byTitle ? [String(a[0]), String(b[0])] : ['', ''];
     return collator.compare(titleA, titleB) || Number(a.at(-1)) - Number(b.at(-1));
   };
   const compare = query.order.reverse ? (a: Position, b: Position) => ascending(b, a) : ascending;
-  const rows = (await taxRules.readAll()).map((rule) => taxRuleRow(rule, locale)).sort((a, b) => compare(keyOf(a), keyOf(b)));
-  return pageSorted(rows, page, keyOf, compare);
+  const summaries = (await taxRules.readSummaries()).map((item) => summaryIn(item, locale)).sort((a, b) => compare(keyOf(a), keyOf(b)));
+  const found = pageSorted(summaries, page, keyOf, compare);
+  const rules = await taxRulesById(found.items.map((entry) => entry.id));
+  const kept = found.items.flatMap((entry, i) => {
+    const rule = rules.get(entry.id);
+    return rule ? [{ row: taxRuleRow(rule, locale), position: found.positions![i]! }] : [];
+  });
+  return { ...found, items: kept.map((k) => k.row), positions: kept.map((k) => k.position) };
+}
+
+interface TaxRuleSummary {
+  id: number;
+  title: string;
+}
+
+/** A summary as a rule's row would sort in `locale`: its title there, else the default language's. */
+function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummary {
+  const titles = (item.titles ?? {}) as Record<string, string>;
+  return { id: Number(item.id), title: titles[locale] ?? titles[defaultLang.locale] ?? '' };
 }
 
 /**

@@ -9,7 +9,7 @@
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
- * BENCH_ONLY=cold, warm or import runs one of them.
+ * BENCH_ONLY=cold, warm, login or import runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,14 +165,84 @@ async function warmLatency(): Promise<void> {
   }
 }
 
+/**
+ * checkLogin's timing (CONTRACT §6): an unknown email, a wrong password for an Argon2id hash and a
+ * wrong password for a bcrypt hash imported from Thelia must take the same time. Interleaved, so
+ * that the machine's drift touches the three alike; ratios of the medians to the unknown email's.
+ */
+async function checkLoginTimings(): Promise<void> {
+  const { createApiKey } = await import('../../lib/api-keys/index.js');
+  const { signBody } = await import('../../lib/http/auth.js');
+  const { dispatch } = await import('../../lib/local/dispatch.js');
+  const { customers } = await import('../../lib/customers/entity.js');
+  const { writeAtomically } = await import('../../lib/db/transactions.js');
+  const bcrypt = (await import('bcryptjs')).default;
+  const key = await createApiKey({ label: 'bench-login', superadmin: true });
+  const call = async (body: unknown) => {
+    const raw = JSON.stringify(body);
+    const started = performance.now();
+    const response = await dispatch({
+      method: 'POST',
+      url: `/api/customers/checkLogin?sign=${signBody(key.secureKey, raw)}`,
+      headers: { authorization: `Token ${key.apiKey}`, 'content-type': 'application/json' },
+      body: raw,
+    });
+    if (response.statusCode !== 404) throw new Error(`a wrong check answered ${response.statusCode}`);
+    return performance.now() - started;
+  };
+  const PER_KIND = 30;
+  const customersOf = async (kind: string, bcryptHash?: string) => {
+    const emails: string[] = [];
+    // 3 wrong checks per customer: under the lock-out's 10.
+    for (let i = 0; i < PER_KIND / 3; i++) {
+      const email = `login-${kind}-${i}@example.com`;
+      const raw = JSON.stringify({ title: 1, firstname: 'Bench', lastname: 'Login', email, password: 'bench password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue' });
+      const created = await dispatch({
+        method: 'POST',
+        url: `/api/customers?sign=${signBody(key.secureKey, raw)}`,
+        headers: { authorization: `Token ${key.apiKey}`, 'content-type': 'application/json' },
+        body: raw,
+      });
+      const id = (JSON.parse(created.body ?? '[]') as Array<{ ID: number }>)[0]!.ID;
+      if (bcryptHash) {
+        const change = { set: { passwordHash: bcryptHash } };
+        await writeAtomically([customers.patch(id, change), customers.patchLock('email', email, change)]);
+      }
+      emails.push(email, email, email);
+    }
+    return emails;
+  };
+  // Thelia's hashes: PHP's password_hash, bcrypt at cost 10.
+  const theliaHash = bcrypt.hashSync('thelia password', 10).replace(/^\$2b\$/, '$2y$');
+  const argon = await customersOf('argon2id');
+  const thelia = await customersOf('bcrypt', theliaHash);
+  const times: Record<'unknown email' | 'wrong password, Argon2id hash' | 'wrong password, bcrypt hash (Thelia)', number[]> = {
+    'unknown email': [],
+    'wrong password, Argon2id hash': [],
+    'wrong password, bcrypt hash (Thelia)': [],
+  };
+  for (let i = 0; i < PER_KIND; i++) {
+    times['unknown email'].push(await call({ email: `nobody-${i}@example.com`, password: 'wrong password' }));
+    times['wrong password, Argon2id hash'].push(await call({ email: argon[i], password: 'wrong password' }));
+    times['wrong password, bcrypt hash (Thelia)'].push(await call({ email: thelia[i], password: 'wrong password' }));
+  }
+  const unknown = median(times['unknown email']);
+  console.log(`\ncheckLogin answering 404 (${PER_KIND} each, interleaved, in-process): median, and its ratio to the unknown email's`);
+  for (const [name, samples] of Object.entries(times)) console.log(name.padEnd(50), `${median(samples).toFixed(1)} ms`.padStart(10), `${(median(samples) / unknown).toFixed(2)}×`.padStart(7));
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
-if (!only || only === 'warm' || only === 'import') {
+if (!only || only === 'warm' || only === 'import' || only === 'login') {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   try {
     if (!only || only === 'warm') await warmLatency();
+    if (!only || only === 'login') {
+      if (only) await (await import('../../lib/local/setup.js')).setUpTable();
+      await checkLoginTimings();
+    }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
   } finally {
     await dynamo.stop();

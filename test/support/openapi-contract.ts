@@ -33,15 +33,16 @@ function validator(...parts: string[]): ValidateFunction {
 function responseSpec(method: string, path: string, status: number): { spec: Json; at: string[] } | string {
   const match = matchRoute(method, path);
   if (match instanceof HttpProblem) return { spec: document.components.responses.Problem, at: ['components', 'responses', 'Problem'] };
-  const operation = document.paths[match.route.path]?.[match.route.method.toLowerCase()];
-  if (!operation) return `${match.route.method} ${match.route.path} is not documented`;
+  const verb = method.toUpperCase() === 'HEAD' ? 'HEAD' : match.route.method;
+  const operation = document.paths[match.route.path]?.[verb.toLowerCase()];
+  if (!operation) return `${verb} ${match.route.path} is not documented`;
   const spec = operation.responses[String(status)];
   if (!spec) return `${match.route.method} ${match.route.path} answered ${status}, which its document does not list (${Object.keys(operation.responses).join(', ')})`;
   if (spec.$ref) {
     const name = String(spec.$ref).split('/').at(-1)!;
     return { spec: document.components.responses[name], at: ['components', 'responses', name] };
   }
-  return { spec, at: ['paths', match.route.path, match.route.method.toLowerCase(), 'responses', String(status)] };
+  return { spec, at: ['paths', match.route.path, verb.toLowerCase(), 'responses', String(status)] };
 }
 
 /** Why an answer does not match the document, or undefined when it does. */
@@ -50,7 +51,7 @@ export function undocumented(method: string, url: string, status: number, conten
   const found = responseSpec(method, pathname, status);
   if (typeof found === 'string') return found;
   const { spec, at } = found;
-  if (!spec.content) return body === '' || body === undefined ? undefined : `${method} ${pathname} ${status} has a body its document does not describe`;
+  if (!spec.content || method.toUpperCase() === 'HEAD') return body === '' || body === undefined ? undefined : `${method} ${pathname} ${status} has a body its document does not describe`;
   const mediaType = contentType.split(';')[0]!.trim();
   if (!spec.content[mediaType]) return `${method} ${pathname} ${status} answered ${mediaType}, its document says ${Object.keys(spec.content).join(', ')}`;
   const validate = validator(...at, 'content', mediaType, 'schema');

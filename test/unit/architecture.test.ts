@@ -1,6 +1,7 @@
 /**
  * The layers, checked on the import graph and the source text (ARCHITECTURE.md says why):
  *   functions → http, resources, leaves;  resources → db, leaves;  db → db only;  leaves → leaves;
+ *   every layer may read the platform's limits (lib/limits.ts), which import nothing;
  *   tooling (local runtime, CLI, setup, generators, infra) may import anything, and no Lambda's
  *   import closure reaches it.
  */
@@ -10,14 +11,18 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'data';
+type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'data' | 'limits';
 
-const LEAVES = ['lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/row-schema.ts', 'lib/reference/index.ts'];
+const LEAVES = ['lib/identity.ts', 'lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/row-schema.ts', 'lib/reference/index.ts'];
 const RESOURCES = ['customers', 'products', 'tax-rules', 'api-keys'];
 /** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
 const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];
 
+/** The platform's limits (lib/limits.ts): data every layer may read, the data layer included. */
+const LIMITS_FILE = 'lib/limits.ts';
+
 function layerOf(file: string): Layer {
+  if (file === LIMITS_FILE) return 'limits';
   if (file.startsWith('functions/')) return 'function';
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/db/')) return 'db';
@@ -28,13 +33,14 @@ function layerOf(file: string): Layer {
 }
 
 const ALLOWED: Record<Layer, readonly Layer[]> = {
-  function: ['http', 'resource', 'leaf', 'data'],
-  http: ['http', 'resource', 'db', 'leaf', 'data'],
-  resource: ['resource', 'db', 'leaf', 'data'],
-  db: ['db'],
-  leaf: ['leaf', 'data'],
+  function: ['http', 'resource', 'leaf', 'data', 'limits'],
+  http: ['http', 'resource', 'db', 'leaf', 'data', 'limits'],
+  resource: ['resource', 'db', 'leaf', 'data', 'limits'],
+  db: ['db', 'limits'],
+  leaf: ['leaf', 'data', 'limits'],
   data: [],
-  tooling: ['function', 'http', 'resource', 'db', 'leaf', 'data', 'tooling'],
+  limits: [],
+  tooling: ['function', 'http', 'resource', 'db', 'leaf', 'data', 'tooling', 'limits'],
 };
 
 /** The rule an import breaks, if any. */

@@ -21,6 +21,6 @@ describe('router', () => {
   it('answers 405 with the allowed methods for a known path', () => {
     const problem = matchRoute('PATCH', '/api/products/1') as HttpProblem;
     expect(problem.status).toBe(405);
-    expect(problem.headers.Allow).toBe('DELETE, GET, PUT');
+    expect(problem.headers.Allow).toBe('DELETE, GET, HEAD, PUT');
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * A table written before one identity per text (locks keyed by the lower-case value) and before
+ * tax-rule summaries, brought to the current form by `npm run migrate` (lib/local/migrate.ts): no
+ * record becomes unreachable or a duplicate.
+ */
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db, tableName } from '../lib/db/client.js';
+import { products } from '../lib/products/entity.js';
+import { taxRules } from '../lib/tax-rules/entity.js';
+import { migrate } from '../lib/local/migrate.js';
+import { get, post } from './support/api.js';
+import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+
+const formerly = (ref: string) => products.lockKey('ref', ref, (value) => value.toLowerCase());
+
+/** Puts a product's ref lock back where the earlier version kept it. */
+async function keepLockAsBefore(id: number, ref: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: products.lockKey('ref', ref) }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...formerly(ref), ownerId: id } }));
+}
+
+describe('npm run migrate', () => {
+  it('moves locks kept in the former form, so each record is found by every form of its value', async () => {
+    const suffix = uniqueRef('');
+    const ref = `Straße${suffix}`;
+    const { row } = await createProduct({ ref });
+    await keepLockAsBefore(row.ID, ref);
+    // Before the migration, the new comparison does not find it.
+    expect((await get(`/api/products?ref=${encodeURIComponent(`STRASSE${suffix}`)}`)).body).toEqual([]);
+
+    const migration = await migrate();
+    expect(migration.locksMoved).toBeGreaterThanOrEqual(1);
+    expect(migration.conflicts).toEqual([]);
+    expect((await get(`/api/products?ref=${encodeURIComponent(`STRASSE${suffix}`)}`)).body.map((r: { ID: number }) => r.ID)).toEqual([row.ID]);
+    expect((await post('/api/products', productInput({ ref: `strasse${suffix}` }))).status).toBe(409);
+    // The former lock is gone: its value does not hold anything twice.
+    expect((await get(`/api/products?ref=${encodeURIComponent(ref)}`)).body.map((r: { ID: number }) => r.ID)).toEqual([row.ID]);
+    expect((await migrate()).locksMoved).toBe(0);
+  });
+
+  it('reports two records that now read as one, and leaves both reachable and their own values unique', async () => {
+    const suffix = uniqueRef('');
+    // Stored by the earlier version as two refs: `strasse…` and `straße…` in lower case.
+    const first = (await createProduct({ ref: `STRASSE${suffix}` })).row;
+    await keepLockAsBefore(first.ID, `STRASSE${suffix}`);
+    const twinId = (await createProduct({ ref: `other${suffix}` })).row.ID;
+    // Make the second record hold `straße…` as the earlier version could have written it.
+    const twin = (await products.read(twinId))!;
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: products.lockKey('ref', twin.ref) }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: products.toItem({ ...twin, ref: `straße${suffix}` }) }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...formerly(`straße${suffix}`), ownerId: twinId } }));
+
+    const migration = await migrate();
+    expect(migration.conflicts).toEqual([`product ${twinId}: a product already has this ref`]);
+    expect((await get(`/api/products/${first.ID}`)).status).toBe(200);
+    expect((await get(`/api/products/${twinId}`)).status).toBe(200);
+    // The twin keeps its former lock: the same value in its own form is still taken.
+    expect((await db().send(new PutCommand({ TableName: tableName(), Item: { ...formerly(`straße${suffix}`), ownerId: 1 }, ConditionExpression: 'attribute_not_exists(pk)' })).catch((e: Error) => e.name))).toBe('ConditionalCheckFailedException');
+  });
+
+  it('writes the summaries of tax rules stored before lists read them', async () => {
+    const rule = await createTaxRule({ i18n: [{ locale: 'en_US', title: 'Zzz before summaries' }] });
+    const stored = (await taxRules.read(rule.ID))!;
+    const { pk, sk } = taxRules.summarize(stored)[0]!.item.Put!.Item as { pk: string; sk: string };
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk } }));
+    expect((await get('/api/tax-rules?limit=100')).body.map((r: { ID: number }) => r.ID)).not.toContain(rule.ID);
+    expect((await migrate()).summariesWritten).toBe(1);
+    expect((await get('/api/tax-rules?limit=100&order=alpha_reverse')).body[0].ID).toBe(rule.ID);
+  });
+});
