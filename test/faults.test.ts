@@ -10,7 +10,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { db } from '../lib/db/client.js';
 import { Refused } from '../lib/db/errors.js';
 import { put as putStep, writeAtomically } from '../lib/db/transactions.js';
-import { get, post, put, superadminKey, tableSnapshot } from './support/api.js';
+import { get, logLines, post, put, superadminKey, tableSnapshot } from './support/api.js';
 import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
 
 const throttled = () => new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
@@ -42,9 +42,11 @@ describe('DynamoDB faults', () => {
     expect(response.text).not.toMatch(/Rate exceeded|at .*\.ts/);
   });
 
-  it('answer 503 for a timeout and for an unavailable service', async () => {
+  it('answer 503 for a timeout and for an unavailable service, and log the cause by name and code', async () => {
     injectFaults().on(GetCommand).rejects(timedOut());
     expect((await get('/api/tax-rules/1')).status).toBe(503);
+    const failure = logLines.map((line) => JSON.parse(line) as { message?: string; error?: { cause?: unknown } }).findLast((line) => line.message === 'request failed');
+    expect(failure?.error?.cause).toEqual({ name: 'TimeoutError', code: 'ETIMEDOUT' });
     mock.restore();
     await createProduct(); // so that the list has tax rules to read in a batch
     injectFaults().on(BatchGetCommand).rejects(unavailable());

@@ -12,7 +12,7 @@ describe('identityOf', () => {
   });
 
   it('keeps texts apart that read differently', () => {
-    for (const [a, b] of [['a', 'b'], ['resume', 'résumé'], ['1', 'l'], ['o', '0']]) expect(identityOf(a)).not.toBe(identityOf(b));
+    for (const [a, b] of [['a', 'b'], ['resume', 'résumé'], ['1', 'l'], ['o', '0']] as const) expect(identityOf(a)).not.toBe(identityOf(b));
   });
 
   it('finds default-ignorable characters', () => {
