@@ -25,6 +25,8 @@ export interface RouteDefinition {
   readonly body: boolean;
   /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
   readonly dynamodb: readonly DynamoDbAction[];
+  /** Whether the route hashes or verifies passwords: CPU-bound work of ~100 ms a request. */
+  readonly hashesPasswords: boolean;
   /** Lambda memory (and so CPU): the routes that hash passwords get more. */
   readonly memoryMb: number;
   /** Files (from the repository's root) shipped beside the function's bundle, read when first needed. */
@@ -41,7 +43,7 @@ interface RouteOptions {
   resource: Resource | null;
   access: Access;
   dynamodb: readonly DynamoDbAction[];
-  memoryMb?: number;
+  hashesPasswords?: boolean;
   assets?: readonly string[];
 }
 
@@ -49,6 +51,9 @@ interface RouteOptions {
 const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
 /** Every create may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD: readonly DynamoDbAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
+
+/** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */
+const PASSWORD_MEMORY = 1024;
 
 const route = <const Name extends string, const Path extends string>(
   name: Name,
@@ -67,7 +72,8 @@ const route = <const Name extends string, const Path extends string>(
     permission: options.resource ? { resource: options.resource, access: options.access } : null,
     body: method === 'POST' || method === 'PUT',
     dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(idempotent ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
-    memoryMb: options.memoryMb ?? 512,
+    hashesPasswords: options.hashesPasswords ?? false,
+    memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
     ...(options.assets ? { assets: options.assets } : {}),
     list,
     idempotent,
@@ -75,8 +81,6 @@ const route = <const Name extends string, const Path extends string>(
   };
 };
 
-/** Argon2id with 19 MiB runs in WebAssembly: more memory buys the CPU that keeps it fast. */
-const PASSWORD_MEMORY = 1024;
 
 export const routes = [
   route('health/get', 'GET', '/api', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
@@ -99,15 +103,15 @@ export const routes = [
 
   route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),
   route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['GetItem'] }),
-  route('customers/create', 'POST', '/api/customers', 201, { resource: 'customer', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'], memoryMb: PASSWORD_MEMORY }),
-  route('customers/update', 'PUT', '/api/customers', 201, { resource: 'customer', access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], memoryMb: PASSWORD_MEMORY }),
+  route('customers/create', 'POST', '/api/customers', 201, { resource: 'customer', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'], hashesPasswords: true }),
+  route('customers/update', 'PUT', '/api/customers', 201, { resource: 'customer', access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], hashesPasswords: true }),
   route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, { resource: 'customer', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
   route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, {
     resource: 'customer',
     access: 'VIEW',
     // The email's lock; the attempt reserved (PutItem/UpdateItem) and given back; a hash upgrade.
     dynamodb: ['GetItem', 'UpdateItem', 'PutItem'],
-    memoryMb: PASSWORD_MEMORY,
+    hashesPasswords: true,
   }),
 
   route('products/list', 'GET', '/api/products', 200, { resource: 'product', access: 'VIEW', dynamodb: ['Query', 'GetItem', 'BatchGetItem'] }),

@@ -172,7 +172,7 @@ describe('StoreApiStack', () => {
       expect(existsSync(bundle), route.name).toBe(true);
       // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
       // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
-      const budget = route.permission === null ? 64 : route.memoryMb > 512 ? 460 : 410;
+      const budget = route.permission === null ? 64 : route.hashesPasswords ? 460 : 410;
       expect(statSync(bundle).size, route.name).toBeLessThan(budget * 1024);
     }
   }, 120_000);

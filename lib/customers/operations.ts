@@ -10,7 +10,7 @@ import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, type Customer } from './entity.js';
 import { releaseLoginCheck, reserveLoginCheck } from './login-throttle.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
+import { hashPassword, verifyPassword } from './password.js';
 import { customerRow } from './row.js';
 import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
 
@@ -122,13 +122,13 @@ const noMatch = () => new NotFound('customer with this email and password');
 
 /**
  * The row when the pair matches, else one and the same NotFound. The check is counted before the
- * password is verified (given back on success); an unknown email is checked against a dummy hash so
- * that it takes as long as a wrong password, and counts as a failure too.
+ * password is verified (given back on success); an unknown email is checked against dummy hashes
+ * (password.ts) so that it takes as long as a wrong password, and counts as a failure too.
  */
 export async function checkLogin(input: CheckLoginInput): Promise<Row> {
   const [login] = await Promise.all([readItem(customers.lockKey('email', input.email)), reserveLoginCheck(input.email)]);
   const storedHash = typeof login?.passwordHash === 'string' ? login.passwordHash : undefined;
-  const verification = await verifyPassword(input.password, storedHash ?? DUMMY_HASH);
+  const verification = await verifyPassword(input.password, storedHash);
   const customerId = login && customers.lockOwner(login);
   if (storedHash === undefined || customerId === undefined || !verification.matches) throw noMatch();
   const [customer] = await Promise.all([customers.read(customerId), releaseLoginCheck(input.email)]);

@@ -31,28 +31,28 @@ export const isBcrypt = (stored: string): boolean => BCRYPT.test(stored);
 /**
  * Every check verifies one Argon2id hash and one bcrypt hash, the stored one and a dummy of the other
  * scheme (CONTRACT §6): a wrong password then takes the same time whether the customer's hash is
- * ours or still Thelia's, and as long as an unknown email (both dummies). The cost is one bcrypt
+ * ours or still Thelia's, and as long as an unknown email (`stored` undefined: both dummies). The cost is one bcrypt
  * verification more per check than strictly needed; a customer's bcrypt hash is replaced at its
  * first successful check.
  */
-export async function verifyPassword(password: string, stored: string): Promise<Verification> {
-  const bcryptStored = isBcrypt(stored);
-  const argonStored = stored.startsWith('$argon2id$');
+export async function verifyPassword(password: string, stored: string | undefined): Promise<Verification> {
+  const bcryptStored = stored !== undefined && isBcrypt(stored);
+  const argonStored = stored?.startsWith('$argon2id$') === true;
   // PHP's $2y$ is the same algorithm as $2b$.
   const bcryptMatches = await bcrypt.compare(password, bcryptStored ? stored.replace(/^\$2y\$/, '$2b$') : DUMMY_BCRYPT_HASH);
-  const argonMatches = await argon2Verify({ password, hash: argonStored ? stored : DUMMY_HASH });
+  const argonMatches = await argon2Verify({ password, hash: argonStored ? stored : DUMMY_ARGON2_HASH });
   if (bcryptStored) return { matches: bcryptMatches, needsRehash: bcryptMatches };
   if (argonStored) return { matches: argonMatches, needsRehash: argonMatches && !stored.startsWith(CURRENT_PREFIX) };
   return { matches: false, needsRehash: false };
 }
 
 /**
- * What an unknown email is checked against, so that it costs the same time as a wrong password and
- * tells nothing about who is a customer: a well-formed Argon2id string with the current parameters
- * whose salt and digest are random bytes, so that no password matches it. A constant, because
- * verifying costs the same whatever the digest, and hashing one at init would cost every cold start.
+ * The Argon2id side of a check whose stored hash is not Argon2id (an unknown email, a Thelia hash):
+ * a well-formed string with the current parameters whose salt and digest are random bytes, so that
+ * no password matches it. A constant, because verifying costs the same whatever the digest, and
+ * hashing one at init would cost every cold start.
  */
-export const DUMMY_HASH = `${CURRENT_PREFIX}ru8Zdp+Mnehk29I7ceafgQ$6bOqpd1uXm3UHCk/sDz/W031RRlLM0xMov0ypNLktY8`;
+const DUMMY_ARGON2_HASH = `${CURRENT_PREFIX}ru8Zdp+Mnehk29I7ceafgQ$6bOqpd1uXm3UHCk/sDz/W031RRlLM0xMov0ypNLktY8`;
 
 /**
  * The bcrypt side of a check whose stored hash is not bcrypt: a hash of random bytes at Thelia's cost

@@ -5,11 +5,12 @@
  * What lives in it is declared by each resource (lib/<resource>/entity.ts, interpreted by
  * entity.ts); today:
  *   TAXRULE / RULE#<id16>           tax rules (a bounded set, kept in one partition: consistent lists)
+ *   TAXRULE / TITLES#<id16>         a tax rule's summary: its id and titles, what its lists sort
  *   TAXRULE / DEFAULT               pointer to the default tax rule (pointer.ts)
  *   CUSTOMER#<id> / CUSTOMER        customers; GSI1 by id, GSI2 by lastname
- *   CUSTOMER_EMAIL#<email> / LOCK   a customer email's lock (lower case), carrying the password hash
+ *   CUSTOMER_EMAIL#<email> / LOCK   a customer email's lock (identity form, lib/identity.ts), carrying the password hash
  *   PRODUCT#<id> / PRODUCT          products; GSI1 by id, GSI2 by ref, GSI3/GSI4 the same per visibility
- *   PRODUCT_REF#<ref> / LOCK        a product ref's lock (lower case)
+ *   PRODUCT_REF#<ref> / LOCK        a product ref's lock (identity form; a digest past a key's size)
  *   COUNTER#<name> / HEAD|TAIL      id allocation and row count of a list (counters.ts)
  *   APIKEY#<key> / APIKEY           API keys; GSI1 lists them
  *   LOGIN#<email> / WINDOW          failed login checks, expiring by TTL (window-counter.ts)

@@ -30,7 +30,7 @@ import { idempotency, outcomeRecorder } from './idempotency.js';
 import { exactJsonBody } from './exact-numbers.js';
 import { jsonRequest } from './json-request.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
-import { fittingPage, pageHeaders, toLoop } from './loop.js';
+import { loopBody, pageHeaders, toLoop } from './loop.js';
 import { HttpProblem, notFound } from './problem.js';
 import { isPathId } from './router.js';
 import { header, type HttpContext, type HttpEvent, type HttpMiddleware, type HttpResponse } from './types.js';
@@ -99,9 +99,9 @@ const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
 async function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
   if (result === undefined || route.status === 204) return { statusCode: 204 };
   if (isPage(result)) {
-    const fitting = fittingPage(result);
-    const headers = await pageHeaders(fitting, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
-    return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(toLoop(fitting.items)) };
+    const { page: answered, body } = loopBody(result);
+    const headers = await pageHeaders(answered, { scope, path: event.rawPath, query: listParameters(event), limit: page.limit });
+    return { statusCode: route.status, headers: { 'Content-Type': 'application/json', ...headers }, body };
   }
   return rowResponse(route, result);
 }

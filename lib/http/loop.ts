@@ -37,28 +37,32 @@ export async function pageHeaders(page: Page<unknown>, link: PageLink): Promise<
 
 /** What the answer's status line, headers and envelope may take besides the body (the cursor and Link included). */
 const ENVELOPE_BYTES = 16 * 1024;
+const BODY_BYTES = LIMITS.lambda.responseBytes - ENVELOPE_BYTES;
 
-/**
- * The first rows of a page whose answer stays within what a Lambda may return (CONTRACT §1): the
- * body travels as a JSON string inside the invocation's answer, so each byte that JSON escapes
- * (quotes, backslashes, line breaks) counts twice. A page cut short continues after its last row kept.
- */
-export function rowsThatFit(rows: readonly Row[], limit = LIMITS.lambda.responseBytes - ENVELOPE_BYTES): number {
+/** A body's bytes in the invocation's answer, where it travels as a JSON string: what JSON escapes counts twice. */
+const bytesInAnswer = (json: string): number => Buffer.byteLength(JSON.stringify(json), 'utf8');
+
+/** How many of the first rows fit in `limit` bytes of the answer, each numbered as the largest page would number it. */
+function rowsThatFit(rows: readonly Row[], limit = BODY_BYTES): number {
   let bytes = 2;
   for (const [i, row] of rows.entries()) {
-    // The row as the body holds it, numbered as the largest page would number it, then escaped once more.
-    const numbered = JSON.stringify({ ...row, LOOP_COUNT: rows.length, LOOP_TOTAL: rows.length });
-    bytes += Buffer.byteLength(JSON.stringify(numbered), 'utf8') - 2 + 1;
+    bytes += bytesInAnswer(JSON.stringify({ ...row, LOOP_COUNT: rows.length, LOOP_TOTAL: rows.length })) - 2 + 1;
     if (bytes > limit) return i;
   }
   return rows.length;
 }
 
-/** The page as it can be answered: its first rows that fit, continuing after the last one kept. */
-export function fittingPage<T extends Row>(page: Page<T>): Page<T> {
+/**
+ * A page's body of loop rows, within what a Lambda may return (CONTRACT §1): a page whose answer
+ * would pass 6 MB keeps its first rows that fit and continues after the last one kept. The common
+ * page is serialized once; only one too large is measured row by row.
+ */
+export function loopBody<T extends Row>(page: Page<T>): { page: Page<T>; body: string } {
+  const body = JSON.stringify(toLoop(page.items));
+  if (bytesInAnswer(body) <= BODY_BYTES) return { page, body };
   const count = rowsThatFit(page.items);
-  if (count === page.items.length) return page;
   const position = page.positions?.[count - 1];
   if (!position) throw new Error('a page too large for one answer must say where each row ends');
-  return { ...page, items: page.items.slice(0, count), positions: page.positions?.slice(0, count), next: position };
+  const cut = { ...page, items: page.items.slice(0, count), positions: page.positions?.slice(0, count), next: position };
+  return { page: cut, body: JSON.stringify(toLoop(cut.items)) };
 }

@@ -11,6 +11,7 @@ import { customers, type Customer } from '../customers/entity.js';
 import { isBcrypt } from '../customers/password.js';
 import { reserveIdsThrough } from '../db/counters.js';
 import { Conflict, Refused, TooLarge, Unavailable } from '../db/errors.js';
+import { LIMITS } from '../limits.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
@@ -97,8 +98,8 @@ const productKind: Kind<Product> = {
   perTransaction: 30,
 };
 
-/** DynamoDB's limits: an item holds 400 KB, a transaction 4 MB (kept well under, as sizes are estimated). */
-const ITEM_BYTES = 400 * 1024;
+/** DynamoDB's limits: an item holds 400 KB (lib/limits.ts), a transaction 4 MB (kept well under, as sizes are estimated). */
+const ITEM_BYTES = LIMITS.dynamodb.itemBytes;
 const TRANSACTION_BYTES = 3 * 1024 * 1024;
 /** A record's size in the table, estimated from its JSON plus its keys, index keys and lock. */
 const sizeOf = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 512;

@@ -113,7 +113,7 @@ export { loadHandler, lambdaContext };
  * Lambda refuses to return an answer over 6 MB (the invocation's JSON as a whole), and API Gateway
  * then answers a bare 500: the local server does the same, so that tests see such an answer.
  */
-function asLambdaReturns(response: HttpResponse, route: RouteDefinition): HttpResponse {
+export function asLambdaReturns(response: HttpResponse, route: RouteDefinition): HttpResponse {
   const bytes = Buffer.byteLength(JSON.stringify(response), 'utf8');
   if (bytes <= LIMITS.lambda.responseBytes) return response;
   log('error', 'answer larger than Lambda returns', { route: route.name, bytes, limit: LIMITS.lambda.responseBytes });
@@ -122,16 +122,15 @@ function asLambdaReturns(response: HttpResponse, route: RouteDefinition): HttpRe
 
 /**
  * On Lambda, each container serves one request at a time and a burst of password checks spreads over
- * many containers; here every route shares one process. A route that hashes passwords (it gets more
- * memory, routes.ts) runs at most STORE_LOCAL_HASHING_CONCURRENCY (default 2) requests at once, the
+ * many containers; here every route shares one process. A route that hashes passwords (routes.ts
+ * `hashesPasswords`) runs at most STORE_LOCAL_HASHING_CONCURRENCY (default 2) requests at once, the
  * others waiting their turn before their budget starts, as an invocation waits for a container: so
  * a burst of checkLogins never freezes the other routes, nor spends its budgets waiting for CPU.
  */
 const hashingSlots = new Map<string, { running: number; waiting: Array<() => void> }>();
-const HASHING_ROUTE_MEMORY_MB = 512;
 
 async function inTurn<T>(route: RouteDefinition, work: () => Promise<T>): Promise<T> {
-  if (route.memoryMb <= HASHING_ROUTE_MEMORY_MB) return work();
+  if (!route.hashesPasswords) return work();
   const limit = Math.max(1, Number(process.env.STORE_LOCAL_HASHING_CONCURRENCY ?? 2));
   let slots = hashingSlots.get(route.name);
   if (!slots) hashingSlots.set(route.name, (slots = { running: 0, waiting: [] }));

@@ -1,6 +1,7 @@
 /**
  * How tax rules live in the table, declared once. Rules are few (at most 1 000 per store) and kept
- * in one partition, so a list reads them whole and consistently. A pointer item names the default
+ * in one partition, each with a summary of its titles beside it, so a list sorts the summaries,
+ * consistently, and reads only its page's rules. A pointer item names the default
  * rule: every change of the default moves it under a condition on where it pointed, in the same
  * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
  */

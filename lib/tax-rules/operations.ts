@@ -1,6 +1,7 @@
 /**
- * Tax-rule operations. Rules are read whole and sorted in memory (at most 1 000 per store); the
- * default is a pointer moved in the same transaction as the rules' flags (entity.ts).
+ * Tax-rule operations. Lists sort the rules' summaries in memory (at most 1 000 per store) and read
+ * only the page's rules; the default is a pointer moved in the same transaction as the rules' flags
+ * (entity.ts).
  */
 import { Conflict, NotFound } from '../db/errors.js';
 import { readTogether } from '../db/items.js';

@@ -68,7 +68,7 @@ async function coldStart(): Promise<void> {
     for (const fn of functions) {
       const bytes = readFileSync(fn.file);
       const { own, floor, ratio } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
-      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.memoryMb > 512 });
+      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.hashesPasswords });
       console.log(fn.route.name.padEnd(24), kib(bytes.length).padStart(11), kib(gzipSync(bytes).length).padStart(11), own.toFixed(1).padStart(10), floor.toFixed(1).padStart(9), ratio.toFixed(2).padStart(6));
     }
     for (const hashes of [false, true]) {
@@ -96,27 +96,30 @@ async function coldStart(): Promise<void> {
   }
 }
 
-async function warmLatency(): Promise<void> {
-  const { setUpTable } = await import('../../lib/local/setup.js');
+/** Calls the API in-process, through the local server's dispatch, signed with a new superadmin key. */
+async function signedCaller(label: string) {
   const { createApiKey } = await import('../../lib/api-keys/index.js');
   const { signBody } = await import('../../lib/http/auth.js');
   const { dispatch } = await import('../../lib/local/dispatch.js');
-
-  await setUpTable();
-  const key = await createApiKey({ label: 'bench', superadmin: true });
-
-  let n = 0;
-  const call = async (method: string, url: string, body?: unknown) => {
+  const key = await createApiKey({ label, superadmin: true });
+  return async (method: string, url: string, body?: unknown) => {
     const raw = body === undefined ? '' : JSON.stringify(body);
-    const sign = signBody(key.secureKey, raw);
     const response = await dispatch({
       method,
-      url: `${url}${url.includes('?') ? '&' : '?'}sign=${sign}`,
+      url: `${url}${url.includes('?') ? '&' : '?'}sign=${signBody(key.secureKey, raw)}`,
       headers: { authorization: `Token ${key.apiKey}`, ...(raw ? { 'content-type': 'application/json' } : {}) },
       body: raw,
     });
     return { status: response.statusCode ?? 0, body: response.body ?? '' };
   };
+}
+
+async function warmLatency(): Promise<void> {
+  const { setUpTable } = await import('../../lib/local/setup.js');
+  await setUpTable();
+  const call = await signedCaller('bench');
+
+  let n = 0;
   const customer = () => ({
     title: 1, firstname: 'Bench', lastname: `Name${++n}`, email: `bench${n}@example.com`, password: 'bench password',
     lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue',
@@ -171,23 +174,14 @@ async function warmLatency(): Promise<void> {
  * that the machine's drift touches the three alike; ratios of the medians to the unknown email's.
  */
 async function checkLoginTimings(): Promise<void> {
-  const { createApiKey } = await import('../../lib/api-keys/index.js');
-  const { signBody } = await import('../../lib/http/auth.js');
-  const { dispatch } = await import('../../lib/local/dispatch.js');
   const { customers } = await import('../../lib/customers/entity.js');
   const { writeAtomically } = await import('../../lib/db/transactions.js');
   const bcrypt = (await import('bcryptjs')).default;
-  const key = await createApiKey({ label: 'bench-login', superadmin: true });
-  const call = async (body: unknown) => {
-    const raw = JSON.stringify(body);
+  const call = await signedCaller('bench-login');
+  const wrongCheck = async (email: string) => {
     const started = performance.now();
-    const response = await dispatch({
-      method: 'POST',
-      url: `/api/customers/checkLogin?sign=${signBody(key.secureKey, raw)}`,
-      headers: { authorization: `Token ${key.apiKey}`, 'content-type': 'application/json' },
-      body: raw,
-    });
-    if (response.statusCode !== 404) throw new Error(`a wrong check answered ${response.statusCode}`);
+    const { status } = await call('POST', '/api/customers/checkLogin', { email, password: 'wrong password' });
+    if (status !== 404) throw new Error(`a wrong check answered ${status}`);
     return performance.now() - started;
   };
   const PER_KIND = 30;
@@ -196,14 +190,8 @@ async function checkLoginTimings(): Promise<void> {
     // 3 wrong checks per customer: under the lock-out's 10.
     for (let i = 0; i < PER_KIND / 3; i++) {
       const email = `login-${kind}-${i}@example.com`;
-      const raw = JSON.stringify({ title: 1, firstname: 'Bench', lastname: 'Login', email, password: 'bench password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue' });
-      const created = await dispatch({
-        method: 'POST',
-        url: `/api/customers?sign=${signBody(key.secureKey, raw)}`,
-        headers: { authorization: `Token ${key.apiKey}`, 'content-type': 'application/json' },
-        body: raw,
-      });
-      const id = (JSON.parse(created.body ?? '[]') as Array<{ ID: number }>)[0]!.ID;
+      const created = await call('POST', '/api/customers', { title: 1, firstname: 'Bench', lastname: 'Login', email, password: 'bench password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue' });
+      const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
       if (bcryptHash) {
         const change = { set: { passwordHash: bcryptHash } };
         await writeAtomically([customers.patch(id, change), customers.patchLock('email', email, change)]);
@@ -222,9 +210,9 @@ async function checkLoginTimings(): Promise<void> {
     'wrong password, bcrypt hash (Thelia)': [],
   };
   for (let i = 0; i < PER_KIND; i++) {
-    times['unknown email'].push(await call({ email: `nobody-${i}@example.com`, password: 'wrong password' }));
-    times['wrong password, Argon2id hash'].push(await call({ email: argon[i], password: 'wrong password' }));
-    times['wrong password, bcrypt hash (Thelia)'].push(await call({ email: thelia[i], password: 'wrong password' }));
+    times['unknown email'].push(await wrongCheck(`nobody-${i}@example.com`));
+    times['wrong password, Argon2id hash'].push(await wrongCheck(argon[i]!));
+    times['wrong password, bcrypt hash (Thelia)'].push(await wrongCheck(thelia[i]!));
   }
   const unknown = median(times['unknown email']);
   console.log(`\ncheckLogin answering 404 (${PER_KIND} each, interleaved, in-process): median, and its ratio to the unknown email's`);
