@@ -7,7 +7,8 @@
  *
  *   npm run sam-env -- [--endpoint http://host.docker.internal:8000] [--table store] [--out sam-env.json]
  *
- * writes the --env-vars file for every function of cdk.out/StoreApi-dev.template.json (npm run synth).
+ * writes the --env-vars file for every function of cdk.out/StoreApi-dev.template.json (npm run synth);
+ * `npm run sam` (infra/sam.ts) writes its own for the template it runs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,29 +41,46 @@ export function functionEnvironments(template: { Resources: Record<string, Templ
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * What a container reaches of `npm start` running on this machine: its DynamoDB Local (the port in
+ * its data dir's `dynamodb-endpoint`, as the container reaches the host) and its server secret, so
+ * that both agree on cursors and fingerprints.
+ */
+export function localValues(options: { dataDir?: string; endpoint?: string; table?: string } = {}): LocalValues & { npmStartRunning: boolean } {
+  const dataDir = path.resolve(options.dataDir ?? process.env.DATA_DIR ?? '.data');
+  const endpointFile = path.join(dataDir, 'dynamodb-endpoint');
+  const npmStartRunning = existsSync(endpointFile);
+  const port = npmStartRunning ? new URL(readFileSync(endpointFile, 'utf8').trim()).port : '8000';
+  const secretFile = path.join(dataDir, 'secret');
+  return {
+    STORE_TABLE_NAME: options.table ?? process.env.STORE_TABLE_NAME ?? 'store',
+    STORE_SECRET: process.env.STORE_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : 'sam-local-secret'),
+    DYNAMODB_ENDPOINT: options.endpoint ?? `http://host.docker.internal:${port}`,
+    npmStartRunning,
+  };
+}
+
+/** Writes the `--env-vars` file of a template's functions; returns how many it names. */
+export function writeEnvVars(templateFile: string, values: LocalValues, out: string): number {
+  const { STORE_TABLE_NAME, STORE_SECRET, DYNAMODB_ENDPOINT } = values;
+  const environments = functionEnvironments(JSON.parse(readFileSync(templateFile, 'utf8')), { STORE_TABLE_NAME, STORE_SECRET, DYNAMODB_ENDPOINT });
+  writeFileSync(out, `${JSON.stringify(environments, null, 2)}\n`);
+  return Object.keys(environments).length;
+}
+
 function main(): void {
   const { values: options } = parseArgs({
     options: {
       template: { type: 'string', default: path.join(root, 'cdk.out/StoreApi-dev.template.json') },
       endpoint: { type: 'string' },
-      table: { type: 'string', default: process.env.STORE_TABLE_NAME ?? 'store' },
+      table: { type: 'string' },
       out: { type: 'string', default: 'sam-env.json' },
     },
   });
   if (!existsSync(options.template)) throw new Error(`no ${options.template}: run npm run synth first`);
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  // npm start's DynamoDB Local, as SAM's container reaches the host; and its secret, so that both agree.
-  const endpointFile = path.join(dataDir, 'dynamodb-endpoint');
-  const port = existsSync(endpointFile) ? new URL(readFileSync(endpointFile, 'utf8').trim()).port : '8000';
-  const secretFile = path.join(dataDir, 'secret');
-  const values: LocalValues = {
-    STORE_TABLE_NAME: options.table,
-    STORE_SECRET: process.env.STORE_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : 'sam-local-secret'),
-    DYNAMODB_ENDPOINT: options.endpoint ?? `http://host.docker.internal:${port}`,
-  };
-  const environments = functionEnvironments(JSON.parse(readFileSync(options.template, 'utf8')), values);
-  writeFileSync(options.out, `${JSON.stringify(environments, null, 2)}\n`);
-  console.log(`wrote ${options.out}: ${Object.keys(environments).length} functions, DynamoDB ${values.DYNAMODB_ENDPOINT}, table ${values.STORE_TABLE_NAME}`);
+  const values = localValues({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), ...(options.table ? { table: options.table } : {}) });
+  const count = writeEnvVars(options.template, values, options.out);
+  console.log(`wrote ${options.out}: ${count} functions, DynamoDB ${values.DYNAMODB_ENDPOINT}, table ${values.STORE_TABLE_NAME}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) main();

@@ -4,7 +4,8 @@
  *
  * They are signed with the sample key below; create it where the function will run with
  * STORE_BOOTSTRAP_API_KEY=SAMPLE_API_KEY:SAMPLE_SECURE_KEY (npm start) or `ensureApiKey`. Played in
- * this order on a fresh table they all succeed: the creates make the ids the later events use.
+ * this order on a fresh table they all succeed (`npm run sam -- play` does): the creates make the ids
+ * the later events use, which each sample's `needs` names.
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +23,8 @@ interface SampleRequest {
   url: string;
   params?: Record<string, string>;
   body?: unknown;
+  /** The samples that must have run before on the same table: they make what this one reads or changes. */
+  needs?: RouteName[];
 }
 
 export const sampleRequests: SampleRequest[] = [
@@ -31,23 +34,23 @@ export const sampleRequests: SampleRequest[] = [
   { route: 'tax-rules/list', url: '/api/tax-rules?limit=5' },
   { route: 'tax-rules/get', url: '/api/tax-rules/1', params: { entityId: '1' } },
   { route: 'tax-rules/create', url: '/api/tax-rules', body: { country: [64], tax: [2, 1], i18n: [{ locale: 'en_US', title: 'Sample rule' }] } },
-  { route: 'tax-rules/update', url: '/api/tax-rules', body: { id: 3, i18n: [{ locale: 'fr_FR', title: 'Règle exemple' }] } },
+  { route: 'tax-rules/update', url: '/api/tax-rules', body: { id: 3, i18n: [{ locale: 'fr_FR', title: 'Règle exemple' }] }, needs: ['tax-rules/create'] },
   {
     route: 'customers/create',
     url: '/api/customers',
     body: { title: 1, firstname: 'Jeanne', lastname: 'Martin', email: 'jeanne@example.com', password: 'sample password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue de Rivoli' },
   },
   { route: 'customers/list', url: '/api/customers?order=lastname' },
-  { route: 'customers/get', url: '/api/customers/1', params: { entityId: '1' } },
-  { route: 'customers/update', url: '/api/customers', body: { id: 1, city: 'Lyon', zipcode: '69001' } },
-  { route: 'customers/check-login', url: '/api/customers/checkLogin', body: { email: 'jeanne@example.com', password: 'sample password' } },
-  { route: 'products/create', url: '/api/products', body: { ref: 'SAMPLE-1', default_category: 1, price: '19.99', currency: 1, tax_rule: 3, locale: 'en_US', title: 'Sample product' } },
+  { route: 'customers/get', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
+  { route: 'customers/update', url: '/api/customers', body: { id: 1, city: 'Lyon', zipcode: '69001' }, needs: ['customers/create'] },
+  { route: 'customers/check-login', url: '/api/customers/checkLogin', body: { email: 'jeanne@example.com', password: 'sample password' }, needs: ['customers/create'] },
+  { route: 'products/create', url: '/api/products', body: { ref: 'SAMPLE-1', default_category: 1, price: '19.99', currency: 1, tax_rule: 3, locale: 'en_US', title: 'Sample product' }, needs: ['tax-rules/create'] },
   { route: 'products/list', url: '/api/products?visible=*' },
-  { route: 'products/get', url: '/api/products/1', params: { productId: '1' } },
-  { route: 'products/update', url: '/api/products/1', params: { productId: '1' }, body: { price: 24.5, visible: 1 } },
-  { route: 'products/delete', url: '/api/products/1', params: { productId: '1' } },
-  { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' } },
-  { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' } },
+  { route: 'products/get', url: '/api/products/1', params: { productId: '1' }, needs: ['products/create'] },
+  { route: 'products/update', url: '/api/products/1', params: { productId: '1' }, body: { price: 24.5, visible: 1 }, needs: ['products/create'] },
+  { route: 'products/delete', url: '/api/products/1', params: { productId: '1' }, needs: ['products/create'] },
+  { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
+  { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' }, needs: ['tax-rules/create', 'products/delete'] },
   { route: 'not-found/any', url: '/api/nothing-here' },
 ];
 

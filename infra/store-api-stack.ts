@@ -6,6 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes } from '../lib/routes.js';
+import type { FunctionArchitecture } from './context.js';
+import { constructId } from './function-ids.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { StoreTable } from './constructs/store-table.js';
@@ -21,10 +23,9 @@ export interface StoreApiStackProps extends StackProps {
   readonly logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Where alarms notify: an SNS topic with this email subscribed. */
   readonly alarmEmail?: string;
+  /** The functions' CPU (default arm64; infra/context.ts). */
+  readonly architecture?: FunctionArchitecture;
 }
-
-/** The construct id of a route's function (its logical ids start with it). */
-export const constructId = (name: string) => name.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
 
 /**
  * What the AwsSolutions checks (cdk-nag, run on every synth by app.ts) find in this design on
@@ -87,6 +88,7 @@ export class StoreApiStack extends Stack {
         table,
         logRetention,
         logLevel: props.logLevel ?? 'INFO',
+        architecture: props.architecture ?? 'arm64',
         serverSecret,
       });
       functions.push({ name: route.name, fn, timeout });

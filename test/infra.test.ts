@@ -6,6 +6,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { StoreApiStack } from '../infra/store-api-stack.js';
+import { stackFromContext } from '../infra/context.js';
+import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
 import { routes } from '../lib/routes.js';
 import { table } from '../lib/db/table.js';
 
@@ -21,12 +23,10 @@ const { template } = synthesize({ bundle: false });
 const resources = (type: string): Resource[] => Object.values(template.findResources(type)) as Resource[];
 const functions = resources('AWS::Lambda::Function');
 
-/** The function whose logical id was made from a route's name. */
+/** A route's function, found as `npm run sam` finds it. */
 function functionOf(routeName: string): [string, Resource] {
-  const prefix = routeName.split(/[/-]/).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
-  const found = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(`${prefix}Function`));
-  expect(found, `function for ${routeName}`).toBeDefined();
-  return found as [string, Resource];
+  const logicalId = functionLogicalId(template.toJSON() as SynthesizedTemplate, routeName);
+  return [logicalId, template.toJSON().Resources[logicalId] as Resource];
 }
 
 describe('StoreApiStack', () => {
@@ -81,6 +81,29 @@ describe('StoreApiStack', () => {
         .filter((s: any) => JSON.stringify(s.Action).includes('secretsmanager'));
       expect(secretStatements, route.name).toEqual(route.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secrets[0] } })] : []);
     }
+  });
+
+  it('builds x86_64 functions when the context asks for them (npm run sam on an x86_64 host), and arm64 ones by default', () => {
+    const architectures = (context: Record<string, string>) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const { stackName, props } = stackFromContext((key) => context[key]);
+      const stack = new StoreApiStack(app, stackName, props);
+      return new Set(Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Architectures.join()));
+    };
+    expect(architectures({ architecture: 'x86_64' })).toEqual(new Set(['x86_64']));
+    expect(architectures({ architecture: 'arm64' })).toEqual(new Set(['arm64']));
+    expect(architectures({})).toEqual(new Set(['arm64']));
+    expect(() => stackFromContext((key) => ({ architecture: 'amd64' })[key])).toThrow('-c architecture must be one of arm64, x86_64');
+  });
+
+  it('finds every route\'s function by the route named in its metadata, not by its IAM role, whose logical id starts the same way', () => {
+    const json = template.toJSON() as SynthesizedTemplate;
+    const ids = routes.map((route) => functionLogicalId(json, route.name));
+    expect(new Set(ids).size).toBe(routes.length);
+    for (const id of ids) expect(json.Resources[id]!.Type).toBe('AWS::Lambda::Function');
+    const role = Object.keys(json.Resources).find((id) => id.startsWith('TaxRulesGetFunction') && json.Resources[id]!.Type === 'AWS::IAM::Role');
+    expect(role, 'the role the old README lookup found first').toBeDefined();
+    expect(functionLogicalId(json, 'tax-rules/get')).not.toBe(role);
   });
 
   it('keeps the table by default: cdk.json does not opt in to a disposable one', () => {

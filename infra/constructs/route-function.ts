@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -9,6 +9,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { handlerFile, type RouteDefinition } from '../../lib/routes.js';
+import type { FunctionArchitecture } from '../context.js';
+import { ROUTE_METADATA } from '../function-ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,6 +34,7 @@ export interface RouteFunctionProps {
   /** The server secret, read by the routes that use it (only GetSecretValue, only on it). */
   readonly serverSecret?: ISecret;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  readonly architecture: FunctionArchitecture;
 }
 
 /** One route's Lambda: its handler module bundled by the local esbuild, with only the table actions it needs. */
@@ -40,7 +43,7 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel, architecture }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -49,7 +52,7 @@ export class RouteFunction extends Construct {
       projectRoot: root,
       depsLockFilePath: path.join(root, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: route.memoryMb,
       timeout: this.timeout,
       logGroup,
@@ -91,6 +94,8 @@ export class RouteFunction extends Construct {
           : {}),
       },
     });
+    // How tooling finds this route's function in the template (infra/function-ids.ts).
+    (this.function.node.defaultChild as CfnResource).addMetadata(ROUTE_METADATA, route.name);
     if (route.usesServerSecret && serverSecret) {
       this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [serverSecret.secretArn] }));
     }

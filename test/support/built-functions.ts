@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { constructId, StoreApiStack } from '../../infra/store-api-stack.js';
+import { functionLogicalId } from '../../infra/function-ids.js';
+import { StoreApiStack } from '../../infra/store-api-stack.js';
 import { routes, type RouteDefinition } from '../../lib/routes.js';
 
 export interface BuiltFunction {
@@ -30,9 +31,8 @@ export function synthesizeFunctions(outdir: string): { functions: BuiltFunction[
   const assembly = app.synth();
   const template = assembly.getStackByName(STACK).template as { Resources: Record<string, any> };
   const functions = routes.map((route) => {
-    const entry = Object.entries(template.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith(`${constructId(route.name)}Function`));
-    if (!entry) throw new Error(`no function for ${route.name}`);
-    const [logicalId, resource] = entry;
+    const logicalId = functionLogicalId(template, route.name);
+    const resource = template.Resources[logicalId]!;
     const directory = path.join(assembly.directory, `asset.${String(resource.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
     const handler = String(resource.Properties.Handler);
     return { route, logicalId, directory, handler, file: path.join(directory, `${handler.split('.')[0]}.mjs`) };

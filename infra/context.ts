@@ -1,0 +1,44 @@
+/**
+ * The CDK app's context (cdk.json or -c), read and checked in one place:
+ *   stage         name suffix of the stack (default "dev")
+ *   disposable    "true" lets the table be destroyed with the stack (throwaway stages say so;
+ *                 without it the table is retained, with PITR and deletion protection)
+ *   alarmEmail    an email the alarms notify (through an SNS topic); none without it
+ *   logLevel      the functions' application log level (default INFO)
+ *   corsOrigins   comma-separated origins; CORS is off without them
+ *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
+ *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
+ *                 images without qemu)
+ */
+import type { StoreApiStackProps } from './store-api-stack.js';
+
+export const ARCHITECTURES = ['arm64', 'x86_64'] as const;
+export type FunctionArchitecture = (typeof ARCHITECTURES)[number];
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+
+/** The architecture of this machine, as Lambda names it. */
+export const hostArchitecture = (arch: string = process.arch): FunctionArchitecture => (arch === 'arm64' ? 'arm64' : 'x86_64');
+
+/** The stack's name and properties from the app's context; a value it cannot take is an error naming the key. */
+export function stackFromContext(context: (key: string) => unknown): { stackName: string; props: StoreApiStackProps } {
+  const text = (key: string): string | undefined => {
+    const value = context(key);
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  const logLevel = LOG_LEVELS.find((level) => level === text('logLevel')?.toUpperCase());
+  if (text('logLevel') && !logLevel) throw new Error(`-c logLevel must be one of ${LOG_LEVELS.join(', ')}`);
+  const architecture = ARCHITECTURES.find((arch) => arch === text('architecture'));
+  if (text('architecture') && !architecture) throw new Error(`-c architecture must be one of ${ARCHITECTURES.join(', ')}`);
+  const alarmEmail = text('alarmEmail');
+  const corsOrigins = text('corsOrigins');
+  return {
+    stackName: `StoreApi-${text('stage') ?? 'dev'}`,
+    props: {
+      disposable: text('disposable') === 'true',
+      architecture: architecture ?? 'arm64',
+      ...(alarmEmail ? { alarmEmail } : {}),
+      ...(logLevel ? { logLevel } : {}),
+      ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),
+    },
+  };
+}

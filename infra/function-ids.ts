@@ -1,0 +1,35 @@
+/**
+ * How a route's function is named in the stack and found in a synthesized template. Kept apart from
+ * the stack so that tooling (`npm run sam`) finds a function without loading the CDK.
+ */
+import type { RouteName } from '../lib/routes.js';
+
+/** The construct id of a route's function: `tax-rules/get` → `TaxRulesGet`. */
+export const constructId = (name: string): string =>
+  name
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+export interface TemplateResource {
+  Type: string;
+  Properties: Record<string, any>;
+  Metadata?: Record<string, unknown>;
+}
+export interface SynthesizedTemplate {
+  Resources: Record<string, TemplateResource>;
+}
+
+/** The metadata key that names, on each Lambda function of the template, the route it serves. */
+export const ROUTE_METADATA = 'store-api:route';
+
+/**
+ * The logical id of a route's Lambda function in a synthesized template, found by the route name the
+ * stack writes in its metadata, never by a prefix of the logical id: `TaxRulesGetFunction…` is also
+ * how the function's IAM role starts (the README's first `sam local` lookup returned the role).
+ */
+export function functionLogicalId(template: SynthesizedTemplate, route: RouteName | string): string {
+  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.[ROUTE_METADATA] === route);
+  if (found.length !== 1) throw new Error(`the template has ${found.length} functions for the route ${route}, not one`);
+  return found[0]![0];
+}

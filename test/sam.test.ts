@@ -1,0 +1,107 @@
+/**
+ * `npm run sam` as a user runs it, with a stand-in for SAM CLI on PATH (no registry here serves
+ * Lambda's images; test/support/sam-stand-in.mjs runs the template's built assets the way SAM's
+ * containers would, host names and architecture included). The wrapper synthesizes for this host,
+ * writes the --env-vars file for `npm start`'s data dir (here, one pointing at this file's table),
+ * and the sample events, played in their documented order, answer their routes' statuses.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureApiKey } from '../lib/api-keys/index.js';
+import { routes } from '../lib/routes.js';
+import { hostArchitecture } from '../infra/context.js';
+import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
+import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../infra/sample-events.js';
+
+const work = mkdtempSync(path.join(tmpdir(), 'store-api-sam-'));
+const bin = path.join(work, 'bin');
+const dataDir = path.join(work, 'data');
+const samDir = path.join(work, 'sam');
+const commandLog = path.join(work, 'sam-commands.jsonl');
+
+beforeAll(async () => {
+  for (const dir of [bin, dataDir]) rmSync(dir, { recursive: true, force: true });
+  await import('node:fs/promises').then(({ mkdir }) => Promise.all([mkdir(bin), mkdir(dataDir)]));
+  writeFileSync(path.join(bin, 'sam'), `#!/bin/sh\nexec "${process.execPath}" "${path.resolve('test/support/sam-stand-in.mjs')}" "$@"\n`, { mode: 0o755 });
+  // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
+  writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
+  writeFileSync(path.join(dataDir, 'secret'), 'sam test secret');
+  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** `npm run sam -- <args>`, with the stand-in first on PATH. */
+function npmRunSam(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/sam.ts', ...args], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const commandsRun = (): string[][] => readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+
+describe('npm run sam', () => {
+  it('plays every sample event in its documented order, each answering its route status, through the host-architecture build', async () => {
+    const { code, stdout, stderr } = await npmRunSam(['play', '--skip-pull-image']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`synthesizing for ${hostArchitecture()}`);
+    expect(stdout).toContain(`all ${sampleRequests.length} sample events answered their route's status`);
+    expect(stdout.trim().split('\n').filter((line) => line.startsWith('ok')).map((line) => line.split(/\s+/)[1])).toEqual(sampleRequests.map((s) => s.route));
+
+    const template = path.join(samDir, `cdk.out.${hostArchitecture()}`, 'StoreApi-dev.template.json');
+    const synthesized = JSON.parse(readFileSync(template, 'utf8')) as SynthesizedTemplate;
+    const invocations = commandsRun();
+    expect(invocations).toHaveLength(sampleRequests.length);
+    for (const [i, args] of invocations.entries()) {
+      expect(args.slice(0, 2)).toEqual(['local', 'invoke']);
+      expect(args[args.indexOf('-t') + 1]).toBe(path.relative(process.cwd(), template));
+      expect(args[4]).toBe(functionLogicalId(synthesized, sampleRequests[i]!.route));
+      expect(args.join(' ')).toContain('--add-host host.docker.internal:host-gateway');
+      expect(args.at(-1)).toBe('--skip-pull-image');
+    }
+    // The printed command is the one that ran.
+    expect(stderr).toContain(`$ sam ${invocations[0]!.join(' ')}`);
+  }, 120_000);
+
+  it('invokes one route by name with its sample, without synthesizing again when nothing changed', async () => {
+    rmSync(commandLog, { force: true });
+    const { code, stdout, stderr } = await npmRunSam(['invoke', 'tax-rules/get']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('template up to date');
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({ statusCode: 200 });
+    const env = JSON.parse(readFileSync(path.join(samDir, 'env.json'), 'utf8')) as Record<string, Record<string, string>>;
+    expect(Object.keys(env)).toHaveLength(routes.length);
+    const endpoint = new URL(process.env.DYNAMODB_ENDPOINT!);
+    for (const variables of Object.values(env)) {
+      expect(variables).toMatchObject({ STORE_TABLE_NAME: process.env.STORE_TABLE_NAME, DYNAMODB_ENDPOINT: `http://host.docker.internal:${endpoint.port}` });
+    }
+  }, 60_000);
+
+  it('starts the API on 3001, or the port asked for, with the extra arguments after its own', async () => {
+    rmSync(commandLog, { force: true });
+    expect((await npmRunSam(['api'])).code).toBe(0);
+    expect((await npmRunSam(['api', '--port', '3005', '--warm-containers', 'EAGER'])).code).toBe(0);
+    const [defaults, chosen] = commandsRun();
+    expect(defaults!.slice(0, 2)).toEqual(['local', 'start-api']);
+    expect(defaults![defaults!.indexOf('--port') + 1]).toBe('3001');
+    expect(chosen![chosen!.indexOf('--port') + 1]).toBe('3005');
+    expect(chosen!.slice(-2)).toEqual(['--warm-containers', 'EAGER']);
+  }, 60_000);
+
+  it('names the routes it knows when given one it does not', async () => {
+    const { code, stderr } = await npmRunSam(['invoke', 'TaxRulesGetFunction']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('no route "TaxRulesGetFunction"');
+    expect(stderr).toContain('tax-rules/get');
+  });
+});
