@@ -6,6 +6,7 @@
  *   alarmEmail    an email the alarms notify (through an SNS topic); none without it
  *   logLevel      the functions' application log level (default INFO)
  *   corsOrigins   comma-separated origins; CORS is off without them
+ *   changeRetentionDays  how long changes are kept (CONTRACT §11; default 365): the TTL the writes give them
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
@@ -29,6 +30,9 @@ export function stackFromContext(context: (key: string) => unknown): { stackName
   if (text('logLevel') && !logLevel) throw new Error(`-c logLevel must be one of ${LOG_LEVELS.join(', ')}`);
   const architecture = ARCHITECTURES.find((arch) => arch === text('architecture'));
   if (text('architecture') && !architecture) throw new Error(`-c architecture must be one of ${ARCHITECTURES.join(', ')}`);
+  const retention = text('changeRetentionDays');
+  const changeRetentionDays = retention === undefined ? 365 : Number(retention);
+  if (!Number.isFinite(changeRetentionDays) || changeRetentionDays <= 0) throw new Error('-c changeRetentionDays must be a positive number of days');
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');
   return {
@@ -36,6 +40,7 @@ export function stackFromContext(context: (key: string) => unknown): { stackName
     props: {
       disposable: text('disposable') === 'true',
       architecture: architecture ?? 'arm64',
+      changeRetentionDays,
       ...(alarmEmail ? { alarmEmail } : {}),
       ...(logLevel ? { logLevel } : {}),
       ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),

@@ -51,6 +51,7 @@ export const sampleRequests: SampleRequest[] = [
   { route: 'products/delete', url: '/api/products/1', params: { productId: '1' }, needs: ['products/create'] },
   { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
   { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' }, needs: ['tax-rules/create', 'products/delete'] },
+  { route: 'changes/list', url: '/api/changes?limit=5', needs: ['tax-rules/create'] },
   { route: 'not-found/any', url: '/api/nothing-here' },
 ];
 

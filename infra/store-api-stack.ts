@@ -23,6 +23,8 @@ export interface StoreApiStackProps extends StackProps {
   readonly logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Where alarms notify: an SNS topic with this email subscribed. */
   readonly alarmEmail?: string;
+  /** How long changes are kept, in days (default 365): the TTL each write gives its change. */
+  readonly changeRetentionDays?: number;
   /** The functions' CPU (default arm64; infra/context.ts). */
   readonly architecture?: FunctionArchitecture;
 }
@@ -89,6 +91,7 @@ export class StoreApiStack extends Stack {
         logRetention,
         logLevel: props.logLevel ?? 'INFO',
         architecture: props.architecture ?? 'arm64',
+        changeRetentionDays: props.changeRetentionDays ?? 365,
         serverSecret,
       });
       functions.push({ name: route.name, fn, timeout });

@@ -35,3 +35,11 @@ export class DependencyUnavailable extends Error {
     this.name = 'DependencyUnavailable';
   }
 }
+
+/** The caller's key may not see what it asked for (a resource's changes it has no VIEW on). */
+export class Forbidden extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'Forbidden';
+  }
+}

@@ -7,6 +7,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
 export const RESOURCES = ['customer', 'product', 'tax'] as const;
 export const ACCESSES = ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] as const;
 export type Resource = (typeof RESOURCES)[number];
+/** What a route may be protected by: a resource's access, or (`change`) VIEW of any resource, the changes of which it then sees. */
+export type ProtectedBy = Resource | 'change';
 export type Access = (typeof ACCESSES)[number];
 
 /** The DynamoDB IAM actions a route's function may use (transactions are authorized per item action). */
@@ -20,7 +22,7 @@ export interface RouteDefinition {
   readonly path: string;
   readonly status: 200 | 201 | 204 | 404;
   /** `null` for open routes; otherwise what the caller's key must be granted. */
-  readonly permission: { readonly resource: Resource; readonly access: Access } | null;
+  readonly permission: { readonly resource: ProtectedBy; readonly access: Access } | null;
   /** Whether the route takes a JSON body (POST and PUT). */
   readonly body: boolean;
   /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
@@ -33,6 +35,8 @@ export interface RouteDefinition {
   readonly assets?: readonly string[];
   /** A protected GET of a collection: it pages (limit, offset, cursor) and answers rows with list headers. */
   readonly list: boolean;
+  /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now`. */
+  readonly feed: boolean;
   /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
   readonly idempotent: boolean;
   /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
@@ -40,7 +44,7 @@ export interface RouteDefinition {
 }
 
 interface RouteOptions {
-  resource: Resource | null;
+  resource: ProtectedBy | null;
   access: Access;
   dynamodb: readonly DynamoDbAction[];
   hashesPasswords?: boolean;
@@ -76,6 +80,7 @@ const route = <const Name extends string, const Path extends string>(
     memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
     ...(options.assets ? { assets: options.assets } : {}),
     list,
+    feed: options.resource === 'change' && list,
     idempotent,
     usesServerSecret: list || idempotent,
   };
@@ -98,14 +103,15 @@ export const routes = [
   route('tax-rules/list', 'GET', '/api/tax-rules', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['Query', 'BatchGetItem'] }),
   route('tax-rules/get', 'GET', '/api/tax-rules/{entityId}', 200, { resource: 'tax', access: 'VIEW', dynamodb: ['GetItem'] }),
   route('tax-rules/create', 'POST', '/api/tax-rules', 201, { resource: 'tax', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'] }),
+  // Making a rule the default reads the former default, whose flag it takes (and records that change).
   route('tax-rules/update', 'PUT', '/api/tax-rules', 201, { resource: 'tax', access: 'UPDATE', dynamodb: ['UpdateItem', 'PutItem'] }),
-  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
+  route('tax-rules/delete', 'DELETE', '/api/tax-rules/{entityId}', 204, { resource: 'tax', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
 
   route('customers/list', 'GET', '/api/customers', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['Query'] }),
   route('customers/get', 'GET', '/api/customers/{entityId}', 200, { resource: 'customer', access: 'VIEW', dynamodb: ['GetItem'] }),
   route('customers/create', 'POST', '/api/customers', 201, { resource: 'customer', access: 'CREATE', dynamodb: ['UpdateItem', 'PutItem'], hashesPasswords: true }),
   route('customers/update', 'PUT', '/api/customers', 201, { resource: 'customer', access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], hashesPasswords: true }),
-  route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, { resource: 'customer', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
+  route('customers/delete', 'DELETE', '/api/customers/{entityId}', 204, { resource: 'customer', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
   route('customers/check-login', 'POST', '/api/customers/checkLogin', 200, {
     resource: 'customer',
     access: 'VIEW',
@@ -126,7 +132,10 @@ export const routes = [
     access: 'UPDATE',
     dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   }),
-  route('products/delete', 'DELETE', '/api/products/{productId}', 204, { resource: 'product', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
+  route('products/delete', 'DELETE', '/api/products/{productId}', 204, { resource: 'product', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
+
+  // The change feed places what is pending before it reads (lib/db/feed.ts): a transaction of Put, Update and Delete.
+  route('changes/list', 'GET', '/api/changes', 200, { resource: 'change', access: 'VIEW', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -2,7 +2,8 @@
  * Rows: what a resource shows of a record, with Thelia's UPPERCASE keys in the contract's order
  * (CONTRACT §4). The HTTP edge (lib/http/loop.ts) numbers them into loop rows.
  */
-export type RowValue = string | number | number[];
+/** Values a row holds; a change row's CHANGES is a list of objects. */
+export type RowValue = string | number | number[] | readonly object[];
 export type Row = Record<string, RowValue>;
 
 /** Booleans are the integers 0 and 1 in rows. */

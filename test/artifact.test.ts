@@ -36,7 +36,8 @@ describe('the synthesized functions', () => {
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
     for (const fn of built) {
       const secret = fn.route.usesServerSecret ? ['STORE_SECRET', 'STORE_SECRET_ARN'] : [];
-      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(['DYNAMODB_ENDPOINT', ...secret, 'STORE_TABLE_NAME']);
+      const retention = fn.route.dynamodb.includes('PutItem') ? ['STORE_CHANGE_RETENTION_DAYS'] : [];
+      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(['DYNAMODB_ENDPOINT', ...retention, ...secret, 'STORE_TABLE_NAME']);
     }
   });
 

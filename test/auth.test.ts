@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDefinition } from '../lib/routes.js';
+import { RESOURCES, routes, type RouteDefinition } from '../lib/routes.js';
 import { signBody } from '../lib/http/auth.js';
 import { createApiKey, revokeApiKey, type Grants } from '../lib/api-keys/index.js';
 import { call, keyWith, type Credentials } from './support/api.js';
@@ -14,16 +14,20 @@ const protectedRoutes = allRoutes.filter((r): r is RouteDefinition & { permissio
 const urlOf = (route: RouteDefinition) => route.path.replace(/\{\w+\}/, '987654321');
 const bodyOf = (route: RouteDefinition) => (route.body ? {} : undefined);
 
-/** Every access but the route's own, on every resource: a key that may do anything else. */
-function everythingBut(route: (typeof protectedRoutes)[number]): Grants {
+type ProtectedRoute = (typeof protectedRoutes)[number];
+
+/**
+ * Every access but the route's own, on every resource: a key that may do anything else. The change
+ * feed takes VIEW of any resource: its key lacks VIEW everywhere.
+ */
+function everythingBut(route: ProtectedRoute): Grants {
   const all = ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] as const;
-  return {
-    customer: [...all],
-    product: [...all],
-    tax: [...all],
-    [route.permission.resource]: all.filter((a) => a !== route.permission.access),
-  };
+  const lacks = (resource: string) => route.permission.resource === 'change' || resource === route.permission.resource;
+  return Object.fromEntries(RESOURCES.map((resource) => [resource, lacks(resource) ? all.filter((a) => a !== route.permission.access) : [...all]]));
 }
+
+/** The one grant a route needs (for the change feed, VIEW of one resource is enough). */
+const onlyGrantOf = (route: ProtectedRoute): Grants => ({ [route.permission.resource === 'change' ? 'product' : route.permission.resource]: [route.permission.access] });
 
 describe('authentication and permissions of every route', () => {
   let revoked: Credentials;
@@ -54,7 +58,7 @@ describe('authentication and permissions of every route', () => {
 
     it("answers 403 when the key's profile lacks the access, and lets the right access through", async () => {
       expect((await request({ as: await keyWith(everythingBut(route)) })).status).toBe(403);
-      const allowed = await request({ as: await keyWith({ [route.permission.resource]: [route.permission.access] }) });
+      const allowed = await request({ as: await keyWith(onlyGrantOf(route)) });
       expect([401, 403, 412]).not.toContain(allowed.status);
     });
   });

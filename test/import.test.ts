@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, get, post, put, tableSnapshot } from './support/api.js';
+import { cursorNow, followChanges } from './support/changes.js';
 import { createProduct, customerInput, productInput } from './support/fixtures.js';
 import { runImport, skippedFields, type ImportRun } from './support/import-cli.js';
 import { READER, startMariaDb, type MariaDb } from './support/mariadb.js';
@@ -173,7 +174,24 @@ describe('npm run import', () => {
     expect((await get('/api/tax-rules/4')).status).toBe(404);
   });
 
+  it('records each record it imported as a change made by `import`, all under the run\'s one request id', async () => {
+    const byImport = (await followChanges(undefined)).changes.filter((change) => change.API_KEY === 'import');
+    const created = (resource: string) => byImport.filter((change) => change.RESOURCE === resource && change.TYPE === 'created').length;
+    // One of the two rules takes the place of a seeded rule of the same id: its next version.
+    const rules = byImport.filter((change) => change.RESOURCE === 'tax-rule').sort((a, b) => Number(a.ENTITY_ID) - Number(b.ENTITY_ID));
+    expect(rules.map((change) => [change.ENTITY_ID, change.TYPE, change.VERSION])).toEqual([
+      [1, 'updated', 2],
+      [3, 'created', 1],
+    ]);
+    expect(created('tax-rule') + 1).toBe(FIRST_RUN['tax rule'].imported);
+    expect(created('product')).toBe(FIRST_RUN.product.imported);
+    expect(created('customer')).toBe(FIRST_RUN.customer.imported);
+    expect(new Set(byImport.map((change) => change.REQUEST_ID)).size).toBe(1);
+    expect(JSON.stringify(byImport)).not.toMatch(/\$2[aby]\$/);
+  });
+
   it('changes nothing when run again (exit 2 still lists what it skips)', async () => {
+    const since = await cursorNow();
     const before = await tableSnapshot();
     const second = await runImport(['--from', storeUrl]);
     expect(second.status, second.stderr).toBe(2);
@@ -184,6 +202,7 @@ describe('npm run import', () => {
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);
     expect(await tableSnapshot()).toEqual(before);
+    expect((await followChanges(since)).changes).toEqual([]);
   }, 60_000);
 
   it('leaves totals, next ids and rule usage as if the records had been created through the API', async () => {

@@ -106,6 +106,19 @@ describe('StoreApiStack', () => {
     expect(functionLogicalId(json, 'tax-rules/get')).not.toBe(role);
   });
 
+  it('gives every route that writes the changes\' retention, 365 days unless -c changeRetentionDays says otherwise', () => {
+    const retention = (context: Record<string, string>) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const { stackName, props } = stackFromContext((key) => context[key]);
+      const functions = Template.fromStack(new StoreApiStack(app, stackName, props)).findResources('AWS::Lambda::Function');
+      return Object.fromEntries(routes.map((route) => [route.name, functions[functionLogicalId({ Resources: functions } as SynthesizedTemplate, route.name)]!.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS]));
+    };
+    const byDefault = retention({});
+    for (const route of routes) expect(byDefault[route.name], route.name).toBe(route.dynamodb.includes('PutItem') ? '365' : undefined);
+    expect(retention({ changeRetentionDays: '30' })['products/update']).toBe('30');
+    expect(() => stackFromContext((key) => ({ changeRetentionDays: '0' })[key])).toThrow('-c changeRetentionDays must be a positive number of days');
+  });
+
   it('keeps the table by default: cdk.json does not opt in to a disposable one', () => {
     const cdkJson = JSON.parse(readFileSync(path.resolve('cdk.json'), 'utf8')) as { context: Record<string, unknown> };
     expect(cdkJson.context.disposable).toBeUndefined();

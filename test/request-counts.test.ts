@@ -40,8 +40,9 @@ describe('tax-rule routes', () => {
         return response;
       }, 201),
     ).toBeLessThanOrEqual(2);
-    expect(await count(() => put('/api/tax-rules', { id, default: true }), 201)).toBeLessThanOrEqual(2);
-    expect(await count(() => put('/api/tax-rules', { id: 1, default: true }), 201)).toBeLessThanOrEqual(2);
+    // Making a rule the default also reads the former default, to record the change of its flag.
+    expect(await count(() => put('/api/tax-rules', { id, default: true }), 201)).toBeLessThanOrEqual(3);
+    expect(await count(() => put('/api/tax-rules', { id: 1, default: true }), 201)).toBeLessThanOrEqual(3);
     expect(await count(() => del(`/api/tax-rules/${id}`), 204)).toBeLessThanOrEqual(2);
   });
 });

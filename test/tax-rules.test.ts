@@ -91,8 +91,8 @@ describe('POST /api/tax-rules', () => {
     expect(form.status).toBe(415);
     const withCharset = await post('/api/tax-rules', newRule('charset'), { headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect(withCharset.status).toBe(201);
-    // The rule and its summary (the titles lists sort).
-    expect((await tableSnapshot()).length).toBe(before.length + 2);
+    // The rule, its summary (the titles lists sort), its change and the change's marker for the feed.
+    expect((await tableSnapshot()).length).toBe(before.length + 4);
   });
 
   it('answers 413 for a body over 64 KiB and writes nothing', async () => {

@@ -35,6 +35,8 @@ export interface RouteFunctionProps {
   readonly serverSecret?: ISecret;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   readonly architecture: FunctionArchitecture;
+  /** How long the changes this route's writes record are kept. */
+  readonly changeRetentionDays: number;
 }
 
 /** One route's Lambda: its handler module bundled by the local esbuild, with only the table actions it needs. */
@@ -43,7 +45,7 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel, architecture }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel, architecture, changeRetentionDays }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -70,6 +72,8 @@ export class RouteFunction extends Construct {
         // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
         // that `sam local` and the artifact test may give it.
         ...(route.usesServerSecret && serverSecret ? { STORE_SECRET: '', STORE_SECRET_ARN: serverSecret.secretArn } : {}),
+        // Routes that write record changes (and the feed, which places them) give them their TTL.
+        ...(route.dynamodb.includes('PutItem') ? { STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays) } : {}),
       },
       bundling: {
         ...BUNDLE,

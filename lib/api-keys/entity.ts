@@ -1,6 +1,7 @@
 /** How API keys live in the table, declared once: by key, and listed by creation time. */
 import * as v from 'valibot';
 import { defineEntity } from '../db/entity.js';
+import { bit } from '../row.js';
 import { ACCESSES, RESOURCES } from '../routes.js';
 
 const ApiKeyItem = v.object({
@@ -21,4 +22,15 @@ export const apiKeys = defineEntity({
   id: (k) => k.apiKey,
   key: (apiKey: string) => ({ pk: `APIKEY#${apiKey}`, sk: 'APIKEY' }),
   lists: { all: { partition: () => 'APIKEYS', orders: { created: { index: 'GSI1', sortKey: (k) => `${k.createdAt}#${k.apiKey}` } } } },
+  // Never the secure key. A key has two versions: created, then revoked.
+  audit: {
+    resource: 'api-key',
+    version: (k) => (k.revokedAt ? 2 : 1),
+    fields: (k) => [
+      { field: 'LABEL', locale: null, value: k.label },
+      { field: 'SUPERADMIN', locale: null, value: bit(k.superadmin) },
+      { field: 'GRANTS', locale: null, value: k.grants },
+      { field: 'REVOKED_AT', locale: null, value: k.revokedAt },
+    ],
+  },
 });

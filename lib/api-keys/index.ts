@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NotFound } from '../db/errors.js';
-import { writeAtomically } from '../db/transactions.js';
-import { ACCESSES, RESOURCES, type Access, type Resource } from '../routes.js';
+import { update, writeAtomically } from '../db/transactions.js';
+import { ACCESSES, RESOURCES, type Access, type ProtectedBy } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
 
 export { ACCESSES, RESOURCES };
@@ -21,7 +21,9 @@ export const SECURE_KEY_PATTERN = /^[0-9A-Fa-f]{48}$/;
 
 const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => record;
 
-export function allows(record: ApiKeyRecord, resource: Resource, access: Access): boolean {
+/** Whether a key has an access to a resource; for `change`, VIEW of at least one resource (it sees those resources' changes). */
+export function allows(record: ApiKeyRecord, resource: ProtectedBy, access: Access): boolean {
+  if (resource === 'change') return record.superadmin || Object.values(record.grants).some((accesses) => accesses.includes(access));
   return record.superadmin || (record.grants[resource] ?? []).includes(access);
 }
 
@@ -40,7 +42,9 @@ export async function ensureApiKey(apiKey: string, secureKey: string, label = 'b
   }
   const existing = await apiKeys.read(apiKey);
   if (existing && !existing.revokedAt && existing.superadmin && existing.secureKey === secureKey) return;
-  await writeAtomically([apiKeys.overwrite({ apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString() })]);
+  const key = { apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString() };
+  // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
+  await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
 }
 
 /** The active key with its secure key, for request authentication; undefined when unknown or revoked. */
@@ -62,11 +66,18 @@ export async function hasAnyApiKey(): Promise<boolean> {
 
 /** Revokes a key (the first revocation's time is kept); returns false when there is no such key. */
 export async function revokeApiKey(apiKey: string): Promise<boolean> {
+  const current = await apiKeys.read(apiKey);
+  if (!current) return false;
+  if (current.revokedAt) return true;
+  const revoked = { ...current, revokedAt: new Date().toISOString() };
   try {
-    await writeAtomically([apiKeys.patch(apiKey, { setMissing: { revokedAt: new Date().toISOString() } }, () => new NotFound('API key'))]);
+    // Only while no one else revoked it: then there is one revocation, and one change.
+    const revoke = update(apiKeys.key(apiKey), { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } }, () => new NotFound('API key'));
+    await writeAtomically([revoke, ...apiKeys.recordChange(current, revoked)]);
     return true;
   } catch (error) {
-    if (error instanceof NotFound) return false;
+    // Gone since, or revoked by someone else first (whose change it is).
+    if (error instanceof NotFound) return (await apiKeys.read(apiKey)) !== undefined;
     throw error;
   }
 }

@@ -52,6 +52,25 @@ export const customers = defineEntity({
     email: { prefix: 'CUSTOMER_EMAIL', valueOf: (c) => c.email, normalize: identityOf, formerly: (email) => email.toLowerCase(), carry: (c) => ({ passwordHash: c.passwordHash }) },
   },
   counter: { name: 'CUSTOMER' },
+  // The fields of the customer's row (row.ts) but those it derives, and the password: compared by
+  // its hash, never shown.
+  audit: {
+    resource: 'customer',
+    fields: (c) => [
+      { field: 'TITLE', locale: null, value: c.title },
+      { field: 'FIRSTNAME', locale: null, value: c.firstname },
+      { field: 'LASTNAME', locale: null, value: c.lastname },
+      { field: 'EMAIL', locale: null, value: c.email },
+      { field: 'LANG_ID', locale: null, value: c.langId },
+      { field: 'ADDRESS1', locale: null, value: c.address1 },
+      { field: 'ADDRESS2', locale: null, value: c.address2 },
+      { field: 'ADDRESS3', locale: null, value: c.address3 },
+      { field: 'ZIPCODE', locale: null, value: c.zipcode },
+      { field: 'CITY', locale: null, value: c.city },
+      { field: 'COUNTRY', locale: null, value: c.country },
+      { field: 'PASSWORD', locale: null, value: c.passwordHash, secret: true },
+    ],
+  },
 });
 
 /** Login checks per email (in its identity form, login-throttle.ts): at most 10 failed ones in a window of 10 minutes. */

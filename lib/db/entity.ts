@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
+import { changeSteps, diffFields, type AuditDeclaration } from './changes.js';
 import { allocateId, countChange, counterValue, readCount, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
 import { assertFitsOneItem } from './item-size.js';
@@ -67,6 +68,12 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   counter?: { name: string; firstId?: number; max?: number };
   /** Numeric fields other writes add to concurrently (`patch` with `add`): a replace leaves them as they are. */
   tallies?: readonly (keyof v.InferOutput<S> & string)[];
+  /**
+   * Records whose creates, replaces and removes record a change (changes.ts) in the same
+   * transaction: the resource's name in changes, the fields its rows show, and (for records that
+   * carry none) the record's version.
+   */
+  audit?: AuditDeclaration<v.InferOutput<S>> & { version?: (record: v.InferOutput<S>) => number };
 }
 
 /** Records that carry their version (VERSION, the ETag), checked by replace and remove. */
@@ -166,6 +173,16 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   const summaryStep = (record: R): WriteStep[] => (summary ? [put(summaryItem(record))] : []);
 
   const unreplaced = new Set<string>([table.partitionKey, table.sortKey, ...(declaration.tallies ?? [])]);
+
+  const audit = declaration.audit;
+  const versionOf = (record: R): number => audit?.version?.(record) ?? Number((record as Partial<Versioned>).version ?? 1);
+  /** The steps that record how a record changed (none when the entity is not audited). */
+  const recorded = (before: R | undefined, after: R | undefined): WriteStep[] => {
+    if (!audit) return [];
+    const record = (after ?? before)!;
+    const type = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated';
+    return changeSteps(audit.resource, id(record), type, versionOf(record), diffFields(before && audit.fields(before), after && audit.fields(after)));
+  };
 
   function lockOf(lockName: K): LockDeclaration<R> {
     const lock = declaration.locks?.[lockName];
@@ -281,6 +298,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
           put(fitting(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
           ...summaryStep(record),
           ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
+          ...recorded(undefined, record),
         ]),
         ...(counter ? countChange(counter, records.length) : []),
       ];
@@ -300,6 +318,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       const fields = Object.entries(fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
       const steps = [patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion))];
       if (summary && JSON.stringify(summary.fields(current)) !== JSON.stringify(summary.fields(next))) steps.push(...summaryStep(next));
+      steps.push(...recorded(current, next));
       for (const [lockName, lock] of locks) {
         const [before, after] = [lockItem(lockName, current), lockItem(lockName, next)];
         if (before.pk !== after.pk) {
@@ -329,8 +348,15 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         ...(summary ? [remove(summaryKey(id(current)))] : []),
         ...locks.map(([lockName, lock]) => remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced)),
         ...(counter ? countChange(counter, -1) : []),
+        ...recorded(current, undefined),
       ];
     },
+
+    /**
+     * The steps that record a change a write makes its own way (a `patch`), given the record before
+     * and after it: for the writes that are neither a create, a replace nor a remove.
+     */
+    recordChange: (before: R | undefined, after: R | undefined): WriteStep[] => recorded(before, after),
 
     /**
      * The steps that move a record's locks kept under a former form of their value (`formerly`) to the

@@ -23,6 +23,14 @@ export class Conflict extends Error {
   }
 }
 
+/** What was asked for is no longer kept (changes past their retention). */
+export class Gone extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'Gone';
+  }
+}
+
 /** The record is not at the version the caller expected: it changed since the caller read it. */
 export class VersionMismatch extends Error {
   constructor(

@@ -13,6 +13,8 @@ export interface PageRequest {
   offset: number;
   /** Continue after this position (a previous page's `next`, as given back); `offset` is then ignored. */
   after?: unknown;
+  /** A feed's `cursor=now`: no rows, and the position from which every change not read yet comes. */
+  fromNow?: boolean;
 }
 
 export interface Page<T> {

@@ -3,8 +3,8 @@
  * HttpProblem as it is; the domain's and the data layer's errors by what they mean; middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { Conflict, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
-import { DependencyUnavailable, InvalidInput, TooManyAttempts } from '../errors.js';
+import { Conflict, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
+import { DependencyUnavailable, Forbidden, InvalidInput, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
@@ -18,8 +18,12 @@ export function toProblem(error: unknown): HttpProblem {
   if (error instanceof InvalidInput) return new HttpProblem(400, error.message, { errors: error.errors });
   if (error instanceof InvalidPosition) return toProblem(badCursor());
   if (error instanceof NotFound) return new HttpProblem(404, error.message);
+  if (error instanceof Forbidden) return new HttpProblem(403, error.message);
   if (error instanceof Conflict) return new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {});
   if (error instanceof TooLarge) return new HttpProblem(413, error.message);
+  if (error instanceof Gone) {
+    return new HttpProblem(410, `this cursor is older than the ${error.message}: read the lists again, and follow the changes from GET /api/changes?cursor=now`);
+  }
   if (error instanceof VersionMismatch) return new HttpProblem(412, `${error.message} (If-Match)`);
   if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
   if (error instanceof OutOfTime) {

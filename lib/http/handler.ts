@@ -14,6 +14,8 @@
 import middy from '@middy/core';
 import * as v from 'valibot';
 import type { Page, PageRequest } from '../db/page.js';
+import type { ApiKeyRecord } from '../api-keys/index.js';
+import { actingAs } from '../db/changes.js';
 import { recordingOutcomes } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';
@@ -49,6 +51,8 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
   page: PageRequest;
   /** The version from `If-Match`, when the client sent one (PUT and DELETE). */
   expectedVersion: number | undefined;
+  /** The caller's API key (never its secure key). */
+  caller: ApiKeyRecord;
 }
 
 /** A row; a page of rows (lists); or nothing (204). */
@@ -128,14 +132,18 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
     // A cursor is bound to the list, its order, filters and lang: everything but the paging itself.
     const scope = `${route.name}|${JSON.stringify(listQuery)}`;
-    const page: PageRequest = { limit, offset, ...(cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
-    const run = () => operation({
+    const fromNow = route.feed && cursor === 'now';
+    const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
+    const caller = context.apiKey!;
+    // The changes a write records name the key and the request (the request log's id).
+    const run = () => actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, () => operation({
       body: parsed.body as Output<Body>,
       query: listQuery as Output<Query>,
       params: params as PathParams<Name>,
       page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
-    });
+      caller,
+    }));
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;
     const result = lease ? await recordingOutcomes(outcomeRecorder(lease), run) : await run();

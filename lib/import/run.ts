@@ -4,6 +4,8 @@
  * past the source's highest ids before any record is written, so that a create through the API
  * during or after the import never takes an id the import still has to write.
  */
+import { randomUUID } from 'node:crypto';
+import { actingAs } from '../db/changes.js';
 import type { Destination, Outcome } from './destination.js';
 import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
 import type { Progress } from './progress.js';
@@ -50,10 +52,13 @@ export class StoreImport {
     private readonly progress: Progress,
   ) {}
 
-  async run(): Promise<void> {
-    await this.taxRules();
-    await this.products();
-    await this.customers();
+  /** Imports the store; every record it writes is a change made by `import` (CONTRACT §11), under this run's id. */
+  async run(runId: string = randomUUID()): Promise<void> {
+    await actingAs({ apiKey: 'import', requestId: runId }, async () => {
+      await this.taxRules();
+      await this.products();
+      await this.customers();
+    });
   }
 
   private async taxRules(): Promise<void> {

@@ -7,9 +7,10 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { sampleRequests } from '../../infra/sample-events.js';
+import { ChangeRow } from '../changes/row-schema.js';
 import { CustomerRow } from '../customers/row-schema.js';
 import { ProductRow } from '../products/row-schema.js';
-import type { Resource, RouteDefinition } from '../routes.js';
+import type { ProtectedBy, RouteDefinition } from '../routes.js';
 import { TaxRuleRow } from '../tax-rules/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
 
@@ -41,7 +42,8 @@ const convert = (schema: Schema): JsonObject => {
   return json;
 };
 
-const ROWS: Record<Resource, { name: string; schema: Schema }> = {
+const ROWS: Record<ProtectedBy, { name: string; schema: Schema }> = {
+  change: { name: 'ChangeRow', schema: ChangeRow },
   customer: { name: 'CustomerRow', schema: CustomerRow },
   product: { name: 'ProductRow', schema: ProductRow },
   tax: { name: 'TaxRuleRow', schema: TaxRuleRow },
@@ -59,6 +61,8 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   if (route.path.includes('{') || route.method === 'PUT' || isCheckLogin) statuses.add(404);
   if (route.method !== 'GET' && !isCheckLogin) statuses.add(409);
   if (isCheckLogin) statuses.add(429);
+  // A feed's cursor past the changes' retention.
+  if (route.feed) statuses.add(410);
   const special: Record<number, JsonObject> = { 401: ref('responses/Unauthorized'), 429: ref('responses/TooManyAttempts') };
   return {
     ...Object.fromEntries([...statuses].sort().map((status) => [status, special[status] ?? ref('responses/Problem')])),
@@ -73,7 +77,9 @@ function success(route: RouteDefinition): JsonObject {
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   const row = ref(`schemas/${ROWS[route.permission!.resource].name}`);
-  const headers: Record<string, JsonObject> = route.list
+  const headers: Record<string, JsonObject> = route.feed
+    ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
+    : route.list
     ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
     : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
   return {

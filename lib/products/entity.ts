@@ -4,7 +4,9 @@
  * orders per visibility, so that `visible=` is served by an index, never a filter.
  */
 import * as v from 'valibot';
+import { localizedFields } from '../db/changes.js';
 import { defineEntity } from '../db/entity.js';
+import { bit } from '../row.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 
@@ -54,4 +56,19 @@ export const products = defineEntity({
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },
   counter: { name: 'PRODUCT' },
+  // The fields of the product's row, as it shows them (row.ts), but those it derives.
+  audit: {
+    resource: 'product',
+    fields: (p) => [
+      { field: 'REF', locale: null, value: p.ref },
+      ...localizedFields(p.i18n, TEXT_FIELDS),
+      { field: 'PRICE', locale: null, value: p.price },
+      { field: 'CURRENCY', locale: null, value: p.currency },
+      { field: 'WEIGHT', locale: null, value: p.weight },
+      { field: 'VISIBLE', locale: null, value: bit(p.visible) },
+      { field: 'DEFAULT_CATEGORY', locale: null, value: p.defaultCategory },
+      { field: 'TAX_RULE_ID', locale: null, value: p.taxRuleId },
+      { field: 'BRAND_ID', locale: null, value: p.brandId },
+    ],
+  },
 });

@@ -6,7 +6,9 @@
  * transaction as the rules' flags, so that at most one rule is the default, whatever the concurrency.
  */
 import * as v from 'valibot';
+import { localizedFields } from '../db/changes.js';
 import { defineEntity } from '../db/entity.js';
+import { bit } from '../row.js';
 import { padId } from '../db/keys.js';
 import { definePointer } from '../db/pointer.js';
 import { defineVersionItem } from '../db/version-item.js';
@@ -49,6 +51,15 @@ export const taxRules = defineEntity({
   // Ids 1 and 2 are the seeded rules of a fresh Thelia install; a store holds at most 1 000 rules
   // (CONTRACT §6), so that lists may read them whole.
   counter: { name: 'TAXRULE', firstId: 3, max: 1000 },
+  audit: {
+    resource: 'tax-rule',
+    fields: (rule) => [
+      ...localizedFields(rule.i18n, TEXT_FIELDS),
+      { field: 'IS_DEFAULT', locale: null, value: bit(rule.isDefault) },
+      { field: 'COUNTRIES', locale: null, value: rule.countries },
+      { field: 'TAXES', locale: null, value: rule.taxes },
+    ],
+  },
 });
 
 export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });

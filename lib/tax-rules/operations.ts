@@ -6,7 +6,7 @@
 import { Conflict, NotFound } from '../db/errors.js';
 import { readTogether } from '../db/items.js';
 import { pageSorted, type Page, type PageRequest, type Position } from '../db/page.js';
-import { raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import { defaultLang, type Lang } from '../reference/index.js';
@@ -34,8 +34,10 @@ async function readRuleAndDefault(id: number): Promise<{ rule: TaxRule; defaultI
  * Steps that make `id` the default: the old default loses its flag (and its row changes version),
  * and the pointer moves, on condition that it still points where we read it.
  */
-function makeDefaultSteps(id: number, previous: number | undefined, now: string): WriteStep[] {
-  const loseFlag = previous !== undefined && previous !== id ? [taxRules.patch(previous, { set: { isDefault: false, updatedAt: now }, add: { version: 1 } }, raced)] : [];
+async function makeDefaultSteps(id: number, previous: number | undefined, now: string): Promise<WriteStep[]> {
+  const former = previous !== undefined && previous !== id ? await taxRules.read(previous) : undefined;
+  // A replace at the version read (a concurrent change of it: read again), so that it records its change too.
+  const loseFlag = former ? taxRules.replace(former, { ...former, isDefault: false, updatedAt: now, version: former.version + 1 }, undefined) : [];
   return [...loseFlag, defaultTaxRule.move(previous, id)];
 }
 
@@ -109,7 +111,7 @@ function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummar
 export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule): Promise<WriteStep[]> {
   const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : taxRules.create(rule);
   const defaultSteps = rule.isDefault
-    ? makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString())
+    ? await makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString())
     : replaced?.isDefault
       ? [defaultTaxRule.clear(replaced.id)]
       : [];
@@ -152,7 +154,7 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
       version: rule.version + 1,
       updatedAt: now,
     };
-    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? makeDefaultSteps(rule.id, defaultId, now) : [])]);
+    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? await makeDefaultSteps(rule.id, defaultId, now) : [])]);
     return next;
   });
   return taxRuleRow(updated, localeOf(lang, input.i18n?.[0]?.locale));

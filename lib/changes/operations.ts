@@ -1,0 +1,42 @@
+/**
+ * The change feed and the records' histories (CONTRACT §11), read for a caller: it sees the changes
+ * of the resources its key may VIEW (API keys' changes: superadmin only).
+ */
+import { allows, type ApiKeyRecord } from '../api-keys/index.js';
+import { feedEnd, historyEnd, placePending, readFeed, readHistory } from '../db/feed.js';
+import { positionOf, type Page, type PageRequest } from '../db/page.js';
+import { Forbidden, invalidField } from '../errors.js';
+import type { Row } from '../row.js';
+import { changeRow } from './row.js';
+import { CHANGE_RESOURCES, type ChangeListInput, type ChangeResource } from './schema.js';
+
+/** The grant that shows a resource's changes. */
+const GRANT = { customer: 'customer', product: 'product', 'tax-rule': 'tax' } as const;
+const mayView = (key: ApiKeyRecord, resource: ChangeResource): boolean => (resource === 'api-key' ? key.superadmin : allows(key, GRANT[resource], 'VIEW'));
+
+export async function listChanges(query: ChangeListInput, page: PageRequest, caller: ApiKeyRecord): Promise<Page<Row>> {
+  if (query.resource && !mayView(caller, query.resource)) throw new Forbidden(`this API key may not VIEW ${query.resource} changes`);
+  if (query.entity_id !== undefined) {
+    if (!query.resource) throw invalidField('entity_id', 'needs resource: a record is named by both');
+    const isKey = query.resource === 'api-key';
+    if (isKey !== /^[0-9A-F]{25}$/.test(query.entity_id)) throw invalidField('entity_id', isKey ? 'must be an API key' : 'must be an integer id');
+    return history(query.resource, isKey ? query.entity_id : Number(query.entity_id), page);
+  }
+  const wanted = new Set(query.resource ? [query.resource] : CHANGE_RESOURCES.filter((resource) => mayView(caller, resource)));
+  if (page.fromNow) {
+    const end = await feedEnd();
+    return { items: [], next: [end.n, end.i], positions: [] };
+  }
+  await placePending();
+  const after = page.after === undefined ? undefined : positionOf(page.after, 2);
+  const { changes, next, positions } = await readFeed(after && { n: Number(after[0]), i: Number(after[1]) }, (resource) => wanted.has(resource as ChangeResource), page.limit);
+  return { items: changes.map(changeRow), next: [next.n, next.i], positions: positions.map((p) => [p.n, p.i]) };
+}
+
+/** One record's changes in version order: its history, as recorded with each write. */
+async function history(resource: ChangeResource, entityId: string | number, page: PageRequest): Promise<Page<Row>> {
+  const after = page.fromNow ? await historyEnd(resource, entityId) : page.after === undefined ? undefined : String(positionOf(page.after, 1)[0]);
+  if (page.fromNow) return { items: [], next: [after ?? ''], positions: [] };
+  const { changes, positions } = await readHistory(resource, entityId, after || undefined, page.limit);
+  return { items: changes.map(changeRow), next: [positions.at(-1) ?? after ?? ''], positions: positions.map((p) => [p]) };
+}

@@ -1,0 +1,27 @@
+/** A change's loop row, as the OpenAPI document describes it (CONTRACT §11). */
+import * as v from 'valibot';
+import { loopEntries, rowDate, rowId, rowLocale, rowText, rowVersion } from '../row-schema.js';
+import { CHANGE_RESOURCES } from './schema.js';
+
+/** A value as the record's row shows it, or null where the record had none (and always for a password). */
+const shownValue = () => v.union([v.string(), v.number(), v.array(v.number()), v.record(v.string(), v.array(v.string())), v.null()]);
+
+export const FieldChangeSchema = v.strictObject({
+  field: rowText(),
+  locale: v.nullable(rowLocale()),
+  before: shownValue(),
+  after: shownValue(),
+});
+
+export const ChangeRow = v.strictObject({
+  ID: rowText(),
+  RESOURCE: v.picklist(CHANGE_RESOURCES),
+  ENTITY_ID: v.union([rowId(), v.pipe(v.string(), v.regex(/^[0-9A-F]{25}$/))]),
+  TYPE: v.picklist(['created', 'updated', 'deleted']),
+  VERSION: rowVersion(),
+  CHANGES: v.array(FieldChangeSchema),
+  API_KEY: rowText(),
+  REQUEST_ID: rowText(),
+  DATE: rowDate(),
+  ...loopEntries(),
+});

@@ -1,0 +1,188 @@
+/**
+ * Changes recorded with the writes that make them (CONTRACT §11). An entity that declares an
+ * `audit` (its resource name and the fields its rows show) gets, in every create, replace and remove
+ * transaction, two more items per record:
+ *
+ *   CHANGE#<resource>#<id> / V#<version>#<0|1>    the change itself: who, when, field by field
+ *                                                 (the record's history, read by version)
+ *   CHANGES#PENDING#<0-7> / <resource>#<id>#<version>#<0|1>
+ *                                                 a marker that the feed (feed.ts) has not placed it yet
+ *
+ * Both are written only if the transaction commits, so a change exists if and only if its write did.
+ * Neither is shared with another record's write: the change lives in the record's own partition, the
+ * marker is an item of its own in one of eight partitions picked by the record (so one record's
+ * markers sort by version, and no partition takes more than an eighth of the store's writes).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { LIMITS } from '../limits.js';
+import type { Item } from './items.js';
+import type { Key } from './keys.js';
+import { table } from './table.js';
+import { ABSENT, put, type WriteStep } from './transactions.js';
+
+/** A field of a record as its loop row shows it; `secret` ones are compared, never shown (a password). */
+export interface ChangeField {
+  field: string;
+  locale: string | null;
+  value: unknown;
+  secret?: boolean;
+}
+
+/** How an entity's records are recorded: the resource's name in changes, and the fields they hold. */
+export interface AuditDeclaration<R> {
+  resource: string;
+  fields: (record: R) => ChangeField[];
+}
+
+export type ChangeType = 'created' | 'updated' | 'deleted';
+
+/**
+ * A record's localized texts as change fields: each locale (in order), each text field the locale
+ * holds, named as the row names it (`title` → `TITLE`).
+ */
+export function localizedFields(i18n: Record<string, Record<string, string | undefined>>, fields: readonly string[]): ChangeField[] {
+  return Object.keys(i18n)
+    .sort()
+    .flatMap((locale) => fields.filter((field) => i18n[locale]?.[field] !== undefined).map((field) => ({ field: field.toUpperCase(), locale, value: i18n[locale]![field] })));
+}
+
+/** One field's change: `before` and `after` as the row shows them, null where the record had none. */
+export interface FieldChange {
+  field: string;
+  locale: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** Who made a change: the API key and the request (the request log's id), or a tool. */
+export interface Actor {
+  apiKey: string;
+  requestId: string;
+}
+
+export interface Change {
+  id: string;
+  resource: string;
+  entityId: string | number;
+  type: ChangeType;
+  version: number;
+  changes: FieldChange[];
+  apiKey: string;
+  requestId: string;
+  date: string;
+}
+
+const actors = new AsyncLocalStorage<Actor>();
+/** Tooling that writes outside a request and names no actor (`npm run api-key`, `npm start`'s first key). */
+const toolActor: Actor = { apiKey: 'cli', requestId: randomUUID() };
+
+/** Runs `work` so that the changes its writes record name `actor`. */
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => actors.run(actor, work);
+export const currentActor = (): Actor => actors.getStore() ?? toolActor;
+
+/** How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for tests). */
+export function retentionSeconds(): number {
+  const days = Number(process.env.STORE_CHANGE_RETENTION_DAYS ?? 365);
+  return Math.max(1, Math.round((Number.isFinite(days) && days > 0 ? days : 365) * 86_400));
+}
+/** The TTL of a change written now (epoch seconds). */
+export const expiryOfNewChange = (now = Date.now()): number => Math.floor(now / 1000) + retentionSeconds();
+
+export const PENDING_PARTITIONS = 8;
+const fieldKey = (field: Pick<ChangeField, 'field' | 'locale'>) => `${field.field}\u0000${field.locale ?? ''}`;
+
+/**
+ * The fields that differ between two states of a record (none for a create's `before`, a delete's
+ * `after`): a create lists every field with `before` null, a delete every field with `after` null,
+ * an update exactly the fields whose value changed. Secret fields are listed, with null values.
+ */
+export function diffFields(before: ChangeField[] | undefined, after: ChangeField[] | undefined): FieldChange[] {
+  // A field without a value is one the record does not hold.
+  const held = (fields: ChangeField[] | undefined) => new Map((fields ?? []).filter((field) => field.value !== undefined).map((field) => [fieldKey(field), field]));
+  const [old, now] = [held(before), held(after)];
+  const changes: FieldChange[] = [];
+  const shown = (field: ChangeField | undefined) => (field === undefined || field.secret ? null : field.value);
+  // In the order of the record's fields after the change (then those it no longer holds).
+  for (const key of new Set([...now.keys(), ...old.keys()])) {
+    const [a, b] = [old.get(key), now.get(key)];
+    const same = a !== undefined && b !== undefined && JSON.stringify(a.value) === JSON.stringify(b.value);
+    if (same) continue;
+    const { field, locale } = (b ?? a)!;
+    changes.push({ field, locale, before: shown(a), after: shown(b) });
+  }
+  return changes;
+}
+
+const padVersion = (version: number) => String(version).padStart(10, '0');
+/** A deletion carries the record's last version: it sorts after the change that made that version. */
+const typeRank = (type: ChangeType) => (type === 'deleted' ? 1 : 0);
+
+/** Where a record's changes live: its history, read in version order. */
+export const historyPartition = (resource: string, entityId: string | number): string => `CHANGE#${resource}#${entityId}`;
+export const changeKey = (resource: string, entityId: string | number, version: number, type: ChangeType): Key => ({
+  pk: historyPartition(resource, entityId),
+  sk: `V#${padVersion(version)}#${typeRank(type)}`,
+});
+
+export const pendingPartition = (resource: string, entityId: string | number): string => {
+  const shard = createHash('sha256').update(`${resource}#${entityId}`).digest().readUInt32BE(0) % PENDING_PARTITIONS;
+  return `CHANGES#PENDING#${shard}`;
+};
+
+/** Field changes past this many bytes of JSON are stored compressed (texts compress well). */
+const COMPRESS_FROM = 8 * 1024;
+
+/** The change's field list as stored: JSON text, gzipped when large. */
+function storedChanges(changes: FieldChange[]): Item {
+  const json = JSON.stringify(changes);
+  if (Buffer.byteLength(json) < COMPRESS_FROM) return { changes: json };
+  const packed = gzipSync(json);
+  if (packed.length > LIMITS.dynamodb.itemBytes - 4 * 1024) {
+    // Only a record near the item size changing all its text at once gets here; it keeps who and when.
+    return { changes: JSON.stringify(changes.map(({ field, locale }) => ({ field, locale, before: null, after: null }))), truncated: true };
+  }
+  return { changesGzip: packed };
+}
+
+const readChanges = (item: Item): FieldChange[] =>
+  JSON.parse(item.changesGzip instanceof Uint8Array ? gunzipSync(item.changesGzip).toString() : String(item.changes ?? '[]')) as FieldChange[];
+
+/** The steps that record one change of a record, for the transaction that makes it. */
+export function changeSteps(resource: string, entityId: string | number, type: ChangeType, version: number, changes: FieldChange[]): WriteStep[] {
+  const actor = currentActor();
+  const key = changeKey(resource, entityId, version, type);
+  const now = Date.now();
+  const item: Item = {
+    ...key,
+    changeId: randomUUID(),
+    resource,
+    entityId,
+    type,
+    version,
+    ...storedChanges(changes),
+    apiKey: actor.apiKey,
+    requestId: actor.requestId,
+    date: new Date(now).toISOString(),
+    [table.ttlAttribute]: expiryOfNewChange(now),
+  };
+  const marker: Item = { pk: pendingPartition(resource, entityId), sk: `${resource}#${entityId}#${key.sk}`, resource, change: key };
+  // A record's version is recorded once: a write that did not move it is a fault of its path, not a change to overwrite.
+  return [put(item, ABSENT, () => new Error(`${resource} ${entityId}: a change of version ${version} is recorded already`)), put(marker)];
+}
+
+/** A stored change item as a change. */
+export function changeOf(item: Item): Change {
+  return {
+    id: String(item.changeId),
+    resource: String(item.resource),
+    entityId: item.entityId as string | number,
+    type: item.type as ChangeType,
+    version: Number(item.version),
+    changes: readChanges(item),
+    apiKey: String(item.apiKey),
+    requestId: String(item.requestId),
+    date: String(item.date),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * The change feed (CONTRACT §11): every recorded change (changes.ts) in the order the feed learned
+ * of it. Writes never touch the feed; a reader places what is pending before it reads:
+ *
+ *   CHANGES#FEED / TAIL                 the number of the last feed item
+ *   CHANGES#FEED#<n/1000> / <n>         feed item n: references to up to 98 changes, in their order
+ *
+ * Placing (`placePending`) reads the eight marker partitions consistently, then in one transaction
+ * writes feed item n+1 on condition that the tail is still n, moves the tail, and deletes each marker
+ * it placed on condition that it is still there. Two readers placing at once: one transaction wins,
+ * the other is cancelled whole and reads again, so a change is placed once. Feed items are numbered
+ * without gaps and each is written only after the one before it committed, so a reader that sees
+ * item n+1 sees every item before it: following the feed never skips. A write that commits late (its
+ * request gave up waiting) leaves its marker late, and is placed after everything already placed:
+ * after every cursor handed out so far. One record's markers sit in one partition, sorted by version,
+ * and a later version commits only after the earlier one did (its condition is on that version), so
+ * they are placed in version order.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { request, tableName } from './client.js';
+import { changeKey, changeOf, PENDING_PARTITIONS, retentionSeconds, type Change } from './changes.js';
+import { Gone, WriteConflict } from './errors.js';
+import { readItem, readItems, type Item } from './items.js';
+import type { Key } from './keys.js';
+import { table } from './table.js';
+import { ABSENT, holds, put, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
+
+const TAIL: Key = { pk: 'CHANGES#FEED', sk: 'TAIL' };
+const BLOCK = 1000;
+/** A transaction holds 100 steps: the feed item, the tail, and the markers it places. */
+export const PLACED_PER_ITEM = 98;
+const feedKey = (n: number): Key => ({ pk: `CHANGES#FEED#${Math.floor(n / BLOCK)}`, sk: String(n).padStart(12, '0') });
+
+/** A change as the feed refers to it: its resource, and its item's key. */
+interface Entry {
+  r: string;
+  p: string;
+  s: string;
+}
+
+/** Where a reader stands: the next entry to read is entry `i` of feed item `n`. */
+export interface FeedPosition {
+  n: number;
+  i: number;
+}
+
+const tailOf = (item: Item | undefined): number => Number(item?.n ?? 0);
+
+async function pendingMarkers(): Promise<Item[]> {
+  const partitions = await Promise.all(
+    Array.from({ length: PENDING_PARTITIONS }, (_, shard) =>
+      request((db, options) =>
+        db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `CHANGES#PENDING#${shard}` },
+            ConsistentRead: true,
+            Limit: PLACED_PER_ITEM,
+          }),
+          options,
+        ),
+      ),
+    ),
+  );
+  // Whole partitions' heads, each in version order; a record's markers are never split across items out of order.
+  return partitions.flatMap((result) => result.Items ?? []).slice(0, PLACED_PER_ITEM);
+}
+
+/** One round of placing: whether it placed anything. Cancelled by a concurrent placer: WriteConflict. */
+async function placeOnce(): Promise<boolean> {
+  const [markers, tailItem] = await Promise.all([pendingMarkers(), readItem(TAIL)]);
+  if (markers.length === 0) return false;
+  const tail = tailOf(tailItem);
+  const n = tail + 1;
+  const entries: Entry[] = markers.map((marker) => {
+    const change = marker.change as Key;
+    return { r: String(marker.resource), p: change.pk, s: change.sk };
+  });
+  const steps: WriteStep[] = [
+    put({ ...feedKey(n), n, entries, [table.ttlAttribute]: Math.floor(Date.now() / 1000) + retentionSeconds() }, ABSENT, () => new WriteConflict()),
+    tail === 0
+      ? put({ ...TAIL, n }, ABSENT, () => new WriteConflict())
+      : update(TAIL, { update: 'SET n = :next', condition: 'n = :tail', values: { ':next': n, ':tail': tail } }, () => new WriteConflict()),
+    ...markers.map((marker) => remove({ pk: String(marker.pk), sk: String(marker.sk) }, holds('sk', marker.sk), () => new WriteConflict())),
+  ];
+  await writeAtomically(steps);
+  return true;
+}
+
+/**
+ * Places every change that is pending now into the feed (a bounded number of rounds per call, so
+ * that a reader's request stays within its budget; what is left is placed by the next reader).
+ */
+export async function placePending(rounds = 10): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    if (!(await retryOnConflict(placeOnce, 20))) return;
+  }
+}
+
+/** The position after every change placed so far: what `cursor=now` answers (pending changes come after it). */
+export async function feedEnd(): Promise<FeedPosition> {
+  return { n: tailOf(await readItem(TAIL)) + 1, i: 0 };
+}
+
+const entryKey = (entry: Entry): Key => ({ pk: entry.p, sk: entry.s });
+
+/**
+ * Feed items from `n` on, in order, up to `count` of them, crossing blocks (at most `hops` queries:
+ * blocks emptied by the TTL are passed over a few at a time), and the number read up to.
+ */
+async function feedItemsFrom(n: number, tail: number, count: number, hops = 20): Promise<{ items: Item[]; next: number }> {
+  const items: Item[] = [];
+  let next = n;
+  for (let hop = 0; items.length < count && next <= tail && hop < hops; hop++) {
+    const block = Math.floor(next / BLOCK);
+    const result = await request((db, options) =>
+      db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND sk >= :from',
+          ExpressionAttributeValues: { ':pk': `CHANGES#FEED#${block}`, ':from': feedKey(next).sk },
+          ConsistentRead: true,
+          Limit: count - items.length,
+        }),
+        options,
+      ),
+    );
+    const found = result.Items ?? [];
+    items.push(...found);
+    if (found.length > 0) next = Number(found.at(-1)!.n) + 1;
+    if (found.length === 0 || !result.LastEvaluatedKey) next = Math.max(next, (block + 1) * BLOCK);
+  }
+  return { items, next: Math.min(next, tail + 1) };
+}
+
+const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? Infinity) <= Math.floor(now / 1000);
+
+/**
+ * Up to `limit` changes after `from` (else from the oldest kept), of the resources `wanted` takes,
+ * and the position after the last entry read (entries of other resources are passed over). A
+ * position whose changes are past their retention is Gone. Reads at most `scanItems` feed items.
+ */
+export async function readFeed(
+  from: FeedPosition | undefined,
+  wanted: (resource: string) => boolean,
+  limit: number,
+  scanItems = 50,
+): Promise<{ changes: Change[]; next: FeedPosition; positions: FeedPosition[] }> {
+  const tail = tailOf(await readItem(TAIL));
+  const start = from ?? { n: 1, i: 0 };
+  const { items, next: scannedTo } = await feedItemsFrom(start.n, tail, scanItems);
+  const now = Date.now();
+  if (from && from.n <= tail && (items[0] === undefined || Number(items[0].n) !== from.n || expired(items[0], now))) {
+    throw new Gone('retention of changes');
+  }
+  const picked: { entry: Entry; after: FeedPosition }[] = [];
+  // Past everything read (empty blocks included), unless the page fills first.
+  let position: FeedPosition = items.length === 0 ? (scannedTo > start.n ? { n: scannedTo, i: 0 } : start) : start;
+  for (const item of items) {
+    const n = Number(item.n);
+    if (expired(item, now)) {
+      position = { n: n + 1, i: 0 };
+      continue;
+    }
+    const entries = item.entries as Entry[];
+    let i = n === position.n ? position.i : 0;
+    for (; i < entries.length && picked.length < limit; i++) {
+      if (wanted(entries[i]!.r)) picked.push({ entry: entries[i]!, after: { n, i: i + 1 } });
+    }
+    position = i >= entries.length ? { n: n + 1, i: 0 } : { n, i };
+    if (picked.length >= limit) break;
+  }
+  if (picked.length < limit && position.n < scannedTo) position = { n: scannedTo, i: 0 };
+  const found = new Map<string, Item>();
+  for (let start = 0; start < picked.length; start += 100) {
+    for (const item of await readItems(picked.slice(start, start + 100).map(({ entry }) => entryKey(entry)))) found.set(`${item.pk}|${item.sk}`, item);
+  }
+  const changes: Change[] = [];
+  const positions: FeedPosition[] = [];
+  for (const { entry, after } of picked) {
+    const key = entryKey(entry);
+    const item = found.get(`${key.pk}|${key.sk}`);
+    // A change past its retention (TTL) may be gone before the feed item that names it.
+    if (!item) continue;
+    changes.push(changeOf(item));
+    positions.push(after);
+  }
+  return { changes, next: position, positions };
+}
+
+/** One record's changes in version order, after the change at `afterSk` (a history position). */
+export async function readHistory(resource: string, entityId: string | number, afterSk: string | undefined, limit: number): Promise<{ changes: Change[]; positions: string[] }> {
+  const result = await request((db, options) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: afterSk ? 'pk = :pk AND sk > :after' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': changeKey(resource, entityId, 0, 'created').pk, ...(afterSk ? { ':after': afterSk } : {}) },
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+      options,
+    ),
+  );
+  const now = Date.now();
+  const items = (result.Items ?? []).filter((item) => !expired(item, now));
+  return { changes: items.map(changeOf), positions: items.map((item) => String(item.sk)) };
+}
+
+/** The history position after a record's last change (its `cursor=now`). */
+export async function historyEnd(resource: string, entityId: string | number): Promise<string> {
+  const result = await request((db, options) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': changeKey(resource, entityId, 0, 'created').pk },
+        ConsistentRead: true,
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+      options,
+    ),
+  );
+  return String(result.Items?.[0]?.sk ?? '');
+}
