@@ -9,7 +9,8 @@
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
- * BENCH_ONLY=cold, warm, login or import runs one of them.
+ *   4. What recording changes costs a write, and how soon a change is in the feed (changeCosts).
+ * BENCH_ONLY=cold, warm, login, changes or import runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,7 +111,7 @@ async function signedCaller(label: string) {
       headers: { authorization: `Token ${key.apiKey}`, ...(raw ? { 'content-type': 'application/json' } : {}) },
       body: raw,
     });
-    return { status: response.statusCode ?? 0, body: response.body ?? '' };
+    return { status: response.statusCode ?? 0, body: response.body ?? '', headers: (response.headers ?? {}) as Record<string, string> };
   };
 }
 
@@ -219,9 +220,75 @@ async function checkLoginTimings(): Promise<void> {
   for (const [name, samples] of Object.entries(times)) console.log(name.padEnd(50), `${median(samples).toFixed(1)} ms`.padStart(10), `${(median(samples) / unknown).toFixed(2)}×`.padStart(7));
 }
 
+/**
+ * What recording changes costs (CONTRACT §11): a product update's transaction with its change and
+ * marker, alternated with the same transaction without them (pairs back to back, so the machine's
+ * drift cancels out); then the delay from a write's answer to its change in GET /api/changes, and
+ * the time of a feed page of 100 changes.
+ */
+async function changeCosts(): Promise<void> {
+  const { products } = await import('../../lib/products/entity.js');
+  const { writeAtomically } = await import('../../lib/db/transactions.js');
+  const call = await signedCaller('bench-changes');
+  const created = await call('POST', '/api/products', { ref: `BENCH-CHANGES-${Date.now()}`, default_category: 1, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
+  const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
+  const recording = (step: { item: object }) => /"pk":"CHANGES?#/.test(JSON.stringify(step.item));
+  const update = async (record: boolean) => {
+    const current = (await products.read(id))!;
+    const next = { ...current, price: `${current.version}.000000`, version: current.version + 1, updatedAt: new Date().toISOString() };
+    const steps = products.replace(current, next, current.version);
+    const started = performance.now();
+    await writeAtomically(record ? steps : steps.filter((step) => !recording(step)));
+    return performance.now() - started;
+  };
+  const [withChange, without, ratio]: [number[], number[], number[]] = [[], [], []];
+  for (let i = 0; i < PAIRS * 10; i++) {
+    without.push(await update(false));
+    withChange.push(await update(true));
+    ratio.push(withChange.at(-1)! / without.at(-1)!);
+  }
+  console.log(`
+recording changes: a product update's transaction, ${PAIRS * 10} pairs alternated, in-process`);
+  console.log('without its change'.padEnd(50), `${median(without).toFixed(2)} ms`.padStart(10));
+  console.log('with its change and marker (2 more items)'.padEnd(50), `${median(withChange).toFixed(2)} ms`.padStart(10), `${median(ratio).toFixed(2)}×`.padStart(7));
+
+  const feedCursor = (url: string) => dispatchGet(call, url);
+  let cursor = (await feedCursor('/api/changes?cursor=now')).cursor;
+  const delays: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const answer = await call('PUT', `/api/products/${id}`, { price: String(100 + i) });
+    if (answer.status !== 204) throw new Error(`the update answered ${answer.status}`);
+    const answered = performance.now();
+    for (;;) {
+      const page = await feedCursor(`/api/changes?cursor=${encodeURIComponent(cursor)}`);
+      cursor = page.cursor;
+      if (page.rows > 0) break;
+    }
+    delays.push(performance.now() - answered);
+  }
+  for (let i = 0; i < 100; i++) await call('PUT', `/api/products/${id}`, { price: String(1000 + i) });
+  const pages: number[] = [];
+  const from = cursor;
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const page = await feedCursor(`/api/changes?limit=100&cursor=${encodeURIComponent(from)}`);
+    pages.push(performance.now() - started);
+    if (page.rows !== 100) throw new Error(`a feed page held ${page.rows} changes`);
+  }
+  console.log(`a write's answer to its change in GET /api/changes (50 writes)`.padEnd(50), `${median(delays).toFixed(1)} ms`.padStart(10), `max ${Math.max(...delays).toFixed(1)} ms`);
+  console.log('a feed page of 100 changes'.padEnd(50), `${median(pages).toFixed(1)} ms`.padStart(10));
+}
+
+/** A GET of the feed: its rows and the cursor it answers with. */
+async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: string): Promise<{ rows: number; cursor: string }> {
+  const response = await call('GET', url);
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return { rows: (JSON.parse(response.body) as unknown[]).length, cursor: response.headers['X-Next-Cursor']! };
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
-if (!only || only === 'warm' || only === 'import' || only === 'login') {
+if (!only || ['warm', 'import', 'login', 'changes'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -230,6 +297,10 @@ if (!only || only === 'warm' || only === 'import' || only === 'login') {
     if (!only || only === 'login') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
       await checkLoginTimings();
+    }
+    if (!only || only === 'changes') {
+      if (only) await (await import('../../lib/local/setup.js')).setUpTable();
+      await changeCosts();
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
   } finally {
