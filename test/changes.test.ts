@@ -178,6 +178,19 @@ describe('GET /api/changes', () => {
     expect(page.body).toHaveLength(6);
   });
 
+  it('places a backlog larger than one feed item (98 changes) in one read, each record in version order', async () => {
+    const start = await cursorNow('&resource=product');
+    const ids = [(await createProduct()).row.ID, (await createProduct()).row.ID, (await createProduct()).row.ID] as number[];
+    for (let version = 2; version <= 51; version++) {
+      await Promise.all(ids.map((id) => put(`/api/products/${id}`, { price: String(version) })));
+    }
+    const page = await get(`/api/changes?resource=product&limit=500&cursor=${encodeURIComponent(start)}`);
+    expect(page.status).toBe(200);
+    const rows = page.body as ChangeRow[];
+    expect(rows).toHaveLength(153);
+    for (const id of ids) expect(rows.filter((c) => c.ENTITY_ID === id).map((c) => c.VERSION)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+  });
+
   it('answers 410 for a cursor older than the retention, and says how to start again', async () => {
     const kept = process.env.STORE_CHANGE_RETENTION_DAYS;
     process.env.STORE_CHANGE_RETENTION_DAYS = String(1 / 86_400); // one second
@@ -196,7 +209,7 @@ describe('GET /api/changes', () => {
     }
   });
 
-  it('sees every change committed during a walk by concurrent writers exactly once, each record in version order', async () => {
+  it('shows every change committed during concurrent writes exactly once, each record in version order, to each of several clients following at once, in one order', async () => {
     const start = await cursorNow();
     const committed: string[] = [];
     const writer = async (w: number) => {
@@ -210,27 +223,35 @@ describe('GET /api/changes', () => {
       committed.push(`customer#${customer.ID}#created#1`);
       if ((await del(`/api/customers/${customer.ID}`)).status === 204) committed.push(`customer#${customer.ID}#deleted#1`);
     };
-    const seen: ChangeRow[] = [];
-    let cursor = start;
+    // Three clients follow the feed while the writers write: each of their reads places what is pending.
     let writing = true;
-    const walker = (async () => {
+    const walker = async (): Promise<ChangeRow[]> => {
+      const seen: ChangeRow[] = [];
+      let cursor = start;
       while (writing) {
         const page = await follow(cursor, '', undefined, 7);
         seen.push(...page.changes);
         cursor = page.cursor;
       }
       seen.push(...(await follow(cursor, '', undefined, 7)).changes);
-    })();
+      return seen;
+    };
+    const walkers = [walker(), walker(), walker()];
     await Promise.all(Array.from({ length: 4 }, (_, w) => writer(w + 1)));
     writing = false;
-    await walker;
-    const keys = seen.map((c) => `${c.RESOURCE}#${c.ENTITY_ID}#${c.TYPE}#${c.VERSION}`);
-    expect(new Set(keys).size, 'no change twice').toBe(keys.length);
-    expect([...keys].sort()).toEqual([...committed].sort());
-    for (const [record, versions] of Object.entries(Object.groupBy(seen, (c) => `${c.RESOURCE}#${c.ENTITY_ID}`))) {
-      const order = versions!.map((c) => c.VERSION + (c.TYPE === 'deleted' ? 0.5 : 0));
-      expect(order, record).toEqual([...order].sort((a, b) => a - b));
+    const walks = await Promise.all(walkers);
+    for (const seen of walks) {
+      const keys = seen.map((c) => `${c.RESOURCE}#${c.ENTITY_ID}#${c.TYPE}#${c.VERSION}`);
+      expect(new Set(keys).size, 'no change twice').toBe(keys.length);
+      expect([...keys].sort()).toEqual([...committed].sort());
+      for (const [record, versions] of Object.entries(Object.groupBy(seen, (c) => `${c.RESOURCE}#${c.ENTITY_ID}`))) {
+        const order = versions!.map((c) => c.VERSION + (c.TYPE === 'deleted' ? 0.5 : 0));
+        expect(order, record).toEqual([...order].sort((a, b) => a - b));
+      }
     }
+    // One feed: every client reads it in the same order.
+    expect(walks[1]!.map((c) => c.ID)).toEqual(walks[0]!.map((c) => c.ID));
+    expect(walks[2]!.map((c) => c.ID)).toEqual(walks[0]!.map((c) => c.ID));
   });
 });
 

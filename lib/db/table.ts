@@ -17,6 +17,9 @@
  *   IDEMPOTENCY#<scope> / RECORD    replayable POST answers, expiring by TTL (idempotency-store.ts)
  *   REFDATA#<kind> / <id16>         the reference data, loaded by the setup (lib/local/setup.ts)
  *   SETUP / <what>                  what the setup has done
+ *   CHANGE#<resource>#<id> / V#<version>#<0|1>   a record's changes, expiring by TTL (changes.ts)
+ *   CHANGES#PENDING#<0-7> / <resource>#<id>#…    a change not in the feed yet (changes.ts)
+ *   CHANGES#FEED / TAIL, CHANGES#FEED#<n/1000> / <n>   the change feed (feed.ts)
  */
 export interface KeyPair {
   readonly partitionKey: string;
