@@ -89,6 +89,25 @@ describe('a change, recorded with its write', () => {
     expect(byRecord.get(former.ID)).toMatchObject({ TYPE: 'updated', VERSION: former.VERSION + 1, CHANGES: [{ field: 'IS_DEFAULT', locale: null, before: 1, after: 0 }] });
   });
 
+  it('records a tax rule updated (a locale\'s texts, its countries) and deleted, each at its version', async () => {
+    const start = await cursorNow('&resource=tax-rule');
+    const rule = await createTaxRule({ country: [64], i18n: [{ locale: 'en_US', title: 'Rule', description: 'Before' }] });
+    const updated = await put('/api/tax-rules', { id: rule.ID, country: [64, 13], i18n: [{ locale: 'en_US', description: 'After' }] });
+    expect(updated.status).toBe(201);
+    expect((await del(`/api/tax-rules/${rule.ID}`)).status).toBe(204);
+    const { changes } = await follow(start, '&resource=tax-rule');
+    expect(changes.map((c) => [c.ENTITY_ID, c.TYPE, c.VERSION])).toEqual([
+      [rule.ID, 'created', 1],
+      [rule.ID, 'updated', 2],
+      [rule.ID, 'deleted', 2],
+    ]);
+    expect(changes[1]!.CHANGES).toEqual([
+      { field: 'DESCRIPTION', locale: 'en_US', before: 'Before', after: 'After' },
+      { field: 'COUNTRIES', locale: null, before: [64], after: [64, 13] },
+    ]);
+    expect(changes[2]!.CHANGES).toContainEqual({ field: 'TITLE', locale: 'en_US', before: 'Rule', after: null });
+  });
+
   it('records nothing for a write that fails: 400, 404, 409, 412, or a transaction cancelled by a taken value', async () => {
     const product = (await createProduct()).row;
     const start = await cursorNow();
