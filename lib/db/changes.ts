@@ -20,6 +20,7 @@ import { LIMITS } from '../limits.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
+import { Conflict } from './errors.js';
 import { ABSENT, put, type WriteStep } from './transactions.js';
 
 /** A field of a record as its loop row shows it; `secret` ones are compared, never shown (a password). */
@@ -168,8 +169,10 @@ export function changeSteps(resource: string, entityId: string | number, type: C
     [table.ttlAttribute]: expiryOfNewChange(now),
   };
   const marker: Item = { pk: pendingPartition(resource, entityId), sk: `${resource}#${entityId}#${key.sk}`, resource, change: key };
-  // A record's version is recorded once: a write that did not move it is a fault of its path, not a change to overwrite.
-  return [put(item, ABSENT, () => new Error(`${resource} ${entityId}: a change of version ${version} is recorded already`)), put(marker)];
+  // A record's version is recorded once, never overwritten. Only a record made again under the id of
+  // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
+  const recorded = () => new Conflict(`${resource} ${entityId} was deleted since it was made, and its history is kept: it is not made again under its id`);
+  return [put(item, ABSENT, recorded), put(marker)];
 }
 
 /** A stored change item as a change. */
