@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { routes } from '../lib/routes.js';
 import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
+import { ChangeEvents } from './constructs/change-events.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { StoreTable } from './constructs/store-table.js';
@@ -48,6 +49,10 @@ function acknowledgeNagFindings(stack: Stack): void {
     "The routes that list may Query the store table's own indexes (GSI1-4), and nothing but the indexes of that one table.",
   );
   acknowledge('AwsSolutions-IAM5[Resource::*]', 'X-Ray active tracing: PutTraceSegments and PutTelemetryRecords take no resource but *.');
+  acknowledge(
+    'AwsSolutions-SQS3',
+    "The change events' queue is itself the dead-letter queue: the stream mapping's on-failure destination, watched by an alarm.",
+  );
   acknowledge(
     'AwsSolutions-SMG4',
     'Rotating the server secret invalidates the cursors and Idempotency-Key fingerprints handed out before (README: Operating it): it is rotated by hand, when wanted, not on a schedule.',
@@ -105,10 +110,14 @@ export class StoreApiStack extends Stack {
       if (route.method === 'GET') new HttpRoute(this, `${id}HeadRoute`, { httpApi: api, routeKey: HttpRouteKey.with(route.path, HttpMethod.HEAD), integration });
     }
 
-    new Monitoring(this, 'Monitoring', { api, table, functions, alarmEmail: props.alarmEmail });
+    const events = new ChangeEvents(this, 'ChangeEvents', { table, logRetention, logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64' });
+    functions.push({ name: 'events/publish', fn: events.publisher, timeout: events.timeout });
+
+    new Monitoring(this, 'Monitoring', { api, table, functions, changeEvents: events, alarmEmail: props.alarmEmail });
     acknowledgeNagFindings(this);
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
   }
 }

@@ -13,6 +13,10 @@ export const LIMITS = {
     /** A sort key value (UTF-8 bytes), the table's and every index's. */
     sortKeyBytes: 1024,
   },
+  eventbridge: {
+    /** One PutEvents entry: Source, DetailType, Detail and Time (14 bytes) as UTF-8 (256 KB). */
+    entryBytes: 256 * 1024,
+  },
   lambda: {
     /** A synchronous invocation's answer, the API Gateway event's JSON as a whole (6 MB). */
     responseBytes: 6 * 1024 * 1024,

@@ -10,6 +10,7 @@ import { stackFromContext } from '../infra/context.js';
 import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
 import { routes } from '../lib/routes.js';
 import { table } from '../lib/db/table.js';
+import { CHANGE_INSERTS } from '../lib/events/stream-filter.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -30,12 +31,10 @@ function functionOf(routeName: string): [string, Resource] {
 }
 
 describe('StoreApiStack', () => {
-  it('has one function per route of the route table, ESM on Node 24 arm64', () => {
-    expect(functions).toHaveLength(routes.length);
-    for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
-      expect(fn.Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
-    }
+  it('has one function per route of the route table and the change publisher, ESM on Node 24 arm64', () => {
+    expect(functions).toHaveLength(routes.length + 1);
+    for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
     for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);
   });
 
@@ -132,10 +131,12 @@ describe('StoreApiStack', () => {
   it('watches the API, every function, the table and login lock-outs with alarms and a dashboard', () => {
     const alarms = resources('AWS::CloudWatch::Alarm');
     const described = alarms.map((a) => String(a.Properties.AlarmDescription));
-    expect(alarms).toHaveLength(1 + 3 * routes.length + 3);
+    // The API's 5xx; each function's errors, throttles and near-timeout (the publisher's too); the
+    // table's two, lock-outs; the publisher's iterator age and dead letters.
+    expect(alarms).toHaveLength(1 + 3 * (routes.length + 1) + 3 + 2);
     expect(described.some((d) => d.includes('5xx'))).toBe(true);
     expect(described.some((d) => d.includes('lock-out') || d.includes('refused for too many failures'))).toBe(true);
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 1);
     expect(resources('AWS::CloudWatch::Dashboard')).toHaveLength(1);
     // Without an email, no topic; with one, every alarm notifies it.
     expect(resources('AWS::SNS::Topic')).toHaveLength(0);
@@ -185,6 +186,33 @@ describe('StoreApiStack', () => {
     }
   });
 
+  it("puts every change on its event bus from the table's stream: filtered, partial failures retried, dead letters kept and alarmed", () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    const [mapping] = resources('AWS::Lambda::EventSourceMapping');
+    expect(mapping!.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRecordAgeInSeconds: 86_400,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^ChangeEventsDeadLetters/), 'Arn'] } } },
+    });
+    expect(mapping!.Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+    // The mapping's filter is the pattern the local reader of the stream uses (lib/events/stream-filter.ts).
+    expect(mapping!.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([CHANGE_INSERTS]);
+    // The dead letters refuse plain HTTP and are encrypted.
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
+    // The publisher may put events on its bus, read the stream and send dead letters: nothing else.
+    const [policy] = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) => id.startsWith('ChangeEventsPublisher'));
+    const actions = (policy![1] as Resource).Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    expect(actions.sort()).toEqual(
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'].sort(),
+    );
+    const described = resources('AWS::CloudWatch::Alarm').map((a) => String(a.Properties.AlarmDescription));
+    expect(described.filter((d) => d.includes('event bus') || d.includes('EventBridge'))).toHaveLength(2);
+  });
+
   it('throttles and logs the default stage, keeps logs a month, and outputs the URL and table name', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
@@ -193,7 +221,7 @@ describe('StoreApiStack', () => {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
     for (const group of resources('AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBe(30);
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'EventBusName', 'TableName']);
     expect(resources('AWS::ApiGatewayV2::Api')[0]!.Properties.CorsConfiguration).toBeUndefined();
   });
 
@@ -211,5 +239,9 @@ describe('StoreApiStack', () => {
       const budget = route.permission === null ? 64 : route.hashesPasswords ? 460 : 410;
       expect(statSync(bundle).size, route.name).toBeLessThan(budget * 1024);
     }
+    // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
+    const [publisher] = Object.entries(bundled.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('ChangeEventsPublisher'));
+    const publisherBundle = path.join(assembly.directory, `asset.${(publisher![1] as Resource).Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
+    expect(statSync(publisherBundle).size).toBeLessThan(380 * 1024);
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metr
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -13,6 +14,8 @@ export interface MonitoringProps {
   readonly api: IHttpApi;
   readonly table: ITableV2;
   readonly functions: ReadonlyArray<{ name: string; fn: LambdaFunction; timeout: Duration }>;
+  /** The push of changes to the event bus: its stream consumer and dead-letter queue. */
+  readonly changeEvents: { publisher: LambdaFunction; deadLetters: IQueue };
   /** Where alarms notify (an SNS topic with this email subscribed); none without it. */
   readonly alarmEmail?: string | undefined;
 }
@@ -64,6 +67,11 @@ export class Monitoring extends Construct {
     const operations = [Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.TRANSACT_GET_ITEMS];
     alarm('TableThrottled', props.table.metricThrottledRequestsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB throttled requests of the store table');
     alarm('TableSystemErrors', props.table.metricSystemErrorsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB answered requests of the store table with system errors');
+
+    // The push of changes: behind the stream by more than 5 minutes, or anything in the dead letters.
+    const { publisher, deadLetters } = props.changeEvents;
+    alarm('ChangeEventsIteratorAge', publisher.metric('IteratorAge', { statistic: 'max', period: FIVE_MINUTES }), 5 * 60 * 1000, 'The push of changes to EventBridge is more than 5 minutes behind the table\'s stream');
+    alarm('ChangeEventsDeadLetters', deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'max' }), 1, 'Changes could not be put on the event bus after a day of retries: see the dead-letter queue (the feed still has them)');
 
     const lockOuts = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'LockOuts', dimensionsMap: { Route: 'customers/check-login' }, statistic: 'sum', period: FIVE_MINUTES });
     alarm('LoginLockOutSpike', lockOuts, 20, 'More than 20 login checks were refused for too many failures in 5 minutes: someone may be guessing passwords');

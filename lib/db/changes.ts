@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { LIMITS } from '../limits.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
@@ -120,8 +121,11 @@ const padVersion = (version: number) => String(version).padStart(10, '0');
 /** A deletion carries the record's last version: it sorts after the change that made that version. */
 const typeRank = (type: ChangeType) => (type === 'deleted' ? 1 : 0);
 
+/** The key prefix of change items: what the table's stream carries to the push of changes. */
+export const CHANGE_KEY_PREFIX = 'CHANGE#';
+
 /** Where a record's changes live: its history, read in version order. */
-export const historyPartition = (resource: string, entityId: string | number): string => `CHANGE#${resource}#${entityId}`;
+export const historyPartition = (resource: string, entityId: string | number): string => `${CHANGE_KEY_PREFIX}${resource}#${entityId}`;
 export const changeKey = (resource: string, entityId: string | number, version: number, type: ChangeType): Key => ({
   pk: historyPartition(resource, entityId),
   sk: `V#${padVersion(version)}#${typeRank(type)}`,
@@ -173,6 +177,15 @@ export function changeSteps(resource: string, entityId: string | number, type: C
   // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
   const recorded = () => new Conflict(`${resource} ${entityId} was deleted since it was made, and its history is kept: it is not made again under its id`);
   return [put(item, ABSENT, recorded), put(marker)];
+}
+
+/**
+ * A change from the stream's image of its item, as a Lambda event carries it (binary values in
+ * base64; the SDK's unmarshalling takes bytes).
+ */
+export function changeOfStreamImage(image: Record<string, { B?: string } & Record<string, unknown>>): Change {
+  const bytes = Object.fromEntries(Object.entries(image).map(([name, value]) => [name, typeof value.B === 'string' ? { B: Buffer.from(value.B, 'base64') } : value]));
+  return changeOf(unmarshall(bytes as Parameters<typeof unmarshall>[0]));
 }
 
 /** A stored change item as a change. */

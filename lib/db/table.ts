@@ -29,6 +29,8 @@ export interface KeyPair {
 export interface TableDefinition extends KeyPair {
   readonly indexes: Readonly<Record<IndexName, KeyPair>>;
   readonly ttlAttribute: string;
+  /** What the table's stream carries: each new item image (the push of changes reads them). */
+  readonly stream: 'NEW_IMAGE';
 }
 
 export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';
@@ -43,6 +45,7 @@ export const table: TableDefinition = {
     GSI4: { partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   },
   ttlAttribute: 'expiresAt',
+  stream: 'NEW_IMAGE',
 };
 
 /** All key attributes are strings. */

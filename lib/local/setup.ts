@@ -5,7 +5,7 @@
  * with a marker that says so, so that a deployment's later changes to them are never undone.
  */
 import { createHash } from 'node:crypto';
-import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClient, tableName } from '../db/client.js';
 import { Conflict } from '../db/errors.js';
@@ -23,7 +23,11 @@ const referenceKey = (kind: string, id: number) => ({ pk: `REFDATA#${kind}`, sk:
 
 export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    // A table made before changes were pushed gets its stream.
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
+    }
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -45,6 +49,7 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
         ],
         Projection: { ProjectionType: 'ALL' },
       })),
+      StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream },
     }),
   );
   await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true } }));

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { BUNDLE } from '../../infra/constructs/route-function.js';
+import { BUNDLE } from '../../infra/constructs/bundled-function.js';
 import { functionEnvironments } from '../../infra/local-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';

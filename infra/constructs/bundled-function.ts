@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { FunctionArchitecture } from '../context.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * How every function is bundled (also the floor handler of `npm run bench`): minified ESM for
+ * Node 24, with the AWS SDK bundled and tree-shaken from its ES modules, so that a cold start loads
+ * one file instead of the runtime's SDK, module by module (the SDK team's advice for Lambda).
+ */
+export const BUNDLE = {
+  target: 'node24',
+  minify: true,
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies bundled into ESM still call require().
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+} as const;
+
+export interface BundledFunctionOptions {
+  /** The handler module, from the repository's root (its export `handler`). */
+  readonly entry: string;
+  readonly logGroup: ILogGroup;
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  readonly architecture: FunctionArchitecture;
+  /** Files (from the repository's root) shipped beside the bundle, read when first needed. */
+  readonly assets?: readonly string[] | undefined;
+}
+
+/** What every function of the stack shares: runtime, CPU, tracing, JSON logs, and the local esbuild's bundle. */
+export function bundledFunction({ entry, logGroup, logLevel, architecture, assets }: BundledFunctionOptions): NodejsFunctionProps {
+  return {
+    entry: path.join(root, entry),
+    handler: 'handler',
+    projectRoot: root,
+    depsLockFilePath: path.join(root, 'package-lock.json'),
+    runtime: Runtime.NODEJS_24_X,
+    architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
+    logGroup,
+    // Traces of each invocation; no X-Ray SDK in the bundle (HTTP APIs have no tracing of their own).
+    tracing: Tracing.ACTIVE,
+    // JSON platform logs and level filtering; our own lines are JSON already (lib/log.ts).
+    loggingFormat: LoggingFormat.JSON,
+    applicationLogLevelV2: ApplicationLogLevel[logLevel],
+    systemLogLevelV2: SystemLogLevel.INFO,
+    bundling: {
+      ...BUNDLE,
+      mainFields: [...BUNDLE.mainFields],
+      format: OutputFormat.ESM,
+      // No source maps: --enable-source-maps cost ~20 ms of every cold start (npm run bench), and the
+      // logs carry error names and messages, never stack traces, so there is nothing to map.
+      sourceMap: false,
+      forceDockerBundling: false,
+      // The Secrets Manager client is loaded on first need, once per container (lib/secrets.ts),
+      // from the Lambda runtime's own AWS SDK: no function parses it at init.
+      externalModules: ['@aws-sdk/client-secrets-manager'],
+      ...(assets?.length
+        ? {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir: string, outputDir: string) => assets.map((asset) => `cp "${path.join(inputDir, asset)}" "${outputDir}/"`),
+            },
+          }
+        : {}),
+    },
+  };
+}

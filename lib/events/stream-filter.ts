@@ -1,0 +1,11 @@
+/**
+ * Which records of the table's stream are changes to push: inserted change items. The same pattern
+ * is the event source mapping's filter on AWS (infra/constructs/change-events.ts) and, as a
+ * predicate, what a local reader of the stream keeps.
+ */
+import { CHANGE_KEY_PREFIX } from '../db/changes.js';
+
+export const CHANGE_INSERTS = { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: CHANGE_KEY_PREFIX }] } } } } as const;
+
+export const isChangeInsert = (record: { eventName?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }): boolean =>
+  record.eventName === 'INSERT' && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHANGE_KEY_PREFIX);
