@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../functions/events/publish.js';
+import { createDynamoDbClient, tableName } from '../lib/db/client.js';
 import { lambdaContext } from '../lib/local/dispatch.js';
+import { enableStream } from '../lib/local/setup.js';
 import { isChangeInsert } from '../lib/events/stream-filter.js';
 import { del, logLines, put } from './support/api.js';
 import { followChanges, cursorNow, type ChangeRow } from './support/changes.js';
@@ -18,6 +20,8 @@ let eventBridge: EventBridgeStandIn;
 const stream = new TableStream();
 
 beforeAll(async () => {
+  // As deployed (lib/db/table.ts); local tables have none unless asked, as nothing else reads it.
+  await enableStream(createDynamoDbClient(), tableName());
   eventBridge = await startEventBridgeStandIn();
   process.env.EVENTBRIDGE_ENDPOINT = eventBridge.endpoint;
   process.env.STORE_EVENT_BUS_NAME = 'store-api-test';

@@ -29,7 +29,7 @@ export interface KeyPair {
 export interface TableDefinition extends KeyPair {
   readonly indexes: Readonly<Record<IndexName, KeyPair>>;
   readonly ttlAttribute: string;
-  /** What the table's stream carries: each new item image (the push of changes reads them). */
+  /** What the deployed table's stream carries: each new item image (the push of changes reads them). Local tables have none. */
   readonly stream: 'NEW_IMAGE';
 }
 
