@@ -1,0 +1,71 @@
+/**
+ * One delivery attempt (CONTRACT §12): a POST of the change row, signed, to an address checked at
+ * this attempt (checkWebhookUrl) and connected to as checked, so that a name cannot resolve
+ * elsewhere between the check and the connection. A 2xx within the timeout delivers it; a redirect
+ * is never followed. What the attempt gives back is what the delivery log shows: the receiver's
+ * status (0 when none came) and an error word, never the body or the secret.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { AddressRefused, checkWebhookUrl, type AddressOptions } from './address-policy.js';
+import { deliveryHeaders } from './signature.js';
+
+export interface Attempt {
+  /** The receiver's HTTP status, 0 when none came. */
+  status: number;
+  /** '' when delivered; else `timeout`, `refused`, `address not allowed`, `redirect not followed`, `status`... */
+  error: string;
+  delivered: boolean;
+  latencyMs: number;
+}
+
+export interface DeliveryOptions extends AddressOptions {
+  timeoutMs?: number;
+}
+
+const errorWord = (error: NodeJS.ErrnoException): string =>
+  error.name === 'TimeoutError' || error.name === 'AbortError' || error.code === 'ETIMEDOUT'
+    ? 'timeout'
+    : error.code === 'ECONNREFUSED'
+      ? 'refused'
+      : error.code === 'ECONNRESET'
+        ? 'connection reset'
+        : error.code?.startsWith('ERR_TLS') || error.code?.includes('CERT')
+          ? 'tls'
+          : 'network';
+
+export async function deliver(url: string, secret: string, changeId: string, body: string, options: DeliveryOptions = {}): Promise<Attempt> {
+  const started = performance.now();
+  const done = (status: number, error: string): Attempt => ({ status, error, delivered: error === '', latencyMs: Math.round(performance.now() - started) });
+  let target;
+  try {
+    target = await checkWebhookUrl(url, options);
+  } catch (error) {
+    if (error instanceof AddressRefused) return done(0, error.reason === 'address not allowed' ? error.reason : `url ${error.reason}`);
+    throw error;
+  }
+  const request = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const headers = { ...deliveryHeaders(secret, changeId, new Date(), body), 'user-agent': 'store-api-webhooks/1', 'content-length': String(Buffer.byteLength(body)) };
+  try {
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = request(target.url, {
+        method: 'POST',
+        headers,
+        // Connect to the address checked, whatever the name resolves to now; TLS still checks the name.
+        lookup: ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+          lookupOptions.all ? callback(null, [{ address: target.address, family: target.family }]) : callback(null, target.address, target.family)) as never,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      outgoing.on('response', resolve);
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+    // The receiver's answer is not read beyond its status: drain it so the socket is freed.
+    response.resume();
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return done(status, '');
+    return done(status, status >= 300 && status < 400 ? 'redirect not followed' : 'status');
+  } catch (error) {
+    return done(0, errorWord(error as NodeJS.ErrnoException));
+  }
+}
