@@ -52,6 +52,13 @@ export const sampleRequests: SampleRequest[] = [
   { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
   { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' }, needs: ['tax-rules/create', 'products/delete'] },
   { route: 'changes/list', url: '/api/changes?limit=5', needs: ['tax-rules/create'] },
+  { route: 'webhooks/create', url: '/api/webhooks', body: { url: 'https://93.184.215.14/store-hooks', events: ['product.*', 'customer.created'], description: 'Sample receiver' } },
+  { route: 'webhooks/list', url: '/api/webhooks' },
+  { route: 'webhooks/get', url: '/api/webhooks/1', params: { webhookId: '1' }, needs: ['webhooks/create'] },
+  { route: 'webhooks/update', url: '/api/webhooks/1', params: { webhookId: '1' }, body: { events: ['*'] }, needs: ['webhooks/create'] },
+  { route: 'webhooks/deliveries', url: '/api/webhooks/1/deliveries', params: { webhookId: '1' }, needs: ['webhooks/create'] },
+  { route: 'webhooks/replay', url: '/api/webhooks/1/replay', params: { webhookId: '1' }, body: { cursor: 'now' }, needs: ['webhooks/create'] },
+  { route: 'webhooks/delete', url: '/api/webhooks/1', params: { webhookId: '1' }, needs: ['webhooks/create'] },
   { route: 'not-found/any', url: '/api/nothing-here' },
 ];
 

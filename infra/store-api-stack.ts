@@ -10,6 +10,7 @@ import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
 import { ChangeEvents } from './constructs/change-events.js';
 import { Monitoring } from './constructs/monitoring.js';
+import { WebhookDeliveries } from './constructs/webhook-deliveries.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { StoreTable } from './constructs/store-table.js';
 
@@ -112,6 +113,8 @@ export class StoreApiStack extends Stack {
 
     const events = new ChangeEvents(this, 'ChangeEvents', { table, logRetention, logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64' });
     functions.push({ name: 'events/publish', fn: events.publisher, timeout: events.timeout });
+    const webhookDeliveries = new WebhookDeliveries(this, 'Webhooks', { table, logRetention, logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64' });
+    functions.push({ name: 'webhooks/run', fn: webhookDeliveries.worker, timeout: webhookDeliveries.timeout });
 
     new Monitoring(this, 'Monitoring', { api, table, functions, changeEvents: events, alarmEmail: props.alarmEmail });
     acknowledgeNagFindings(this);

@@ -7,8 +7,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
 export const RESOURCES = ['customer', 'product', 'tax'] as const;
 export const ACCESSES = ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] as const;
 export type Resource = (typeof RESOURCES)[number];
-/** What a route may be protected by: a resource's access, or (`change`) VIEW of any resource, the changes of which it then sees. */
-export type ProtectedBy = Resource | 'change';
+/**
+ * What a route may be protected by: a resource's access; `change`, VIEW of any resource (the changes
+ * of which it then sees); `webhook`, a superadmin key.
+ */
+export type ProtectedBy = Resource | 'change' | 'webhook';
 export type Access = (typeof ACCESSES)[number];
 
 /** The DynamoDB IAM actions a route's function may use (transactions are authorized per item action). */
@@ -49,6 +52,8 @@ interface RouteOptions {
   dynamodb: readonly DynamoDbAction[];
   hashesPasswords?: boolean;
   assets?: readonly string[];
+  /** A create that takes no Idempotency-Key: its answer holds a secret shown once, never kept to replay. */
+  notIdempotent?: true;
 }
 
 /** Every protected route reads the caller's API key. */
@@ -67,7 +72,7 @@ const route = <const Name extends string, const Path extends string>(
   options: RouteOptions,
 ): RouteDefinition & { name: Name; path: Path } => {
   const list = options.resource !== null && method === 'GET' && !path.includes('{');
-  const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE';
+  const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE' && !options.notIdempotent;
   return {
     name,
     method,
@@ -136,6 +141,21 @@ export const routes = [
 
   // The change feed places what is pending before it reads (lib/db/feed.ts): a transaction of Put, Update and Delete.
   route('changes/list', 'GET', '/api/changes', 200, { resource: 'change', access: 'VIEW', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
+
+  // Webhook subscriptions (CONTRACT §12), superadmin only. A subscription starts after the feed's tail.
+  route('webhooks/list', 'GET', '/api/webhooks', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),
+  route('webhooks/get', 'GET', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['GetItem'] }),
+  // A subscription starts after every change committed before it: its create places what is pending.
+  route('webhooks/create', 'POST', '/api/webhooks', 201, { resource: 'webhook', access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'], notIdempotent: true }),
+  route('webhooks/update', 'PUT', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
+  route('webhooks/delete', 'DELETE', '/api/webhooks/{webhookId}', 204, { resource: 'webhook', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
+  route('webhooks/deliveries', 'GET', '/api/webhooks/{webhookId}/deliveries', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),
+  // Replay reads the feed from the client's cursor (placing what is pending) and queues a job per matching change.
+  route('webhooks/replay', 'POST', '/api/webhooks/{webhookId}/replay', 200, {
+    resource: 'webhook',
+    access: 'UPDATE',
+    dynamodb: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  }),
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -3,7 +3,7 @@
  * (CONTRACT §4). The HTTP edge (lib/http/loop.ts) numbers them into loop rows.
  */
 /** Values a row holds; a change row's CHANGES is a list of objects. */
-export type RowValue = string | number | number[] | readonly object[];
+export type RowValue = string | number | number[] | string[] | readonly object[] | null;
 export type Row = Record<string, RowValue>;
 
 /** Booleans are the integers 0 and 1 in rows. */

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { deliver } from '../lib/webhooks/deliver.js';
-import { newWebhookSecret } from '../lib/webhooks/signature.js';
+import { newWebhookSecret } from '../lib/webhooks/secret.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 
 interface Received {

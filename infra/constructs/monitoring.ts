@@ -9,6 +9,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../../lib/http/request-log.js';
+import { WEBHOOKS_NAMESPACE } from '../../lib/webhooks/metrics.js';
 
 export interface MonitoringProps {
   readonly api: IHttpApi;
@@ -72,6 +73,10 @@ export class Monitoring extends Construct {
     const { publisher, deadLetters } = props.changeEvents;
     alarm('ChangeEventsIteratorAge', publisher.metric('IteratorAge', { statistic: 'max', period: FIVE_MINUTES }), 5 * 60 * 1000, 'The push of changes to EventBridge is more than 5 minutes behind the table\'s stream');
     alarm('ChangeEventsDeadLetters', deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'max' }), 1, 'Changes could not be put on the event bus after a day of retries: see the dead-letter queue (the feed still has them)');
+
+    // Webhooks: a subscription disabled (a 410, or three days of failures).
+    const disabled = new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName: 'Disabled', statistic: 'sum', period: FIVE_MINUTES });
+    alarm('WebhookDisabled', disabled, 1, 'A webhook subscription was disabled (its receiver answered 410, or failed for three days): see GET /api/webhooks');
 
     const lockOuts = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'LockOuts', dimensionsMap: { Route: 'customers/check-login' }, statistic: 'sum', period: FIVE_MINUTES });
     alarm('LoginLockOutSpike', lockOuts, 20, 'More than 20 login checks were refused for too many failures in 5 minutes: someone may be guessing passwords');

@@ -21,8 +21,12 @@ export const SECURE_KEY_PATTERN = /^[0-9A-Fa-f]{48}$/;
 
 const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => record;
 
-/** Whether a key has an access to a resource; for `change`, VIEW of at least one resource (it sees those resources' changes). */
+/**
+ * Whether a key has an access to a resource; for `change`, VIEW of at least one resource (it sees
+ * those resources' changes); for `webhook`, only a superadmin.
+ */
 export function allows(record: ApiKeyRecord, resource: ProtectedBy, access: Access): boolean {
+  if (resource === 'webhook') return record.superadmin;
   if (resource === 'change') return record.superadmin || Object.values(record.grants).some((accesses) => accesses.includes(access));
   return record.superadmin || (record.grants[resource] ?? []).includes(access);
 }

@@ -65,6 +65,8 @@ export interface Actor {
 }
 
 export interface Change {
+  /** Where the change item is: what a job that delivers it later reads it by. */
+  key: Key;
   id: string;
   resource: string;
   entityId: string | number;
@@ -191,6 +193,7 @@ export function changeOfStreamImage(image: Record<string, { B?: string } & Recor
 /** A stored change item as a change. */
 export function changeOf(item: Item): Change {
   return {
+    key: { pk: String(item.pk), sk: String(item.sk) },
     id: String(item.changeId),
     resource: String(item.resource),
     entityId: item.entityId as string | number,

@@ -53,6 +53,11 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
   expectedVersion: number | undefined;
   /** The caller's API key (never its secure key). */
   caller: ApiKeyRecord;
+  /**
+   * The position of a cursor of `GET /api/changes` without filters (a webhook replay's), `now` as
+   * that route takes it (the position after the feed's end); 400 when it is neither.
+   */
+  feedPosition: (cursor: string) => Promise<unknown>;
 }
 
 /** A row; a page of rows (lists); or nothing (204). */
@@ -143,6 +148,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
       caller,
+      feedPosition: (feedCursor) => (feedCursor === 'now' ? Promise.resolve('now') : decodeCursor(`changes/list|${JSON.stringify({})}`, feedCursor)),
     }));
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;

@@ -11,6 +11,7 @@ import { setUpTable } from './setup.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
+import { runWebhooksOnce } from '../webhooks/run.js';
 
 /** The server secret of this data dir (lib/secrets.ts), made on first start and kept with the data. */
 async function ensureServerSecret(dataDir: string): Promise<void> {
@@ -22,6 +23,23 @@ async function ensureServerSecret(dataDir: string): Promise<void> {
     await writeFile(file, secret, { mode: 0o600 });
   }
   process.env.STORE_SECRET = secret;
+}
+
+/**
+ * The webhooks' rounds, every second, as the scheduled function runs them on AWS (lib/webhooks/run.ts).
+ * Locally a receiver may be on http://127.0.0.1 or ::1 (STORE_WEBHOOKS_ALLOW_LOOPBACK, set here).
+ */
+function deliverWebhooks(): void {
+  process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK ??= '1';
+  const round = async () => {
+    try {
+      await runWebhooksOnce();
+    } catch (error) {
+      console.error(`webhooks: ${(error as Error).name}: ${(error as Error).message}`);
+    }
+    setTimeout(round, 1_000).unref();
+  };
+  setTimeout(round, 1_000).unref();
 }
 
 async function main(): Promise<void> {
@@ -80,6 +98,7 @@ async function main(): Promise<void> {
       : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
+    deliverWebhooks();
   } catch (error) {
     console.error(`start failed: ${(error as Error).message}`);
     await stop('error', 1);

@@ -12,6 +12,7 @@ import { CustomerRow } from '../customers/row-schema.js';
 import { ProductRow } from '../products/row-schema.js';
 import type { ProtectedBy, RouteDefinition } from '../routes.js';
 import { TaxRuleRow } from '../tax-rules/row-schema.js';
+import { DeliveryRow, ReplayRow, WebhookRow } from '../webhooks/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
 
 type Schema = v.GenericSchema<unknown, unknown>;
@@ -44,9 +45,16 @@ const convert = (schema: Schema): JsonObject => {
 
 const ROWS: Record<ProtectedBy, { name: string; schema: Schema }> = {
   change: { name: 'ChangeRow', schema: ChangeRow },
+  webhook: { name: 'WebhookRow', schema: WebhookRow },
   customer: { name: 'CustomerRow', schema: CustomerRow },
   product: { name: 'ProductRow', schema: ProductRow },
   tax: { name: 'TaxRuleRow', schema: TaxRuleRow },
+};
+
+/** Routes whose rows are not their resource's (`many`: several rows, though not a paged list). */
+const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema; many?: true }>> = {
+  'webhooks/deliveries': { name: 'DeliveryRow', schema: DeliveryRow, many: true },
+  'webhooks/replay': { name: 'ReplayRow', schema: ReplayRow },
 };
 
 const ref = (path: string) => ({ $ref: `#/components/${path}` });
@@ -76,16 +84,17 @@ function success(route: RouteDefinition): JsonObject {
   if (route.name === 'health/get') return { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } };
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
-  const row = ref(`schemas/${ROWS[route.permission!.resource].name}`);
+  const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? ROWS[route.permission!.resource]).name}`);
+  const many = ROUTE_ROWS[route.name]?.many === true;
   const headers: Record<string, JsonObject> = route.feed
     ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
     : route.list
     ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
     : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
   return {
-    description: route.list ? 'a page of loop rows' : 'one loop row',
+    description: route.list ? 'a page of loop rows' : many ? 'loop rows' : 'one loop row',
     headers,
-    content: { 'application/json': { schema: { type: 'array', items: row, ...(route.list ? {} : { minItems: 1, maxItems: 1 }) } } },
+    content: { 'application/json': { schema: { type: 'array', items: row, ...(route.list || many ? {} : { minItems: 1, maxItems: 1 }) } } },
   };
 }
 
@@ -191,7 +200,7 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         'Idempotent-Replayed': { description: '`true` when the answer is the recorded one of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
       },
       schemas: {
-        ...Object.fromEntries(Object.values(ROWS).map(({ name, schema }) => [name, convert(schema)])),
+        ...Object.fromEntries([...Object.values(ROWS), ...Object.values(ROUTE_ROWS)].map((row) => [row!.name, convert(row!.schema)])),
         Problem: {
           type: 'object',
           properties: {

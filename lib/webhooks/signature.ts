@@ -4,10 +4,7 @@
  * every attempt), `webhook-timestamp` (Unix seconds of the attempt) and `webhook-signature`
  * (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret's decoded bytes).
  */
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-
-export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 export function deliveryHeaders(secret: string, id: string, attemptedAt: Date, body: string): Record<string, string> {
   return {

@@ -3,6 +3,7 @@ import type { Change } from '../../lib/db/changes.js';
 import { changeEvent } from '../../lib/events/event.js';
 
 const change = (after: string): Change => ({
+  key: { pk: 'CHANGE#product#7', sk: 'V#0000000003#0' },
   id: 'c1',
   resource: 'product',
   entityId: 7,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { AddressRefused, checkWebhookUrl, isAllowedAddress } from '../../lib/webhooks/address-policy.js';
-import { deliveryHeaders, newWebhookSecret } from '../../lib/webhooks/signature.js';
+import { newWebhookSecret } from '../../lib/webhooks/secret.js';
+import { deliveryHeaders } from '../../lib/webhooks/signature.js';
 
 const refusal = async (url: string, options = {}) => {
   try {

@@ -1,0 +1,47 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { FunctionArchitecture } from '../context.js';
+import { bundledFunction } from './bundled-function.js';
+
+export interface WebhookDeliveriesProps {
+  readonly table: ITableV2;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  readonly architecture: FunctionArchitecture;
+}
+
+/**
+ * The webhooks' worker (CONTRACT §12): a function run every minute by a schedule, which dispatches
+ * the feed's changes to the subscriptions and attempts what is due, in rounds, for most of its
+ * minute. Runs never overlap: it may run at most one at a time (reserved concurrency 1), and each
+ * ends before the next begins. It reads and writes only the store table.
+ */
+export class WebhookDeliveries extends Construct {
+  readonly worker: NodejsFunction;
+  readonly timeout = Duration.seconds(60);
+
+  constructor(scope: Construct, id: string, props: WebhookDeliveriesProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.worker = new NodejsFunction(this, 'Worker', {
+      ...bundledFunction({ entry: 'functions/webhooks/run.ts', logGroup, logLevel: props.logLevel, architecture: props.architecture }),
+      memorySize: 512,
+      timeout: this.timeout,
+      reservedConcurrentExecutions: 1,
+      environment: { STORE_TABLE_NAME: props.table.tableName },
+    });
+    this.worker.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+        resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
+      }),
+    );
+    new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.worker, { retryAttempts: 0 })] });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * How webhook subscriptions live in the table, declared once, and the jobs that deliver changes to
+ * them. The secret is kept as API keys' secure keys are (signing needs it) and shown only once, in
+ * the create's answer. `start` is the change feed's position when the subscription was made: it
+ * gets the changes after it.
+ */
+import * as v from 'valibot';
+import { defineDueQueue } from '../db/due-queue.js';
+import { defineEntity } from '../db/entity.js';
+import { padId } from '../db/keys.js';
+
+export const WebhookRecord = v.object({
+  id: v.number(),
+  url: v.string(),
+  events: v.array(v.string()),
+  description: v.string(),
+  enabled: v.boolean(),
+  /** '' while enabled; `gone` after a 410; `failing` after three days of failures. */
+  disabledReason: v.string(),
+  secret: v.string(),
+  start: v.tuple([v.number(), v.number()]),
+  version: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export type WebhookSubscription = v.InferOutput<typeof WebhookRecord>;
+
+/** A store has at most this many subscriptions: each change is matched against all of them. */
+export const MAX_WEBHOOKS = 50;
+
+export const webhooks = defineEntity({
+  name: 'webhook',
+  schema: WebhookRecord,
+  id: (w) => w.id,
+  key: (id: number) => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  lists: { all: { partition: () => 'WEBHOOKS', counted: true, orders: { id: { index: 'GSI1', sortKey: (w) => padId(w.id) } } } },
+  counter: { name: 'WEBHOOK', max: MAX_WEBHOOKS },
+});
+
+/** A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt. */
+export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', shards: 4, index: 'GSI3' });
+export const jobKey = (webhookId: number, changeId: string) => ({ pk: `WEBHOOK#${webhookId}`, sk: `JOB#${changeId}` });
+/** An attempt in a subscription's delivery log, newest last in key order. */
+export const deliveryLogKey = (webhookId: number, at: string, changeId: string, attempt: number) => ({ pk: `WEBHOOK#${webhookId}`, sk: `DELIVERY#${at}#${changeId}#${attempt}` });
+/** Where the dispatcher is in the change feed. */
+export const DISPATCH_CURSOR = { pk: 'WEBHOOK_DISPATCH', sk: 'CURSOR' };

@@ -1,0 +1,2 @@
+/** The namespace of the webhooks' EMF metrics: Deliveries, Failures, Retries, Lag (commit to delivery), Disabled. */
+export const WEBHOOKS_NAMESPACE = 'StoreApi/Webhooks';

@@ -1,0 +1,151 @@
+/**
+ * Webhook subscriptions (CONTRACT §12): made, read, changed and removed by superadmins; their
+ * delivery log; and replay from a position of the change feed.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { request, tableName } from '../db/client.js';
+import { NotFound } from '../db/errors.js';
+import { feedEnd, placePending, readFeed } from '../db/feed.js';
+import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
+import { retryOnConflict, writeAtomically } from '../db/transactions.js';
+import { invalidField } from '../errors.js';
+import type { Row } from '../row.js';
+import { AddressRefused, checkWebhookUrl } from './address-policy.js';
+import { deliveryJobs, jobKey, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
+import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
+import { newWebhookSecret } from './secret.js';
+
+/** `http` and 127.0.0.1/::1 allowed: `npm start` and tests say so (STORE_WEBHOOKS_ALLOW_LOOPBACK=1); a deployment never does. */
+export const deliveryOptions = () => ({ allowLoopback: process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK === '1' });
+
+const missing = () => new NotFound('webhook');
+
+async function readWebhook(id: number): Promise<WebhookSubscription> {
+  const webhook = await webhooks.read(id);
+  if (!webhook) throw missing();
+  return webhook;
+}
+
+async function checkedUrl(url: string): Promise<string> {
+  try {
+    return (await checkWebhookUrl(url, deliveryOptions())).url.href;
+  } catch (error) {
+    if (error instanceof AddressRefused) throw invalidField('url', error.reason);
+    throw error;
+  }
+}
+
+export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
+  const url = await checkedUrl(input.url);
+  const now = new Date().toISOString();
+  // After every change committed before it: those pending are placed first.
+  await placePending();
+  const start = await feedEnd();
+  const webhook: WebhookSubscription = {
+    id: await webhooks.allocateId(),
+    url,
+    events: input.events,
+    description: input.description,
+    enabled: true,
+    disabledReason: '',
+    secret: newWebhookSecret(),
+    start: [start.n, start.i],
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await writeAtomically(webhooks.create(webhook));
+  // The secret, this once.
+  return { ...webhookRow(webhook), SECRET: webhook.secret };
+}
+
+export const getWebhook = async (id: number): Promise<Row> => webhookRow(await readWebhook(id));
+
+export async function listWebhooks(page: PageRequest): Promise<Page<Row>> {
+  return mapPage(await webhooks.list('all', { order: 'id', reverse: false }, page), webhookRow);
+}
+
+export async function updateWebhook(id: number, input: WebhookUpdateInput): Promise<Row> {
+  const url = input.url === undefined ? undefined : await checkedUrl(input.url);
+  return webhookRow(
+    await retryOnConflict(async () => {
+      const current = await readWebhook(id);
+      const enabled = input.enabled ?? current.enabled;
+      const next: WebhookSubscription = {
+        ...current,
+        ...(url !== undefined ? { url } : {}),
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        enabled,
+        // Enabled again by a person: the reason it was disabled no longer holds.
+        disabledReason: enabled ? '' : current.enabled ? '' : current.disabledReason,
+        version: current.version + 1,
+        updatedAt: new Date().toISOString(),
+      };
+      await writeAtomically(webhooks.replace(current, next, undefined));
+      return next;
+    }),
+  );
+}
+
+export async function deleteWebhook(id: number): Promise<void> {
+  await retryOnConflict(async () => writeAtomically(webhooks.remove(await readWebhook(id), undefined)));
+}
+
+/** The latest attempts, newest first. */
+export async function listDeliveries(id: number, limit: number): Promise<Page<Row>> {
+  await readWebhook(id);
+  const result = await request((db, options) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': webhooks.key(id).pk, ':prefix': 'DELIVERY#' },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+      options,
+    ),
+  );
+  const attempts = (result.Items ?? []).map(
+    (item): DeliveryAttempt => ({
+      changeId: String(item.changeId),
+      attempt: Number(item.attempt),
+      date: String(item.date),
+      status: Number(item.status),
+      error: String(item.error),
+      nextAttempt: typeof item.nextAttempt === 'string' ? item.nextAttempt : null,
+    }),
+  );
+  return { items: attempts.map(deliveryRow) };
+}
+
+/** How many changes one replay queues at most: replay again from a later cursor for more. */
+export const REPLAY_MAX = 1000;
+
+/**
+ * Queues again every change after `from` (a position of the unfiltered feed) that the subscription's
+ * patterns take, up to REPLAY_MAX; their deliveries carry the same `webhook-id` as the first time.
+ */
+export async function replayWebhook(id: number, from: unknown): Promise<Row> {
+  const webhook = await readWebhook(id);
+  await placePending();
+  const [n, i] = from === 'now' ? ((end) => [end.n, end.i])(await feedEnd()) : positionOf(from, 2);
+  let position = { n: Number(n), i: Number(i) };
+  let replayed = 0;
+  const now = Date.now();
+  while (replayed < REPLAY_MAX) {
+    const page = await readFeed(position, () => true, Math.min(100, REPLAY_MAX - replayed));
+    const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
+    if (wanted.length > 0) {
+      await writeAtomically(
+        wanted.map((change) => deliveryJobs.enqueue(jobKey(id, change.id), now, { webhookId: id, changeId: change.id, changeKey: change.key, attempt: 1 })),
+      );
+    }
+    replayed += wanted.length;
+    if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;
+    position = page.next;
+  }
+  return { ID: id, REPLAYED: replayed };
+}

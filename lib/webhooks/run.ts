@@ -1,0 +1,180 @@
+/**
+ * The webhooks' work (CONTRACT §12), one round at a time:
+ *   dispatch  follows the change feed from its own cursor and, for each change and each enabled
+ *             subscription that takes it (made before it), queues a delivery job, in the same
+ *             transaction as the cursor's move: a change is dispatched once.
+ *   deliver   claims the jobs that are due, one worker per job, and makes one attempt each: a 2xx
+ *             completes it; a 410 disables the subscription (`gone`); any other failure is due again
+ *             on the schedule, until three days of failures disable it (`failing`). Every attempt is
+ *             in the subscription's delivery log and one log line (an EMF document).
+ * On AWS a scheduled function runs rounds for most of a minute; `npm start` runs them every second.
+ */
+import { changeRow } from '../changes/row.js';
+import { changeOf, type Change } from '../db/changes.js';
+import { Conflict, WriteConflict } from '../db/errors.js';
+import { feedEnd, placePending, readFeed, type FeedPosition } from '../db/feed.js';
+import { readItem, type Item } from '../db/items.js';
+import { table } from '../db/table.js';
+import { holds, put, raced, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { log } from '../log.js';
+import { WEBHOOKS_NAMESPACE } from './metrics.js';
+import { deliver } from './deliver.js';
+import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, jobKey, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryOptions } from './operations.js';
+import { matches } from './schema.js';
+import { failingTooLong, nextAttemptAt } from './schedule.js';
+
+/** How long a claimed job stays claimed: more than an attempt's 10 s timeout. */
+const CLAIM_MS = 60_000;
+/** Attempts are kept in the delivery log this long. */
+const LOG_DAYS = 30;
+
+const after = (a: FeedPosition, b: FeedPosition) => a.n > b.n || (a.n === b.n && a.i > b.i);
+const enabledSubscriptions = async (): Promise<WebhookSubscription[]> => (await webhooks.readAll()).filter((w) => w.enabled);
+
+/** Queues the jobs of the changes placed since the last round; how many it queued. */
+export async function dispatchChanges(): Promise<number> {
+  const subscriptions = await enabledSubscriptions();
+  const cursorItem = await readItem(DISPATCH_CURSOR);
+  const stored = cursorItem?.position as [number, number] | undefined;
+  if (subscriptions.length === 0 && stored === undefined) return 0;
+  // The first round starts where the earliest subscription started.
+  const earliest = subscriptions.map((w) => ({ n: w.start[0], i: w.start[1] })).reduce((a, b) => (after(a, b) ? b : a), await feedEnd());
+  let position: FeedPosition = stored ? { n: stored[0], i: stored[1] } : earliest;
+  await placePending();
+  const page = await readFeed(position, () => true, 90);
+  const moveCursor = (to: FeedPosition): WriteStep =>
+    stored === undefined && position === earliest
+      ? put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, { expression: 'attribute_not_exists(pk)' }, raced)
+      : put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, holds('position', [position.n, position.i]), raced);
+  let jobs: WriteStep[] = [];
+  let queued = 0;
+  const now = Date.now();
+  for (const [k, change] of page.changes.entries()) {
+    const at = page.positions[k]!;
+    const takers = subscriptions.filter((w) => after(at, { n: w.start[0], i: w.start[1] }) && matches(w.events, change.resource, change.type));
+    // A transaction holds 100 steps: the cursor moves with the jobs of the changes before this one.
+    if (jobs.length + takers.length > 99) {
+      await writeAtomically([...jobs, moveCursor(page.positions[k - 1]!)]);
+      position = page.positions[k - 1]!;
+      queued += jobs.length;
+      jobs = [];
+    }
+    jobs.push(...takers.map((w) => deliveryJobs.enqueue(jobKey(w.id, change.id), now, { webhookId: w.id, changeId: change.id, changeKey: change.key, attempt: 1 })));
+  }
+  if (page.changes.length > 0 || after(page.next, position)) {
+    await writeAtomically([...jobs, moveCursor(page.next)]);
+    queued += jobs.length;
+  }
+  return queued;
+}
+
+interface RoundOutcome {
+  attempted: number;
+  delivered: number;
+  failed: number;
+  disabled: number;
+}
+
+function logAttempt(webhookId: number, job: Item, attempt: Awaited<ReturnType<typeof deliver>>, lagMs: number): void {
+  const fields = { webhookId, changeId: job.changeId, attempt: job.attempt, status: attempt.status, error: attempt.error, latencyMs: attempt.latencyMs };
+  log(attempt.delivered ? 'info' : 'warn', 'delivery', {
+    ...fields,
+    Deliveries: 1,
+    Failures: attempt.delivered ? 0 : 1,
+    Retries: Number(job.attempt) > 1 ? 1 : 0,
+    ...(attempt.delivered ? { Lag: lagMs } : {}),
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: WEBHOOKS_NAMESPACE,
+          Dimensions: [[]],
+          Metrics: [
+            { Name: 'Deliveries', Unit: 'Count' },
+            { Name: 'Failures', Unit: 'Count' },
+            { Name: 'Retries', Unit: 'Count' },
+            ...(attempt.delivered ? [{ Name: 'Lag', Unit: 'Milliseconds' }] : []),
+          ],
+        },
+      ],
+    },
+  });
+}
+
+function logDisabled(webhook: WebhookSubscription, reason: string): void {
+  log('warn', 'webhook disabled', { webhookId: webhook.id, reason, Disabled: 1, _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: WEBHOOKS_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: 'Disabled', Unit: 'Count' }] }] } });
+}
+
+/** One attempt of one due job, claimed first; what came of it. */
+async function work(job: Item, outcome: RoundOutcome): Promise<void> {
+  const claimedUntil = Date.now() + CLAIM_MS;
+  try {
+    await writeAtomically([deliveryJobs.reschedule(job, claimedUntil, {}, raced)]);
+  } catch (error) {
+    if (error instanceof WriteConflict) return; // another worker has it
+    throw error;
+  }
+  const claimed = { ...job, dueAt: claimedUntil };
+  const lost = () => new WriteConflict();
+  const webhookId = Number(job.webhookId);
+  const [webhook, item] = await Promise.all([webhooks.read(webhookId), readItem(job.changeKey as { pk: string; sk: string })]);
+  // A subscription deleted or disabled, or a change past its retention: nothing left to deliver.
+  if (!webhook?.enabled || !item) {
+    await writeAtomically([deliveryJobs.complete(claimed, lost)]);
+    return;
+  }
+  const change: Change = changeOf(item);
+  const body = JSON.stringify(changeRow(change));
+  const attempt = await deliver(webhook.url, webhook.secret, change.id, body, deliveryOptions());
+  const now = Date.now();
+  const firstAttemptAt = Number(job.firstAttemptAt ?? now);
+  outcome.attempted++;
+  logAttempt(webhookId, job, attempt, now - Date.parse(change.date));
+
+  const gone = attempt.status === 410;
+  const next = attempt.delivered || gone ? undefined : nextAttemptAt(Number(job.attempt), now);
+  const failing = !attempt.delivered && !gone && (next === undefined || failingTooLong(firstAttemptAt, next));
+  const at = new Date(now).toISOString();
+  const logged = put({
+    ...deliveryLogKey(webhookId, at, change.id, Number(job.attempt)),
+    changeId: change.id,
+    attempt: Number(job.attempt),
+    date: at,
+    status: attempt.status,
+    error: attempt.error,
+    nextAttempt: next !== undefined && !failing ? new Date(next).toISOString() : null,
+    [table.ttlAttribute]: Math.floor(now / 1000) + LOG_DAYS * 86_400,
+  });
+  const steps: WriteStep[] = [logged];
+  if (attempt.delivered || gone || failing) steps.push(deliveryJobs.complete(claimed, lost));
+  else steps.push(deliveryJobs.reschedule(claimed, next!, { attempt: Number(job.attempt) + 1, firstAttemptAt }, lost));
+  if (gone || failing) {
+    const reason = gone ? 'gone' : 'failing';
+    steps.push(...webhooks.replace(webhook, { ...webhook, enabled: false, disabledReason: reason, version: webhook.version + 1, updatedAt: at }, undefined));
+    outcome.disabled++;
+    logDisabled(webhook, reason);
+  }
+  if (attempt.delivered) outcome.delivered++;
+  else outcome.failed++;
+  try {
+    await writeAtomically(steps);
+  } catch (error) {
+    // The claim ran out and another worker took the job (it will attempt again), or the subscription changed meanwhile.
+    if (!(error instanceof WriteConflict) && !(error instanceof Conflict)) throw error;
+  }
+}
+
+/** Attempts the jobs due now, a few at a time. */
+export async function deliverDue(limit = 25): Promise<RoundOutcome> {
+  const outcome: RoundOutcome = { attempted: 0, delivered: 0, failed: 0, disabled: 0 };
+  const due = await deliveryJobs.due(Date.now(), limit);
+  for (let start = 0; start < due.length; start += 5) await Promise.all(due.slice(start, start + 5).map((job) => work(job, outcome)));
+  return outcome;
+}
+
+/** One round: dispatch what the feed has, then attempt what is due. */
+export async function runWebhooksOnce(): Promise<RoundOutcome & { queued: number }> {
+  const queued = await dispatchChanges();
+  return { queued, ...(await deliverDue()) };
+}

@@ -1,0 +1,160 @@
+/**
+ * Webhooks (CONTRACT §12) as a superadmin and a receiver meet them: subscriptions made through the
+ * API, a real HTTP receiver on 127.0.0.1 started here (loopback allowed, as `npm start` allows it),
+ * and the same rounds `npm start` runs (lib/webhooks/run.ts), with the retry schedule shortened.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { runWebhooksOnce } from '../lib/webhooks/run.js';
+import { del, get, keyWith, logLines, post, put } from './support/api.js';
+import { cursorNow, type ChangeRow } from './support/changes.js';
+import { createCustomer, createProduct } from './support/fixtures.js';
+
+process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
+process.env.STORE_WEBHOOK_RETRY_SECONDS = '0,0,0,0';
+
+interface Delivery {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+let server: Server;
+let base: string;
+const deliveries: Delivery[] = [];
+const answers = new Map<string, (response: ServerResponse, count: number) => void>();
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      deliveries.push({ path: request.url ?? '', headers: request.headers, body });
+      const count = deliveries.filter((d) => d.path === request.url).length;
+      (answers.get(request.url ?? '') ?? ((r) => r.writeHead(200).end()))(response, count);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** Rounds until nothing is left to do (a few at most). */
+async function runRounds(max = 6): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    const round = await runWebhooksOnce();
+    if (round.queued === 0 && round.attempted === 0) return;
+  }
+}
+
+const subscribe = async (path: string, events: string[]) => {
+  const created = await post('/api/webhooks', { url: `${base}${path}`, events, description: path });
+  expect(created.status, created.text).toBe(201);
+  return created.body[0] as { ID: number; SECRET: string; URL: string };
+};
+const at = (path: string) => deliveries.filter((d) => d.path === path);
+
+describe('webhooks', () => {
+  it('delivers every change after the subscription, signed so that its secret verifies it, shown once', async () => {
+    const before = (await createProduct()).row; // made before the subscription: not delivered
+    const hook = await subscribe('/all', ['*']);
+    expect(hook.SECRET).toMatch(/^whsec_/);
+    expect((await get(`/api/webhooks/${hook.ID}`)).body[0].SECRET).toBeUndefined();
+    const product = (await createProduct()).row;
+    expect((await put(`/api/products/${product.ID}`, { price: '9' })).status).toBe(204);
+    await runRounds();
+    const got = at('/all');
+    const rows = got.map((d) => new Webhook(hook.SECRET).verify(d.body, d.headers as Record<string, string>) as ChangeRow);
+    expect(rows.map((r) => [r.ENTITY_ID, r.TYPE])).toEqual(expect.arrayContaining([[product.ID, 'created'], [product.ID, 'updated']]));
+    expect(rows.some((r) => r.ENTITY_ID === before.ID)).toBe(false);
+    for (const [i, d] of got.entries()) expect(d.headers['webhook-id']).toBe(rows[i]!.ID);
+    expect(logLines.some((line) => line.includes(hook.SECRET))).toBe(false);
+  });
+
+  it('tries again after a 503, with the same webhook-id, and the delivery log shows every attempt', async () => {
+    answers.set('/flaky', (r, count) => r.writeHead(count <= 2 ? 503 : 200).end());
+    const hook = await subscribe('/flaky', ['customer.created']);
+    const customer = (await createCustomer()).row;
+    await runRounds();
+    const got = at('/flaky');
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
+    expect((JSON.parse(got[2]!.body) as ChangeRow).ENTITY_ID).toBe(customer.ID);
+    const log = await get(`/api/webhooks/${hook.ID}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.map((d: { ATTEMPT: number; STATUS: number }) => [d.ATTEMPT, d.STATUS])).toEqual([
+      [3, 200],
+      [2, 503],
+      [1, 503],
+    ]);
+    expect(log.body[2].NEXT_ATTEMPT).toMatch(/^\d{4}-/);
+    expect(log.body[0].NEXT_ATTEMPT).toBeNull();
+  });
+
+  it('is disabled by a 410, and delivers nothing more', async () => {
+    answers.set('/gone', (r) => r.writeHead(410).end());
+    const hook = await subscribe('/gone', ['product.*']);
+    await createProduct();
+    await runRounds();
+    expect((await get(`/api/webhooks/${hook.ID}`)).body[0]).toMatchObject({ ENABLED: 0, DISABLED_REASON: 'gone' });
+    const count = at('/gone').length;
+    await createProduct();
+    await runRounds();
+    expect(at('/gone')).toHaveLength(count);
+    expect(logLines.some((line) => line.includes('"message":"webhook disabled"'))).toBe(true);
+  });
+
+  it('takes only the changes its patterns name', async () => {
+    await subscribe('/customers-deleted', ['customer.deleted']);
+    const customer = (await createCustomer()).row;
+    await createProduct();
+    expect((await del(`/api/customers/${customer.ID}`)).status).toBe(204);
+    await runRounds();
+    expect(at('/customers-deleted').map((d) => (JSON.parse(d.body) as ChangeRow).TYPE)).toEqual(['deleted']);
+  });
+
+  it('replays from a cursor exactly the changes after it that its patterns take, with their first ids', async () => {
+    const hook = await subscribe('/replayed', ['product.updated']);
+    const cursor = await cursorNow();
+    const product = (await createProduct()).row;
+    await put(`/api/products/${product.ID}`, { price: '4' });
+    await runRounds();
+    const first = at('/replayed').map((d) => d.headers['webhook-id']);
+    expect(first).toHaveLength(1);
+    const replay = await post(`/api/webhooks/${hook.ID}/replay`, { cursor });
+    expect(replay.status, replay.text).toBe(200);
+    expect(replay.body[0]).toMatchObject({ ID: hook.ID, REPLAYED: 1 });
+    await runRounds();
+    expect(at('/replayed').map((d) => d.headers['webhook-id'])).toEqual([...first, ...first]);
+    expect((await post(`/api/webhooks/${hook.ID}/replay`, { cursor: 'not-a-cursor' })).status).toBe(400);
+  });
+
+  it('refuses a URL to a private, link-local or metadata address, or http where loopback is not allowed', async () => {
+    for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data/', 'https://[::ffff:192.168.1.1]/', 'https://0xa9fea9fe/', 'http://127.0.0.2/']) {
+      const refused = await post('/api/webhooks', { url, events: ['*'] });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.errors[0]).toMatchObject({ field: 'url', message: 'address not allowed' });
+    }
+    delete process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK;
+    try {
+      const refused = await post('/api/webhooks', { url: `${base}/x`, events: ['*'] });
+      expect(refused.body.errors[0]).toMatchObject({ field: 'url', message: 'must be https' });
+    } finally {
+      process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
+    }
+    expect((await post('/api/webhooks', { url: `${base}/x`, events: [] })).status).toBe(400);
+    expect((await post('/api/webhooks', { url: `${base}/x`, events: ['order.created'] })).status).toBe(400);
+  });
+
+  it('is for superadmins only, and lists, changes and removes subscriptions', async () => {
+    const viewer = await keyWith({ product: ['VIEW', 'CREATE', 'UPDATE', 'DELETE'], customer: ['VIEW'], tax: ['VIEW'] });
+    expect((await get('/api/webhooks', { as: viewer })).status).toBe(403);
+    const hook = await subscribe('/managed', ['*']);
+    const updated = await put(`/api/webhooks/${hook.ID}`, { events: ['product.*'], enabled: 0 });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body[0]).toMatchObject({ EVENTS: ['product.*'], ENABLED: 0, DISABLED_REASON: '' });
+    expect((await get('/api/webhooks?limit=100')).body.map((w: { ID: number }) => w.ID)).toContain(hook.ID);
+    expect((await del(`/api/webhooks/${hook.ID}`)).status).toBe(204);
+    expect((await get(`/api/webhooks/${hook.ID}`)).status).toBe(404);
+  });
+});
