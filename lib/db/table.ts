@@ -20,6 +20,10 @@
  *   CHANGE#<resource>#<id> / V#<version>#<0|1>   a record's changes, expiring by TTL (changes.ts)
  *   CHANGES#PENDING#<0-7> / <resource>#<id>#…    a change not in the feed yet (changes.ts)
  *   CHANGES#FEED / TAIL, CHANGES#FEED#<n/1000> / <n>   the change feed (feed.ts)
+ *   WEBHOOK#<id> / WEBHOOK          webhook subscriptions; GSI1 lists them
+ *   WEBHOOK#<id> / JOB#<change>     a delivery to make; GSI3 by due time (due-queue.ts)
+ *   WEBHOOK#<id> / DELIVERY#<time>… an attempt in the delivery log, expiring by TTL
+ *   WEBHOOK_DISPATCH / CURSOR       where the webhooks' dispatcher is in the feed
  */
 export interface KeyPair {
   readonly partitionKey: string;

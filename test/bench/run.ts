@@ -9,7 +9,8 @@
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
- *   4. What recording changes costs a write, and how soon a change is in the feed (changeCosts).
+ *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), and
+ *      how soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay).
  * BENCH_ONLY=cold, warm, login, changes or import runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -279,6 +280,51 @@ recording changes: a product update's transaction, ${PAIRS * 10} pairs alternate
   console.log('a feed page of 100 changes'.padEnd(50), `${median(pages).toFixed(1)} ms`.padStart(10));
 }
 
+/**
+ * From a write's answer to its webhook at a receiver on 127.0.0.1, with rounds every second as
+ * `npm start` runs them: 30 product updates, a little apart.
+ */
+async function webhookDelay(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const { runWebhooksOnce } = await import('../../lib/webhooks/run.js');
+  process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
+  const call = await signedCaller('bench-webhooks');
+  const received = new Map<string, number>();
+  const receiver = createServer((request, response) => {
+    received.set(String(request.headers['webhook-id']), performance.now());
+    request.resume();
+    response.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as { port: number }).port;
+  await call('POST', '/api/webhooks', { url: `http://127.0.0.1:${port}/`, events: ['product.updated'] });
+  const created = await call('POST', '/api/products', { ref: `BENCH-HOOK-${Date.now()}`, default_category: 1, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
+  const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
+  let running = true;
+  const rounds = (async () => {
+    while (running) {
+      await runWebhooksOnce();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  })();
+  const answered: Array<{ at: number; version: number }> = [];
+  for (let i = 0; i < 30; i++) {
+    await call('PUT', `/api/products/${id}`, { price: String(10 + i) });
+    answered.push({ at: performance.now(), version: i + 2 });
+    await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 300));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  running = false;
+  await rounds;
+  receiver.close();
+  // The feed's changes of this product, by version, give each delivery's webhook-id.
+  const { readHistory } = await import('../../lib/db/feed.js');
+  const { changes } = await readHistory('product', id, undefined, 100);
+  const delays = answered.map(({ at, version }) => received.get(changes.find((c) => c.version === version && c.type === 'updated')!.id)! - at);
+  if (delays.some((d) => !Number.isFinite(d))) throw new Error('a webhook did not arrive');
+  console.log(`a write's answer to its webhook at a local receiver (30 writes, rounds every second)`.padEnd(50), `${median(delays).toFixed(0)} ms`.padStart(10), `max ${Math.max(...delays).toFixed(0)} ms`);
+}
+
 /** A GET of the feed: its rows and the cursor it answers with. */
 async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: string): Promise<{ rows: number; cursor: string }> {
   const response = await call('GET', url);
@@ -301,6 +347,7 @@ if (!only || ['warm', 'import', 'login', 'changes'].includes(only)) {
     if (!only || only === 'changes') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
       await changeCosts();
+      await webhookDelay();
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
   } finally {
