@@ -104,6 +104,32 @@ describe('webhooks', () => {
     expect(logLines.some((line) => line.includes('"message":"webhook disabled"'))).toBe(true);
   });
 
+  it('is disabled as failing when its schedule runs out (three days on the real one), recorded and logged', async () => {
+    answers.set('/down', (r) => r.writeHead(500).end());
+    const kept = process.env.STORE_WEBHOOK_RETRY_SECONDS;
+    process.env.STORE_WEBHOOK_RETRY_SECONDS = '0';
+    try {
+      const hook = await subscribe('/down', ['customer.created']);
+      await createCustomer();
+      await runRounds();
+      expect(at('/down')).toHaveLength(2);
+      expect((await get(`/api/webhooks/${hook.ID}`)).body[0]).toMatchObject({ ENABLED: 0, DISABLED_REASON: 'failing' });
+      const log = (await get(`/api/webhooks/${hook.ID}/deliveries`)).body as Array<{ ATTEMPT: number; STATUS: number; ERROR: string; NEXT_ATTEMPT: string | null }>;
+      expect(log.map((d) => [d.ATTEMPT, d.STATUS, d.ERROR, d.NEXT_ATTEMPT])).toEqual([
+        [2, 500, 'status', null],
+        [1, 500, 'status', expect.stringMatching(/^\d{4}-/)],
+      ]);
+      // Enabled again by a person, it takes changes again.
+      answers.set('/down', (r) => r.writeHead(200).end());
+      expect((await put(`/api/webhooks/${hook.ID}`, { enabled: 1 })).body[0]).toMatchObject({ ENABLED: 1, DISABLED_REASON: '' });
+      await createCustomer();
+      await runRounds();
+      expect(at('/down')).toHaveLength(3);
+    } finally {
+      process.env.STORE_WEBHOOK_RETRY_SECONDS = kept;
+    }
+  });
+
   it('takes only the changes its patterns name', async () => {
     await subscribe('/customers-deleted', ['customer.deleted']);
     const customer = (await createCustomer()).row;
