@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import type { Context } from 'aws-lambda';
+import { handler as scheduledRun } from '../functions/webhooks/run.js';
 import { runWebhooksOnce } from '../lib/webhooks/run.js';
 import { del, get, keyWith, logLines, post, put } from './support/api.js';
 import { cursorNow, type ChangeRow } from './support/changes.js';
@@ -53,6 +55,20 @@ const subscribe = async (path: string, events: string[]) => {
   return created.body[0] as { ID: number; SECRET: string; URL: string };
 };
 const at = (path: string) => deliveries.filter((d) => d.path === path);
+
+/** The context of a scheduled run that has `ms` left. */
+const runWith = (ms: number) => {
+  const deadline = Date.now() + ms;
+  return { getRemainingTimeInMillis: () => deadline - Date.now() } as Context;
+};
+
+describe('the scheduled worker (AWS)', () => {
+  it('ends at once when there is nothing to do', async () => {
+    const started = Date.now();
+    await scheduledRun({}, runWith(60_000));
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
 
 describe('webhooks', () => {
   it('delivers every change after the subscription, signed so that its secret verifies it, shown once', async () => {
@@ -125,6 +141,24 @@ describe('webhooks', () => {
       await createCustomer();
       await runRounds();
       expect(at('/down')).toHaveLength(3);
+    } finally {
+      process.env.STORE_WEBHOOK_RETRY_SECONDS = kept;
+    }
+  });
+
+  it('is delivered by the scheduled worker too, which works in rounds while a retry falls due in its run, until 15 s of it are left', async () => {
+    answers.set('/scheduled', (r, count) => r.writeHead(count === 1 ? 503 : 200).end());
+    const kept = process.env.STORE_WEBHOOK_RETRY_SECONDS;
+    process.env.STORE_WEBHOOK_RETRY_SECONDS = '1.5';
+    try {
+      await subscribe('/scheduled', ['product.created']);
+      const product = (await createProduct()).row;
+      const started = Date.now();
+      // A 503, then the retry falls due 1.5 s later, within the run: the run waits for it, then ends.
+      await scheduledRun({}, runWith(19_000));
+      expect(Date.now() - started).toBeLessThan(4_000);
+      const got = at('/scheduled');
+      expect(got.map((d) => (JSON.parse(d.body) as ChangeRow).ENTITY_ID)).toEqual([product.ID, product.ID]);
     } finally {
       process.env.STORE_WEBHOOK_RETRY_SECONDS = kept;
     }

@@ -31,7 +31,7 @@ export class WebhookDeliveries extends Construct {
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.worker = new NodejsFunction(this, 'Worker', {
       ...bundledFunction({ entry: 'functions/webhooks/run.ts', logGroup, logLevel: props.logLevel, architecture: props.architecture }),
-      memorySize: 512,
+      memorySize: 256,
       timeout: this.timeout,
       reservedConcurrentExecutions: 1,
       environment: { STORE_TABLE_NAME: props.table.tableName },

@@ -33,6 +33,12 @@ export function defineDueQueue(queue: QueueDeclaration) {
     enqueue: (key: Key, dueAt: number, attributes: Item, onlyIfAbsent?: OnConditionFailed): WriteStep =>
       put({ ...key, ...attributes, ...indexed(key, dueAt) }, onlyIfAbsent ? { expression: 'attribute_not_exists(pk)' } : undefined, onlyIfAbsent),
 
+    /** When the next job is due, if any is queued. */
+    async nextDue(): Promise<number | undefined> {
+      const [first] = await this.due(Number.MAX_SAFE_INTEGER, 1);
+      return first === undefined ? undefined : Number(first.dueAt);
+    },
+
     /** Jobs due by `now`, oldest first within each partition (the index is eventually consistent: a job may show a moment late). */
     async due(now: number, limit: number): Promise<Item[]> {
       const partitions = await Promise.all(

@@ -33,8 +33,7 @@ const after = (a: FeedPosition, b: FeedPosition) => a.n > b.n || (a.n === b.n &&
 const enabledSubscriptions = async (): Promise<WebhookSubscription[]> => (await webhooks.readAll()).filter((w) => w.enabled);
 
 /** Queues the jobs of the changes placed since the last round; how many it queued. */
-export async function dispatchChanges(): Promise<number> {
-  const subscriptions = await enabledSubscriptions();
+export async function dispatchChanges(subscriptions: WebhookSubscription[]): Promise<number> {
   const cursorItem = await readItem(DISPATCH_CURSOR);
   const stored = cursorItem?.position as [number, number] | undefined;
   if (subscriptions.length === 0 && stored === undefined) return 0;
@@ -173,8 +172,9 @@ export async function deliverDue(limit = 25): Promise<RoundOutcome> {
   return outcome;
 }
 
-/** One round: dispatch what the feed has, then attempt what is due. */
-export async function runWebhooksOnce(): Promise<RoundOutcome & { queued: number }> {
-  const queued = await dispatchChanges();
-  return { queued, ...(await deliverDue()) };
+/** One round: dispatch what the feed has, then attempt what is due; `nextDue`: when the next job left is due. */
+export async function runWebhooksOnce(): Promise<RoundOutcome & { queued: number; nextDue: number | undefined }> {
+  const queued = await dispatchChanges(await enabledSubscriptions());
+  const outcome = await deliverDue();
+  return { queued, ...outcome, nextDue: await deliveryJobs.nextDue() };
 }
