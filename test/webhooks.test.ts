@@ -164,6 +164,27 @@ describe('webhooks', () => {
     }
   });
 
+  it('goes on from the newest change when its dispatcher fell behind the changes\' retention, and says so', async () => {
+    await subscribe('/late', ['product.created']);
+    await runRounds();
+    const kept = process.env.STORE_CHANGE_RETENTION_DAYS;
+    process.env.STORE_CHANGE_RETENTION_DAYS = String(1 / 86_400);
+    try {
+      const lost = (await createProduct()).row;
+      await get('/api/changes?limit=1'); // placed by a reader, then past its retention before the dispatcher reads it
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await runRounds();
+      expect(logLines.some((line) => line.includes("dispatcher was behind the changes' retention"))).toBe(true);
+      const next = (await createProduct()).row;
+      await runRounds();
+      expect(at('/late').map((d) => (JSON.parse(d.body) as ChangeRow).ENTITY_ID)).toEqual([next.ID]);
+      expect(lost.ID).not.toBe(next.ID);
+    } finally {
+      if (kept === undefined) delete process.env.STORE_CHANGE_RETENTION_DAYS;
+      else process.env.STORE_CHANGE_RETENTION_DAYS = kept;
+    }
+  });
+
   it('takes only the changes its patterns name', async () => {
     await subscribe('/customers-deleted', ['customer.deleted']);
     const customer = (await createCustomer()).row;

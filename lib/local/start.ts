@@ -27,10 +27,8 @@ async function ensureServerSecret(dataDir: string): Promise<void> {
 
 /**
  * The webhooks' rounds, every second, as the scheduled function runs them on AWS (lib/webhooks/run.ts).
- * Locally a receiver may be on http://127.0.0.1 or ::1 (STORE_WEBHOOKS_ALLOW_LOOPBACK, set here).
  */
 function deliverWebhooks(): void {
-  process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK ??= '1';
   const round = async () => {
     try {
       await runWebhooksOnce();
@@ -43,6 +41,8 @@ function deliverWebhooks(): void {
 }
 
 async function main(): Promise<void> {
+  // A local receiver may be on http://127.0.0.1 or ::1 (lib/webhooks/address-policy.ts); a deployment never allows it.
+  process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK ??= '1';
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
   await mkdir(dataDir, { recursive: true });

@@ -11,7 +11,7 @@
  */
 import { changeRow } from '../changes/row.js';
 import { changeOf, type Change } from '../db/changes.js';
-import { Conflict, WriteConflict } from '../db/errors.js';
+import { Conflict, Gone, WriteConflict } from '../db/errors.js';
 import { feedEnd, placePending, readFeed, type FeedPosition } from '../db/feed.js';
 import { readItem, type Item } from '../db/items.js';
 import { table } from '../db/table.js';
@@ -41,30 +41,43 @@ export async function dispatchChanges(subscriptions: WebhookSubscription[]): Pro
   const earliest = subscriptions.map((w) => ({ n: w.start[0], i: w.start[1] })).reduce((a, b) => (after(a, b) ? b : a), await feedEnd());
   let position: FeedPosition = stored ? { n: stored[0], i: stored[1] } : earliest;
   await placePending();
-  const page = await readFeed(position, () => true, 90);
+  let page: Awaited<ReturnType<typeof readFeed>>;
+  try {
+    page = await readFeed(position, () => true, 90);
+  } catch (error) {
+    if (!(error instanceof Gone)) throw error;
+    // Not run for longer than the changes are kept: what was between is gone; go on from the end.
+    log('warn', 'webhooks: the dispatcher was behind the changes\' retention; it goes on from the newest change', {});
+    page = { changes: [], positions: [], next: await feedEnd() };
+  }
   const moveCursor = (to: FeedPosition): WriteStep =>
     stored === undefined && position === earliest
       ? put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, { expression: 'attribute_not_exists(pk)' }, raced)
       : put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, holds('position', [position.n, position.i]), raced);
   let jobs: WriteStep[] = [];
   let queued = 0;
+  /** Writes the jobs so far with the cursor's move to `to`; false when another dispatcher moved it first (two `npm start` on one table). */
+  const flush = async (to: FeedPosition): Promise<boolean> => {
+    try {
+      await writeAtomically([...jobs, moveCursor(to)]);
+    } catch (error) {
+      if (error instanceof WriteConflict) return false;
+      throw error;
+    }
+    queued += jobs.length;
+    jobs = [];
+    position = to;
+    return true;
+  };
   const now = Date.now();
   for (const [k, change] of page.changes.entries()) {
     const at = page.positions[k]!;
     const takers = subscriptions.filter((w) => after(at, { n: w.start[0], i: w.start[1] }) && matches(w.events, change.resource, change.type));
     // A transaction holds 100 steps: the cursor moves with the jobs of the changes before this one.
-    if (jobs.length + takers.length > 99) {
-      await writeAtomically([...jobs, moveCursor(page.positions[k - 1]!)]);
-      position = page.positions[k - 1]!;
-      queued += jobs.length;
-      jobs = [];
-    }
+    if (jobs.length + takers.length > 99 && !(await flush(page.positions[k - 1]!))) return queued;
     jobs.push(...takers.map((w) => deliveryJobs.enqueue(jobKey(w.id, change.id), now, { webhookId: w.id, changeId: change.id, changeKey: change.key, attempt: 1 })));
   }
-  if (page.changes.length > 0 || after(page.next, position)) {
-    await writeAtomically([...jobs, moveCursor(page.next)]);
-    queued += jobs.length;
-  }
+  if (page.changes.length > 0 || after(page.next, position)) await flush(page.next);
   return queued;
 }
 
