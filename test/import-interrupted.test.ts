@@ -38,9 +38,9 @@ describe('npm run import, interrupted', () => {
     const rerun = await startImport(['--from', store.storeUrl]).finished;
     expect(rerun.status, rerun.stderr).toBe(2);
     expect(rerun.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 0, unchanged: 3, kept: 0, skipped: 8 },
-      product: { read: 16, imported: 0, unchanged: 6, kept: 0, skipped: 10 },
-      customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
+      'tax rule': { read: 11, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, skipped: 8 },
+      product: { read: 16, imported: 0, updated: 0, unchanged: 6, kept: 0, conflict: 0, skipped: 10 },
+      customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 9 },
     });
     expect((await get('/api/customers')).headers['x-total-count']).toBe('3');
     // Rule 3 counts its two products once, not once per run.

@@ -63,9 +63,9 @@ const SKIPPED_CUSTOMERS = {
 
 /** What the first run makes of the store (a dry run says the same). */
 const FIRST_RUN = {
-  'tax rule': { read: 11, imported: 2, unchanged: 1, kept: 0, skipped: 8 },
-  product: { read: 16, imported: 4, unchanged: 0, kept: 0, skipped: 12 },
-  customer: { read: 12, imported: 3, unchanged: 0, kept: 0, skipped: 9 },
+  'tax rule': { read: 11, imported: 2, updated: 0, unchanged: 1, kept: 0, conflict: 0, skipped: 8 },
+  product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 12 },
+  customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 9 },
 };
 
 const problemOf = (run: ImportRun, kind: string, id: number) => run.report!.skipped.find((s) => s.kind === kind && s.id === id)?.problems[0]?.message;
@@ -196,9 +196,9 @@ describe('npm run import', () => {
     const second = await runImport(['--from', storeUrl]);
     expect(second.status, second.stderr).toBe(2);
     expect(second.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 0, unchanged: 3, kept: 0, skipped: 8 },
-      product: { read: 16, imported: 0, unchanged: 4, kept: 0, skipped: 12 },
-      customer: { read: 12, imported: 0, unchanged: 3, kept: 0, skipped: 9 },
+      'tax rule': { read: 11, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, skipped: 8 },
+      product: { read: 16, imported: 0, updated: 0, unchanged: 4, kept: 0, conflict: 0, skipped: 12 },
+      customer: { read: 12, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, skipped: 9 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);
     expect(await tableSnapshot()).toEqual(before);
@@ -235,7 +235,7 @@ describe('npm run import', () => {
 
     const again = await runImport(['--from', storeUrl]);
     expect(again.status, again.stderr).toBe(2);
-    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, unchanged: 2, kept: 1, skipped: 9 });
+    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, updated: 0, unchanged: 2, kept: 1, conflict: 0, skipped: 9 });
     // What was deleted through the API since the first run stays deleted: its history is kept, and
     // the record is not made again under its id.
     expect(problemOf(again, 'product', 10)).toMatch(/^tax rule 3 was skipped \(tax_rule: tax-rule 3 was deleted since it was made/);

@@ -1,5 +1,5 @@
 /**
- * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--report FILE] [--timezone ZONE]
+ * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--update] [--report FILE] [--timezone ZONE]
  *
  * Copies a Thelia 2.x store (tax rules, products, customers) into the table connect.ts picks, as
  * CONTRACT §10 says; README "Moving from Thelia". Exit code 0 when every record is in the table,
@@ -15,8 +15,10 @@ import { StoreImport } from '../import/run.js';
 import { describeSource, TheliaSource } from '../import/source.js';
 import { connectToTable } from './connect.js';
 
-const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--report FILE.json] [--timezone ZONE]
+const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--update] [--report FILE.json] [--timezone ZONE]
   --dry-run     read and check everything, write nothing
+  --update      apply what changed in Thelia since the import to records nobody changed through the API since;
+                list those changed on both sides as conflicts
   --report      also write the report as JSON to FILE.json
   --timezone    the zone of Thelia's dates (default Z, UTC; e.g. +02:00 or local)`;
 
@@ -25,7 +27,7 @@ export const EXIT = { complete: 0, failed: 1, skipped: 2 } as const;
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
+    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
   });
   if (values.help) {
     console.log(USAGE);
@@ -50,11 +52,11 @@ async function run(argv: string[]): Promise<number> {
     const shownSource = describeSource(url);
     console.error(`${dryRun ? 'Checking' : 'Importing'} ${shownSource} into table ${tableName()}${dryRun ? ' (dry run: nothing is written)' : ''}`);
     const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun });
-    await new StoreImport(source, new Destination(dryRun), report, new Progress(process.stderr)).run();
+    await new StoreImport(source, new Destination(dryRun, values.update ?? false), report, new Progress(process.stderr)).run();
     const finished = report.finish();
     if (values.report) await writeFile(values.report, `${JSON.stringify(finished, null, 2)}\n`);
     console.log(formatReport(finished, values.report));
-    return report.hasSkipped ? EXIT.skipped : EXIT.complete;
+    return report.incomplete ? EXIT.skipped : EXIT.complete;
   } finally {
     await source.close();
     await local?.stop();

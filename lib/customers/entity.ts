@@ -24,6 +24,10 @@ export const CustomerRecord = v.object({
   address3: v.string(),
   passwordHash: v.string(),
   version: v.number(),
+  /** The version the Thelia import wrote, absent for records made through the API: equal to `version` while nobody changed it since. */
+  importedVersion: v.optional(v.number()),
+  /** The source's `updated_at` when the import last wrote it. */
+  sourceUpdatedAt: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
 });

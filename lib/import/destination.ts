@@ -27,11 +27,19 @@ import type { Kind as RecordKind } from './report.js';
  * through the API since it was imported (same record: same creation date), left as it is; or not
  * written, with why.
  */
-export type Outcome = { status: 'imported' } | { status: 'unchanged' } | { status: 'kept' } | { status: 'skipped'; problems: Problem[] };
+export type Outcome =
+  | { status: 'imported' }
+  | { status: 'updated' }
+  | { status: 'unchanged' }
+  | { status: 'kept' }
+  /** Changed in the source and through the API since the import: left as it is, both dates named. */
+  | { status: 'conflict'; sourceUpdatedAt: string; tableUpdatedAt: string }
+  | { status: 'skipped'; problems: Problem[] };
 
 const IMPORTED: Outcome = { status: 'imported' };
 const UNCHANGED: Outcome = { status: 'unchanged' };
 const KEPT: Outcome = { status: 'kept' };
+const UPDATED: Outcome = { status: 'updated' };
 const skipped = (field: string, message: string): Outcome => ({ status: 'skipped', problems: [{ field, message }] });
 
 /** JSON with sorted keys: the same content whatever order its maps were stored in. */
@@ -46,11 +54,18 @@ function canonical(value: unknown): string {
 
 /** What a record says, without what any write changes by itself: its version, its dates, its tallies. */
 const contentOf = (record: object, alsoIgnored: readonly string[] = []): string => {
-  const ignored = new Set(['version', 'createdAt', 'updatedAt', 'productCount', ...alsoIgnored]);
+  const ignored = new Set(['version', 'importedVersion', 'sourceUpdatedAt', 'createdAt', 'updatedAt', 'productCount', ...alsoIgnored]);
   return canonical(Object.fromEntries(Object.entries(record).filter(([field]) => !ignored.has(field))));
 };
 
-type Stored = { id: number; createdAt: string };
+type Stored = { id: number; createdAt: string; updatedAt: string; version: number; importedVersion?: number | undefined; sourceUpdatedAt?: string | undefined };
+
+/** A record the import wrote and nobody changed since (its version is still the import's). */
+const untouched = (stored: Stored): boolean => stored.importedVersion !== undefined && stored.importedVersion === stored.version;
+/** Whether the source's row was updated after the import last wrote the record (unknown for imports made before this was kept: no). */
+const sourceChanged = (stored: Stored, imported: Stored): boolean => stored.sourceUpdatedAt !== undefined && imported.updatedAt > stored.sourceUpdatedAt;
+/** A record as the import writes it: the version given, marked as the import's, with the source's date. */
+const asImported = <R extends Stored>(record: R, version: number): R => ({ ...record, version, importedVersion: version, sourceUpdatedAt: record.updatedAt });
 
 interface Kind<R extends Stored> {
   /** What a record is called, and the Thelia table it comes from. */
@@ -58,6 +73,8 @@ interface Kind<R extends Stored> {
   table: string;
   readMany(ids: readonly number[]): Promise<R[]>;
   steps(records: readonly R[]): WriteStep[];
+  /** The steps that replace an untouched record with the source's newer content (`--update`). */
+  updateSteps(stored: R, next: R): WriteStep[];
   same(stored: R, imported: R): boolean;
   /** The value that must be unique among records (email, ref), its lock and its Thelia column. */
   unique: { column: string; valueOf(record: R): string; lockKey(value: string): Key; ownerOf(lock: Item): number | undefined };
@@ -70,6 +87,7 @@ const customerKind: Kind<Customer> = {
   table: 'customer',
   readMany: (ids) => customers.readMany(ids),
   steps: (records) => customers.create(...records),
+  updateSteps: (stored, next) => customers.replace(stored, next, stored.version),
   same(stored, imported) {
     // A bcrypt hash is upgraded at the customer's first successful check: that is no change of content.
     const ignored = isBcrypt(stored.passwordHash) ? [] : ['passwordHash'];
@@ -91,6 +109,13 @@ const productKind: Kind<Product> = {
     for (const product of records) perRule.set(product.taxRuleId, (perRule.get(product.taxRuleId) ?? 0) + 1);
     const counts = [...perRule].map(([ruleId, count]) => countProductStep(ruleId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)));
     return [...products.create(...records), ...counts];
+  },
+  updateSteps(stored, next) {
+    const moves =
+      stored.taxRuleId === next.taxRuleId
+        ? []
+        : [countProductStep(stored.taxRuleId, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)), countProductStep(next.taxRuleId, 1, () => new Conflict(`tax rule ${next.taxRuleId} is no longer in the table`, TAX_RULE_GONE))];
+    return [...products.replace(stored, next, stored.version), ...moves];
   },
   same: (stored, imported) => contentOf(stored) === contentOf(imported),
   unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
@@ -154,7 +179,11 @@ export class Destination {
   /** In a dry run, the unique values the records would have taken so far, and by whom. */
   private readonly claimed = new Map<string, number>();
 
-  constructor(readonly dryRun: boolean) {}
+  /** `update`: apply what changed in the source to records nobody changed since they were imported. */
+  constructor(
+    readonly dryRun: boolean,
+    readonly update = false,
+  ) {}
 
   /** Ids created later through the API come after `lastId`. */
   async reserveIds(what: RecordKind, lastId: number): Promise<void> {
@@ -170,11 +199,16 @@ export class Destination {
   async taxRule(rule: TaxRule): Promise<Outcome> {
     const stored = await taxRules.read(rule.id);
     const same = stored !== undefined && contentOf(stored) === contentOf(rule);
+    if (stored && !same && this.update && stored.createdAt === rule.createdAt && untouched(stored)) {
+      if (this.dryRun) return UPDATED;
+      await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored));
+      return UPDATED;
+    }
     if (stored && (same || !untouchedSeed(stored))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
     if (this.dryRun) return IMPORTED;
     try {
       // In place of a seeded rule, it is the seed's next version (its change is recorded as such).
-      await persist(() => wholeRuleSteps(stored ? { ...rule, version: stored.version + 1 } : rule, stored));
+      await persist(() => wholeRuleSteps(asImported(rule, stored ? stored.version + 1 : rule.version), stored));
       return IMPORTED;
     } catch (error) {
       if (error instanceof Refused) return skipped('tax_rule', error.message);
@@ -186,10 +220,16 @@ export class Destination {
     }
   }
 
-  /** The verdict on a record whose id is in the table: never overwritten. */
+  /**
+   * The verdict on a record whose id is in the table, other than an update: unchanged; kept (changed
+   * through the API since, or, without --update, in the source); a conflict (changed on both sides,
+   * with --update); or another record's id.
+   */
   private alreadyThere(what: string, table: string, stored: Stored, imported: Stored, same: boolean): Outcome {
     if (same) return UNCHANGED;
-    if (stored.createdAt === imported.createdAt) return KEPT;
+    if (stored.createdAt === imported.createdAt) {
+      return this.update && sourceChanged(stored, imported) ? { status: 'conflict', sourceUpdatedAt: imported.updatedAt, tableUpdatedAt: stored.updatedAt } : KEPT;
+    }
     return skipped(`${table}.id`, `id ${imported.id} is another ${what}'s in the table (created ${stored.createdAt}), which is left as it is`);
   }
 
@@ -197,9 +237,13 @@ export class Destination {
     const outcomes = new Map<number, Outcome>();
     const stored = new Map((await kind.readMany(records.map((r) => r.id))).map((record) => [record.id, record]));
     const fresh: R[] = [];
-    for (const record of records) {
+    for (const source of records) {
+      const record = asImported(source, source.version);
       const existing = stored.get(record.id);
-      if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)));
+      const same = existing !== undefined && kind.same(existing, record);
+      if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing)) {
+        outcomes.set(record.id, await this.updateOne(kind, existing, asImported(record, existing.version + 1)));
+      } else if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, same));
       else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
       else fresh.push(record);
     }
@@ -219,6 +263,23 @@ export class Destination {
     }
     for (const record of alone) outcomes.set(record.id, this.dryRun ? (await this.wouldWrite(kind, [record])).get(record.id)! : await this.writeAlone(kind, record));
     return outcomes;
+  }
+
+  /** An untouched record replaced by the source's newer content, at its version: a change by `import`. */
+  private async updateOne<R extends Stored>(kind: Kind<R>, stored: R, next: R): Promise<Outcome> {
+    if (this.dryRun) return UPDATED;
+    try {
+      await persist(() => kind.updateSteps(stored, next));
+      return UPDATED;
+    } catch (error) {
+      if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
+      if (!(error instanceof Conflict) && !(error instanceof VersionMismatch)) throw error;
+      // Applied by an attempt whose answer was lost, or changed by someone meanwhile.
+      const [now] = await kind.readMany([stored.id]);
+      if (now && kind.same(now, next)) return UNCHANGED;
+      if (error instanceof Conflict && error.field !== undefined) return skipped(kind.unique.column, error.message);
+      return now ? this.alreadyThere(kind.what, kind.table, now, next, false) : skipped(`${kind.table}.id`, error.message);
+    }
   }
 
   /** Whether the records were written together; false when one of them could not be. */

@@ -12,11 +12,22 @@ export type Kind = (typeof KINDS)[number];
 export interface Counts {
   read: number;
   imported: number;
+  /** Already in the table, untouched since the import, and changed in the source: updated (`--update`). */
+  updated: number;
   /** Already in the table with the source's content. */
   unchanged: number;
   /** Already in the table, changed through the API since the import: left as it is. */
   kept: number;
+  /** Changed both in the source and through the API since the import: left as it is (`--update`). */
+  conflict: number;
   skipped: number;
+}
+
+export interface ConflictRecord {
+  kind: Kind;
+  id: number;
+  sourceUpdatedAt: string;
+  tableUpdatedAt: string;
 }
 
 export interface SkippedRecord {
@@ -38,12 +49,14 @@ export interface ImportReport {
   peakMemoryMiB: number;
   counts: Record<Kind, Counts>;
   skipped: SkippedRecord[];
+  conflicts: ConflictRecord[];
 }
 
 export class ReportBuilder {
   private readonly started = new Date();
-  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, unchanged: 0, kept: 0, skipped: 0 }])) as Record<Kind, Counts>;
+  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 0 }])) as Record<Kind, Counts>;
   private readonly skipped: SkippedRecord[] = [];
+  private readonly conflicts: ConflictRecord[] = [];
 
   constructor(private readonly about: { source: string; table: string; dryRun: boolean }) {}
 
@@ -52,10 +65,12 @@ export class ReportBuilder {
     counts.read++;
     counts[outcome.status]++;
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
+    if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
   }
 
-  get hasSkipped(): boolean {
-    return this.skipped.length > 0;
+  /** Whether the table does not hold the source as it is: records skipped or left as conflicts (exit 2). */
+  get incomplete(): boolean {
+    return this.skipped.length > 0 || this.conflicts.length > 0;
   }
 
   finish(): ImportReport {
@@ -69,6 +84,7 @@ export class ReportBuilder {
       peakMemoryMiB: Math.round(process.resourceUsage().maxRSS / 1024),
       counts: this.counts,
       skipped: this.skipped,
+      conflicts: this.conflicts,
     };
   }
 }
@@ -77,9 +93,9 @@ const LISTED = 50;
 
 /** The report as a person reads it at the end of a run. */
 export function formatReport(report: ImportReport, reportFile?: string): string {
-  const columns = ['read', 'imported', 'unchanged', 'kept', 'skipped'] as const;
+  const columns = ['read', 'imported', 'updated', 'unchanged', 'kept', 'conflict', 'skipped'] as const;
   const rows = [
-    ['', 'read', report.dryRun ? 'to import' : 'imported', 'unchanged', 'kept (changed since)', 'skipped'],
+    ['', 'read', report.dryRun ? 'to import' : 'imported', report.dryRun ? 'to update' : 'updated', 'unchanged', 'kept (changed through the API)', 'conflict', 'skipped'],
     ...KINDS.map((kind) => [`${kind}s`, ...columns.map((column) => String(report.counts[kind][column]))]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -88,6 +104,11 @@ export function formatReport(report: ImportReport, reportFile?: string): string 
     `${report.dryRun ? 'Dry run (nothing written)' : 'Import'} from ${report.source} into ${report.table}: ${report.seconds} s, ${report.recordsPerSecond} records/s, peak memory ${report.peakMemoryMiB} MiB`,
     ...table,
   ];
+  if (report.conflicts.length) {
+    lines.push('', `Conflicts, changed in Thelia and through the API since the import, left as they are (${report.conflicts.length}):`);
+    for (const record of report.conflicts.slice(0, LISTED)) lines.push(`  ${record.kind} ${record.id}: Thelia updated_at ${record.sourceUpdatedAt}, the table's UPDATE_DATE ${record.tableUpdatedAt}`);
+    if (report.conflicts.length > LISTED) lines.push(`  … and ${report.conflicts.length - LISTED} more${reportFile ? ` (all of them in ${reportFile})` : ' (--report FILE lists all of them)'}`);
+  }
   if (report.skipped.length) {
     lines.push('', `Skipped (${report.skipped.length}):`);
     for (const record of report.skipped.slice(0, LISTED)) {

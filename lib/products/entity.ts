@@ -28,6 +28,10 @@ export const ProductRecord = v.object({
   defaultCategory: v.number(),
   i18n: v.record(v.string(), Texts),
   version: v.number(),
+  /** The version the Thelia import wrote, absent for records made through the API: equal to `version` while nobody changed it since. */
+  importedVersion: v.optional(v.number()),
+  /** The source's `updated_at` when the import last wrote it. */
+  sourceUpdatedAt: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
 });

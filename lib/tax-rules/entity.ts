@@ -26,6 +26,10 @@ export const TaxRuleRecord = v.object({
   /** How many products use the rule: a used rule cannot be deleted. */
   productCount: v.optional(v.number()),
   version: v.number(),
+  /** The version the Thelia import wrote (see customers' entity). */
+  importedVersion: v.optional(v.number()),
+  /** The source's `updated_at` when the import last wrote it. */
+  sourceUpdatedAt: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
