@@ -1,12 +1,13 @@
 /**
- * The deployed code, tested: the app is synthesized with its bundled assets, and every function's
+ * The deployed code, tested: the app is synthesized with its bundled assets (each within its size
+ * budget: what a cold start loads), and every function's
  * asset is loaded in a fresh Node process with the template's Handler and Environment (deploy-time
  * values supplied as `sam local invoke --env-vars` supplies them, infra/local-env.ts), invoked with
  * its `events/` sample and a Lambda-like context against DynamoDB Local, and must answer its route's
  * success status. The samples are played in order on this file's table: the creates make the ids
  * the later events use.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +18,13 @@ import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/bui
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-artifact-'));
 let built: BuiltFunction[];
+let template: { Resources: Record<string, any> };
 let environments: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
-  const { functions, template } = synthesizeFunctions(outdir);
-  built = functions;
+  const synthesized = synthesizeFunctions(outdir);
+  built = synthesized.functions;
+  template = synthesized.template;
   environments = functionEnvironments(template, {
     STORE_TABLE_NAME: process.env.STORE_TABLE_NAME!,
     STORE_SECRET: 'artifact test secret',
@@ -33,6 +36,20 @@ beforeAll(async () => {
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('the synthesized functions', () => {
+  it('are bundled by the local esbuild, each within its budget (open routes carry no SDK)', () => {
+    for (const fn of built) {
+      // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
+      // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
+      // The OpenAPI route carries the document itself (about 66 KB).
+      const budget = fn.route.permission === null ? 80 : fn.route.hashesPasswords ? 460 : 410;
+      expect(statSync(fn.file).size, fn.route.name).toBeLessThan(budget * 1024);
+    }
+    // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
+    const [, publisher] = Object.entries(template.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('ChangeEventsPublisher'))!;
+    const assembly = path.dirname(built[0]!.directory);
+    expect(statSync(path.join(assembly, `asset.${String(publisher.Properties.Code.S3Key).replace(/\.zip$/, '')}`, 'index.mjs')).size).toBeLessThan(380 * 1024);
+  });
+
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
     for (const fn of built) {
       const secret = fn.route.usesServerSecret ? ['STORE_SECRET', 'STORE_SECRET_ARN'] : [];

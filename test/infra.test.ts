@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App, Stack, Validations } from 'aws-cdk-lib';
@@ -14,13 +14,14 @@ import { CHANGE_INSERTS } from '../lib/events/stream-filter.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
-function synthesize(options: { bundle: boolean; disposable?: boolean }) {
-  const app = new App({ context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] } });
+/** The stack's template, without bundling its functions (test/artifact.test.ts synthesizes them bundled). */
+function synthesize(options: { disposable?: boolean } = {}) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new StoreApiStack(app, 'Test', { disposable: options.disposable ?? false });
   return { app, template: Template.fromStack(stack) };
 }
 
-const { template } = synthesize({ bundle: false });
+const { template } = synthesize();
 const resources = (type: string): Resource[] => Object.values(template.findResources(type)) as Resource[];
 const functions = resources('AWS::Lambda::Function');
 
@@ -164,7 +165,7 @@ describe('StoreApiStack', () => {
   });
 
   it('lets a dev stage destroy its table', () => {
-    const dev = synthesize({ bundle: false, disposable: true }).template;
+    const dev = synthesize({ disposable: true }).template;
     dev.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
   });
 
@@ -237,25 +238,4 @@ describe('StoreApiStack', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'EventBusName', 'TableName']);
     expect(resources('AWS::ApiGatewayV2::Api')[0]!.Properties.CorsConfiguration).toBeUndefined();
   });
-
-  it('bundles every function with the local esbuild, within its budget (open routes carry no SDK)', () => {
-    const { app, template: bundled } = synthesize({ bundle: true });
-    // Template.fromStack already synthesized the app: this is the same cloud assembly.
-    const assembly = app.synth();
-    for (const route of routes) {
-      const [id] = functionOf(route.name);
-      const assetPath = (bundled.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Code.S3Key.replace(/\.zip$/, '');
-      const bundle = path.join(assembly.directory, `asset.${assetPath}`, 'index.mjs');
-      expect(existsSync(bundle), route.name).toBe(true);
-      // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
-      // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
-      // The OpenAPI route carries the document itself (about 66 KB).
-      const budget = route.permission === null ? 80 : route.hashesPasswords ? 460 : 410;
-      expect(statSync(bundle).size, route.name).toBeLessThan(budget * 1024);
-    }
-    // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
-    const [publisher] = Object.entries(bundled.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('ChangeEventsPublisher'));
-    const publisherBundle = path.join(assembly.directory, `asset.${(publisher![1] as Resource).Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
-    expect(statSync(publisherBundle).size).toBeLessThan(380 * 1024);
-  }, 120_000);
 });
