@@ -11,3 +11,11 @@ export function log(level: Level, message: string, fields: Record<string, unknow
   if (wanted === 'silent' || (wanted === 'warn' && level === 'info') || (wanted === 'error' && level !== 'error')) return;
   process.stdout.write(`${JSON.stringify({ level, message, ...fields, time: new Date().toISOString() })}\n`);
 }
+
+/**
+ * The CloudWatch Embedded Metric Format directive of a log line: the line's fields named in
+ * `metrics` become metrics of `namespace`, by the `dimensions` fields (none: one series).
+ */
+export function metricsDirective(namespace: string, metrics: ReadonlyArray<readonly [name: string, unit: string]>, dimensions: readonly string[] = []) {
+  return { _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: namespace, Dimensions: [[...dimensions]], Metrics: metrics.map(([Name, Unit]) => ({ Name, Unit })) }] } };
+}

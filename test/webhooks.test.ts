@@ -3,8 +3,7 @@
  * API, a real HTTP receiver on 127.0.0.1 started here (loopback allowed, as `npm start` allows it),
  * and the same rounds `npm start` runs (lib/webhooks/run.ts), with the retry schedule shortened.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { Context } from 'aws-lambda';
 import { handler as scheduledRun } from '../functions/webhooks/run.js';
@@ -12,34 +11,12 @@ import { runWebhooksOnce } from '../lib/webhooks/run.js';
 import { del, get, keyWith, logLines, post, put } from './support/api.js';
 import { cursorNow, type ChangeRow } from './support/changes.js';
 import { createCustomer, createProduct } from './support/fixtures.js';
+import { useReceiver } from './support/receiver.js';
 
 process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
 process.env.STORE_WEBHOOK_RETRY_SECONDS = '0,0,0,0';
 
-interface Delivery {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-let server: Server;
-let base: string;
-const deliveries: Delivery[] = [];
-const answers = new Map<string, (response: ServerResponse, count: number) => void>();
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      deliveries.push({ path: request.url ?? '', headers: request.headers, body });
-      const count = deliveries.filter((d) => d.path === request.url).length;
-      (answers.get(request.url ?? '') ?? ((r) => r.writeHead(200).end()))(response, count);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const receiver = useReceiver();
 
 /** Rounds until nothing is left to do (a few at most). */
 async function runRounds(max = 6): Promise<void> {
@@ -50,11 +27,11 @@ async function runRounds(max = 6): Promise<void> {
 }
 
 const subscribe = async (path: string, events: string[]) => {
-  const created = await post('/api/webhooks', { url: `${base}${path}`, events, description: path });
+  const created = await post('/api/webhooks', { url: `${receiver.base}${path}`, events, description: path });
   expect(created.status, created.text).toBe(201);
   return created.body[0] as { ID: number; SECRET: string; URL: string };
 };
-const at = (path: string) => deliveries.filter((d) => d.path === path);
+const at = receiver.at;
 
 /** The context of a scheduled run that has `ms` left. */
 const runWith = (ms: number) => {
@@ -88,7 +65,7 @@ describe('webhooks', () => {
   });
 
   it('tries again after a 503, with the same webhook-id, and the delivery log shows every attempt', async () => {
-    answers.set('/flaky', (r, count) => r.writeHead(count <= 2 ? 503 : 200).end());
+    receiver.answer('/flaky', (r, count) => r.writeHead(count <= 2 ? 503 : 200).end());
     const hook = await subscribe('/flaky', ['customer.created']);
     const customer = (await createCustomer()).row;
     await runRounds();
@@ -108,7 +85,7 @@ describe('webhooks', () => {
   });
 
   it('is disabled by a 410, and delivers nothing more', async () => {
-    answers.set('/gone', (r) => r.writeHead(410).end());
+    receiver.answer('/gone', (r) => r.writeHead(410).end());
     const hook = await subscribe('/gone', ['product.*']);
     await createProduct();
     await runRounds();
@@ -121,7 +98,7 @@ describe('webhooks', () => {
   });
 
   it('is disabled as failing when its schedule runs out (three days on the real one), recorded and logged', async () => {
-    answers.set('/down', (r) => r.writeHead(500).end());
+    receiver.answer('/down', (r) => r.writeHead(500).end());
     const kept = process.env.STORE_WEBHOOK_RETRY_SECONDS;
     process.env.STORE_WEBHOOK_RETRY_SECONDS = '0';
     try {
@@ -136,7 +113,7 @@ describe('webhooks', () => {
         [1, 500, 'status', expect.stringMatching(/^\d{4}-/)],
       ]);
       // Enabled again by a person, it takes changes again.
-      answers.set('/down', (r) => r.writeHead(200).end());
+      receiver.answer('/down', (r) => r.writeHead(200).end());
       expect((await put(`/api/webhooks/${hook.ID}`, { enabled: 1 })).body[0]).toMatchObject({ ENABLED: 1, DISABLED_REASON: '' });
       await createCustomer();
       await runRounds();
@@ -147,7 +124,7 @@ describe('webhooks', () => {
   });
 
   it('is delivered by the scheduled worker too, which works in rounds while a retry falls due in its run, until 15 s of it are left', async () => {
-    answers.set('/scheduled', (r, count) => r.writeHead(count === 1 ? 503 : 200).end());
+    receiver.answer('/scheduled', (r, count) => r.writeHead(count === 1 ? 503 : 200).end());
     const kept = process.env.STORE_WEBHOOK_RETRY_SECONDS;
     process.env.STORE_WEBHOOK_RETRY_SECONDS = '1.5';
     try {
@@ -218,13 +195,13 @@ describe('webhooks', () => {
     }
     delete process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK;
     try {
-      const refused = await post('/api/webhooks', { url: `${base}/x`, events: ['*'] });
+      const refused = await post('/api/webhooks', { url: `${receiver.base}/x`, events: ['*'] });
       expect(refused.body.errors[0]).toMatchObject({ field: 'url', message: 'must be https' });
     } finally {
       process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
     }
-    expect((await post('/api/webhooks', { url: `${base}/x`, events: [] })).status).toBe(400);
-    expect((await post('/api/webhooks', { url: `${base}/x`, events: ['order.created'] })).status).toBe(400);
+    expect((await post('/api/webhooks', { url: `${receiver.base}/x`, events: [] })).status).toBe(400);
+    expect((await post('/api/webhooks', { url: `${receiver.base}/x`, events: ['order.created'] })).status).toBe(400);
   });
 
   it('is for superadmins only, and lists, changes and removes subscriptions', async () => {

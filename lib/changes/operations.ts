@@ -27,9 +27,9 @@ export async function listChanges(query: ChangeListInput, page: PageRequest, cal
     const end = await feedEnd();
     return { items: [], next: [end.n, end.i], positions: [] };
   }
-  await placePending();
+  const tail = await placePending();
   const after = page.after === undefined ? undefined : positionOf(page.after, 2);
-  const { changes, next, positions } = await readFeed(after && { n: Number(after[0]), i: Number(after[1]) }, (resource) => wanted.has(resource as ChangeResource), page.limit);
+  const { changes, next, positions } = await readFeed(after && { n: Number(after[0]), i: Number(after[1]) }, (resource) => wanted.has(resource as ChangeResource), page.limit, tail);
   return { items: changes.map(changeRow), next: [next.n, next.i], positions: positions.map((p) => [p.n, p.i]) };
 }
 

@@ -14,12 +14,12 @@
  * markers sort by version, and no partition takes more than an eighth of the store's writes).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { LIMITS } from '../limits.js';
 import type { Item } from './items.js';
-import type { Key } from './keys.js';
+import { shardOf, type Key } from './keys.js';
 import { table } from './table.js';
 import { Conflict } from './errors.js';
 import { ABSENT, put, type WriteStep } from './transactions.js';
@@ -133,10 +133,9 @@ export const changeKey = (resource: string, entityId: string | number, version: 
   sk: `V#${padVersion(version)}#${typeRank(type)}`,
 });
 
-export const pendingPartition = (resource: string, entityId: string | number): string => {
-  const shard = createHash('sha256').update(`${resource}#${entityId}`).digest().readUInt32BE(0) % PENDING_PARTITIONS;
-  return `CHANGES#PENDING#${shard}`;
-};
+/** The marker partitions, by number; a record's markers are all in one, picked by the record. */
+export const pendingPartitionKey = (shard: number): string => `CHANGES#PENDING#${shard}`;
+export const pendingPartition = (resource: string, entityId: string | number): string => pendingPartitionKey(shardOf(`${resource}#${entityId}`, PENDING_PARTITIONS));
 
 /** Field changes past this many bytes of JSON are stored compressed (texts compress well). */
 const COMPRESS_FROM = 8 * 1024;

@@ -19,21 +19,28 @@ export function tableName(): string {
   return process.env.STORE_TABLE_NAME ?? 'store';
 }
 
+/**
+ * An AWS client's configuration for an endpoint given in place of AWS's (DynamoDB Local, a test's
+ * stand-in): a region, and the environment's credentials or placeholders, which such endpoints
+ * accept. Nothing without one: the SDK's own resolution applies.
+ */
+export function endpointConfig(endpoint: string | undefined) {
+  if (!endpoint) return {};
+  return {
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials:
+      process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY }
+        : { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+}
+
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient {
   return new DynamoDBClient({
     maxAttempts: 3,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_500, throwOnRequestTimeout: true },
-    ...(endpoint
-      ? {
-          endpoint,
-          region: process.env.AWS_REGION ?? 'us-east-1',
-          // DynamoDB Local accepts any credentials; real ones are used when present.
-          credentials:
-            process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY
-              ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY }
-              : { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {}),
+    ...endpointConfig(endpoint),
   });
 }
 

@@ -5,11 +5,8 @@
  * it, then completes it or reschedules it, on condition that its claim still holds. Knows no
  * resource: webhooks' deliveries are its first jobs.
  */
-import { createHash } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { request, tableName } from './client.js';
-import type { Item } from './items.js';
-import type { Key } from './keys.js';
+import { queryPage, type Item } from './items.js';
+import { shardOf, type Key } from './keys.js';
 import { table, type IndexName } from './table.js';
 import { holds, put, remove, update, type OnConditionFailed, type WriteStep } from './transactions.js';
 
@@ -24,8 +21,7 @@ export interface QueueDeclaration {
 
 export function defineDueQueue(queue: QueueDeclaration) {
   const { partitionKey, sortKey } = table.indexes[queue.index];
-  const shardOf = (key: Key) => createHash('sha256').update(`${key.pk}|${key.sk}`).digest().readUInt32BE(0) % queue.shards;
-  const indexed = (key: Key, dueAt: number) => ({ dueAt, [partitionKey]: `${queue.name}#${shardOf(key)}`, [sortKey]: `${padTime(dueAt)}#${key.pk}#${key.sk}` });
+  const indexed = (key: Key, dueAt: number) => ({ dueAt, [partitionKey]: `${queue.name}#${shardOf(`${key.pk}|${key.sk}`, queue.shards)}`, [sortKey]: `${padTime(dueAt)}#${key.pk}#${key.sk}` });
   const keyOf = (job: Item): Key => ({ pk: String(job.pk), sk: String(job.sk) });
 
   return {
@@ -43,22 +39,16 @@ export function defineDueQueue(queue: QueueDeclaration) {
     async due(now: number, limit: number): Promise<Item[]> {
       const partitions = await Promise.all(
         Array.from({ length: queue.shards }, (_, shard) =>
-          request((db, options) =>
-            db.send(
-              new QueryCommand({
-                TableName: tableName(),
-                IndexName: queue.index,
-                KeyConditionExpression: '#pk = :pk AND #sk <= :now',
-                ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
-                ExpressionAttributeValues: { ':pk': `${queue.name}#${shard}`, ':now': `${padTime(now)}#\uffff` },
-                Limit: limit,
-              }),
-              options,
-            ),
-          ),
+          queryPage({
+            IndexName: queue.index,
+            KeyConditionExpression: '#pk = :pk AND #sk <= :now',
+            ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
+            ExpressionAttributeValues: { ':pk': `${queue.name}#${shard}`, ':now': `${padTime(now)}#\uffff` },
+            Limit: limit,
+          }),
         ),
       );
-      return partitions.flatMap((result) => result.Items ?? []).sort((a, b) => Number(a.dueAt) - Number(b.dueAt)).slice(0, limit);
+      return partitions.flatMap((page) => page.items).sort((a, b) => Number(a.dueAt) - Number(b.dueAt)).slice(0, limit);
     },
 
     /** The step that moves a job's due time (a claim, or a retry), with more attributes, while it is still due when read. */

@@ -16,11 +16,9 @@
  * and a later version commits only after the earlier one did (its condition is on that version), so
  * they are placed in version order.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { request, tableName } from './client.js';
-import { changeKey, changeOf, PENDING_PARTITIONS, retentionSeconds, type Change } from './changes.js';
+import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, type Change } from './changes.js';
 import { Conflict, Gone, WriteConflict } from './errors.js';
-import { readItem, readItems, type Item } from './items.js';
+import { queryPage, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
 import { ABSENT, holds, put, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
@@ -47,25 +45,13 @@ export interface FeedPosition {
 const tailOf = (item: Item | undefined): number => Number(item?.n ?? 0);
 
 async function pendingMarkers(): Promise<Item[]> {
-  const partitions = await Promise.all(
-    Array.from({ length: PENDING_PARTITIONS }, (_, shard) =>
-      request((db, options) =>
-        db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': `CHANGES#PENDING#${shard}` },
-            ConsistentRead: true,
-            Limit: PLACED_PER_ITEM,
-          }),
-          options,
-        ),
-      ),
+  const heads = await Promise.all(
+    Array.from({ length: PENDING_PARTITIONS }, async (_, shard) =>
+      (await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pendingPartitionKey(shard) }, ConsistentRead: true, Limit: PLACED_PER_ITEM })).items,
     ),
   );
   // Each partition's head in turn, so that a backlog in one delays no other; within a partition the
   // order is kept, so a record's markers are placed in version order.
-  const heads = partitions.map((result) => result.Items ?? []);
   const markers: Item[] = [];
   for (let i = 0; markers.length < PLACED_PER_ITEM && heads.some((head) => i < head.length); i++) {
     for (const head of heads) if (i < head.length && markers.length < PLACED_PER_ITEM) markers.push(head[i]!);
@@ -73,11 +59,11 @@ async function pendingMarkers(): Promise<Item[]> {
   return markers;
 }
 
-/** One round of placing: whether it placed anything. Cancelled by a concurrent placer: WriteConflict. */
-async function placeOnce(): Promise<boolean> {
+/** One round of placing: whether it placed anything, and the tail after it. Cancelled by a concurrent placer: WriteConflict. */
+async function placeOnce(): Promise<{ placed: boolean; tail: number }> {
   const [markers, tailItem] = await Promise.all([pendingMarkers(), readItem(TAIL)]);
-  if (markers.length === 0) return false;
   const tail = tailOf(tailItem);
+  if (markers.length === 0) return { placed: false, tail };
   const n = tail + 1;
   const entries: Entry[] = markers.map((marker) => {
     const change = marker.change as Key;
@@ -91,28 +77,35 @@ async function placeOnce(): Promise<boolean> {
     ...markers.map((marker) => remove({ pk: String(marker.pk), sk: String(marker.sk) }, holds('sk', marker.sk), () => new WriteConflict())),
   ];
   await writeAtomically(steps);
-  return true;
+  return { placed: true, tail: n };
 }
 
 /**
  * Places every change that is pending now into the feed (a bounded number of rounds per call, so
  * that a reader's request stays within its budget; what is left is placed by the next reader).
+ * Gives back the feed's tail as it last saw it, so that the read that follows need not ask again
+ * (a tail moved since only means a later read sees more); undefined when other placers kept winning.
  */
-export async function placePending(rounds = 10): Promise<void> {
+export async function placePending(rounds = 10): Promise<number | undefined> {
+  let tail: number | undefined;
   try {
     for (let round = 0; round < rounds; round++) {
-      if (!(await retryOnConflict(placeOnce, 5))) return;
+      const outcome = await retryOnConflict(placeOnce, 5);
+      tail = outcome.tail;
+      if (!outcome.placed) return tail;
     }
+    return tail;
   } catch (error) {
     // Other readers kept winning: they are placing what is pending, and this read stays correct
     // without it (what it did not place comes after the position it answers).
     if (!(error instanceof Conflict)) throw error;
+    return undefined;
   }
 }
 
 /** The position after every change placed so far: what `cursor=now` answers (pending changes come after it). */
-export async function feedEnd(): Promise<FeedPosition> {
-  return { n: tailOf(await readItem(TAIL)) + 1, i: 0 };
+export async function feedEnd(knownTail?: number): Promise<FeedPosition> {
+  return { n: (knownTail ?? tailOf(await readItem(TAIL))) + 1, i: 0 };
 }
 
 const entryKey = (entry: Entry): Key => ({ pk: entry.p, sk: entry.s });
@@ -126,22 +119,15 @@ async function feedItemsFrom(n: number, tail: number, count: number, hops = 20):
   let next = n;
   for (let hop = 0; items.length < count && next <= tail && hop < hops; hop++) {
     const block = Math.floor(next / BLOCK);
-    const result = await request((db, options) =>
-      db.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND sk >= :from',
-          ExpressionAttributeValues: { ':pk': `CHANGES#FEED#${block}`, ':from': feedKey(next).sk },
-          ConsistentRead: true,
-          Limit: count - items.length,
-        }),
-        options,
-      ),
-    );
-    const found = result.Items ?? [];
+    const { items: found, next: more } = await queryPage({
+      KeyConditionExpression: 'pk = :pk AND sk >= :from',
+      ExpressionAttributeValues: { ':pk': feedKey(next).pk, ':from': feedKey(next).sk },
+      ConsistentRead: true,
+      Limit: count - items.length,
+    });
     items.push(...found);
     if (found.length > 0) next = Number(found.at(-1)!.n) + 1;
-    if (found.length === 0 || !result.LastEvaluatedKey) next = Math.max(next, (block + 1) * BLOCK);
+    if (found.length === 0 || !more) next = Math.max(next, (block + 1) * BLOCK);
   }
   return { items, next: Math.min(next, tail + 1) };
 }
@@ -157,9 +143,11 @@ export async function readFeed(
   from: FeedPosition | undefined,
   wanted: (resource: string) => boolean,
   limit: number,
+  /** The tail `placePending` gave back, if the read follows it: not asked for again. */
+  knownTail?: number,
   scanItems = 50,
 ): Promise<{ changes: Change[]; next: FeedPosition; positions: FeedPosition[] }> {
-  const tail = tailOf(await readItem(TAIL));
+  const tail = knownTail ?? tailOf(await readItem(TAIL));
   const start = from ?? { n: 1, i: 0 };
   const { items, next: scannedTo } = await feedItemsFrom(start.n, tail, scanItems);
   const now = Date.now();
@@ -203,37 +191,19 @@ export async function readFeed(
 
 /** One record's changes in version order, after the change at `afterSk` (a history position). */
 export async function readHistory(resource: string, entityId: string | number, afterSk: string | undefined, limit: number): Promise<{ changes: Change[]; positions: string[] }> {
-  const result = await request((db, options) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: afterSk ? 'pk = :pk AND sk > :after' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeKey(resource, entityId, 0, 'created').pk, ...(afterSk ? { ':after': afterSk } : {}) },
-        ConsistentRead: true,
-        Limit: limit,
-      }),
-      options,
-    ),
-  );
+  const { items: found } = await queryPage({
+    KeyConditionExpression: afterSk ? 'pk = :pk AND sk > :after' : 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId), ...(afterSk ? { ':after': afterSk } : {}) },
+    ConsistentRead: true,
+    Limit: limit,
+  });
   const now = Date.now();
-  const items = (result.Items ?? []).filter((item) => !expired(item, now));
+  const items = found.filter((item) => !expired(item, now));
   return { changes: items.map(changeOf), positions: items.map((item) => String(item.sk)) };
 }
 
 /** The history position after a record's last change (its `cursor=now`). */
 export async function historyEnd(resource: string, entityId: string | number): Promise<string> {
-  const result = await request((db, options) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeKey(resource, entityId, 0, 'created').pk },
-        ConsistentRead: true,
-        ScanIndexForward: false,
-        Limit: 1,
-      }),
-      options,
-    ),
-  );
-  return String(result.Items?.[0]?.sk ?? '');
+  const { items } = await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId) }, ConsistentRead: true, ScanIndexForward: false, Limit: 1 });
+  return String(items[0]?.sk ?? '');
 }

@@ -27,15 +27,20 @@ export async function readItems(keys: readonly Key[]): Promise<Item[]> {
   return items;
 }
 
+/** One page of a query on the table (or one of its indexes): its items, and where the next page starts, if one does. */
+export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Item[]; next: Item | undefined }> {
+  const page = await request((db, options) => db.send(new QueryCommand({ ...input, TableName: tableName() }), options));
+  return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+}
+
 /** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
 export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'TableName'>): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {
-    const from = startKey;
-    const page = await request((db, options) => db.send(new QueryCommand({ ...input, TableName: tableName(), ...(from ? { ExclusiveStartKey: from } : {}) }), options));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
+    const page = await queryPage({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+    items.push(...page.items);
+    startKey = page.next;
   } while (startKey);
   return items;
 }

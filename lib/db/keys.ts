@@ -45,3 +45,6 @@ export function sortablePrefix(text: string, maxBytes: number): string {
 
 /** What an index sort key leaves for a record's text: the key, less its prefix, a separator and the padded id. */
 export const SORT_TEXT_BYTES = LIMITS.dynamodb.sortKeyBytes - RECORD_SORT_PREFIX.length - 1 - padId(0).length;
+
+/** Which of `count` partitions a value goes to: the same one every time, spread evenly. */
+export const shardOf = (value: string, count: number): number => createHash('sha256').update(value).digest().readUInt32BE(0) % count;

@@ -3,7 +3,7 @@
  * document: events published, refusals retried, records failed (retried by Lambda, then dead
  * letters), and the lag from a change's commit to its event. Never an event's content.
  */
-import { log } from '../log.js';
+import { log, metricsDirective } from '../log.js';
 
 /** The namespace of the push's metrics (the API's own are in lib/http/request-log.ts). */
 export const EVENTS_NAMESPACE = 'StoreApi/Events';
@@ -27,6 +27,6 @@ export function logBatch(outcome: BatchOutcome): void {
   log(outcome.failed > 0 ? 'warn' : 'info', 'events', {
     ...outcome,
     ...Object.fromEntries(METRICS.map(([field, name]) => [name, outcome[field]])),
-    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: EVENTS_NAMESPACE, Dimensions: [[]], Metrics: METRICS.map(([, Name, Unit]) => ({ Name, Unit })) }] },
+    ...metricsDirective(EVENTS_NAMESPACE, METRICS.map(([, name, unit]) => [name, unit] as const)),
   });
 }

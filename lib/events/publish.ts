@@ -5,6 +5,7 @@
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { changeOfStreamImage, type Change } from '../db/changes.js';
+import { endpointConfig } from '../db/client.js';
 import { changeEvent } from './event.js';
 
 /** An entry EventBridge kept refusing: its error code, never the event's content. */
@@ -16,20 +17,8 @@ export class EventRefused extends Error {
 }
 
 let client: EventBridgeClient | undefined;
-/** The EventBridge client; EVENTBRIDGE_ENDPOINT points it elsewhere (a test's stand-in, which takes any credentials). */
-function eventBridge(): EventBridgeClient {
-  const endpoint = process.env.EVENTBRIDGE_ENDPOINT;
-  client ??= new EventBridgeClient(
-    endpoint
-      ? {
-          endpoint,
-          region: process.env.AWS_REGION ?? 'us-east-1',
-          credentials: process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY } : { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {},
-  );
-  return client;
-}
+/** The EventBridge client; EVENTBRIDGE_ENDPOINT points it elsewhere (a test's stand-in). */
+const eventBridge = (): EventBridgeClient => (client ??= new EventBridgeClient(endpointConfig(process.env.EVENTBRIDGE_ENDPOINT)));
 
 const busName = (): string => {
   const name = process.env.STORE_EVENT_BUS_NAME;

@@ -98,6 +98,9 @@ function listParameters(event: HttpEvent): URLSearchParams {
 
 const isPage = (result: Row | Page<Row>): result is Page<Row> => Array.isArray(result.items);
 
+/** What a cursor is bound to: the list's route, and its order, filters and `lang` (everything but the paging itself). */
+const cursorScope = (route: RouteName, listQuery: object): string => `${route}|${JSON.stringify(listQuery)}`;
+
 /** One row, with its VERSION as the ETag. */
 const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
   statusCode: route.status,
@@ -135,8 +138,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       ...(query ? { query: { schema: query, value: event.queryStringParameters ?? {} } } : {}),
     });
     const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
-    // A cursor is bound to the list, its order, filters and lang: everything but the paging itself.
-    const scope = `${route.name}|${JSON.stringify(listQuery)}`;
+    const scope = cursorScope(name, listQuery);
     const fromNow = route.feed && cursor === 'now';
     const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
     const caller = context.apiKey!;
@@ -148,7 +150,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
       caller,
-      feedPosition: (feedCursor) => (feedCursor === 'now' ? Promise.resolve('now') : decodeCursor(`changes/list|${JSON.stringify({})}`, feedCursor)),
+      feedPosition: (feedCursor) => (feedCursor === 'now' ? Promise.resolve('now') : decodeCursor(cursorScope('changes/list', {}), feedCursor)),
     }));
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;

@@ -4,7 +4,7 @@
  * SDK call: CloudWatch reads them from the log). Never a body, a header, a secret or a `sign`.
  */
 import { countingUsage, type DatabaseUsage } from '../db/usage.js';
-import { log } from '../log.js';
+import { log, metricsDirective } from '../log.js';
 import type { RouteDefinition } from '../routes.js';
 import type { HttpContext, HttpEvent, HttpResponse } from './types.js';
 
@@ -58,10 +58,7 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
       consumedCapacity: usage.capacity,
       ...(context.apiKey ? { apiKey: context.apiKey.apiKey } : {}),
       ...metricsOf(route, response, latency, usage),
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Route']], Metrics: METRICS.map(([Name, Unit]) => ({ Name, Unit })) }],
-      },
+      ...metricsDirective(METRICS_NAMESPACE, METRICS, ['Route']),
     });
     return response;
   };

@@ -40,8 +40,9 @@ export const webhooks = defineEntity({
 
 /** A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt. */
 export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', shards: 4, index: 'GSI3' });
-export const jobKey = (webhookId: number, changeId: string) => ({ pk: `WEBHOOK#${webhookId}`, sk: `JOB#${changeId}` });
+export const jobKey = (webhookId: number, changeId: string) => ({ pk: webhooks.key(webhookId).pk, sk: `JOB#${changeId}` });
 /** An attempt in a subscription's delivery log, newest last in key order. */
-export const deliveryLogKey = (webhookId: number, at: string, changeId: string, attempt: number) => ({ pk: `WEBHOOK#${webhookId}`, sk: `DELIVERY#${at}#${changeId}#${attempt}` });
+export const DELIVERY_PREFIX = 'DELIVERY#';
+export const deliveryLogKey = (webhookId: number, at: string, changeId: string, attempt: number) => ({ pk: webhooks.key(webhookId).pk, sk: `${DELIVERY_PREFIX}${at}#${changeId}#${attempt}` });
 /** Where the dispatcher is in the change feed. */
 export const DISPATCH_CURSOR = { pk: 'WEBHOOK_DISPATCH', sk: 'CURSOR' };

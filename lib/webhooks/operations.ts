@@ -2,16 +2,15 @@
  * Webhook subscriptions (CONTRACT §12): made, read, changed and removed by superadmins; their
  * delivery log; and replay from a position of the change feed.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { request, tableName } from '../db/client.js';
 import { NotFound } from '../db/errors.js';
 import { feedEnd, placePending, readFeed } from '../db/feed.js';
+import { queryPage } from '../db/items.js';
 import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { deliveryJobs, jobKey, webhooks, type WebhookSubscription } from './entity.js';
+import { DELIVERY_PREFIX, deliveryJobs, jobKey, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
@@ -40,8 +39,7 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
   const url = await checkedUrl(input.url);
   const now = new Date().toISOString();
   // After every change committed before it: those pending are placed first.
-  await placePending();
-  const start = await feedEnd();
+  const start = await feedEnd(await placePending());
   const webhook: WebhookSubscription = {
     id: await webhooks.allocateId(),
     url,
@@ -96,19 +94,13 @@ export async function deleteWebhook(id: number): Promise<void> {
 /** The latest attempts, newest first. */
 export async function listDeliveries(id: number, limit: number): Promise<Page<Row>> {
   await readWebhook(id);
-  const result = await request((db, options) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': webhooks.key(id).pk, ':prefix': 'DELIVERY#' },
-        ScanIndexForward: false,
-        Limit: limit,
-      }),
-      options,
-    ),
-  );
-  const attempts = (result.Items ?? []).map(
+  const { items } = await queryPage({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': webhooks.key(id).pk, ':prefix': DELIVERY_PREFIX },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  const attempts = items.map(
     (item): DeliveryAttempt => ({
       changeId: String(item.changeId),
       attempt: Number(item.attempt),
@@ -130,13 +122,14 @@ export const REPLAY_MAX = 1000;
  */
 export async function replayWebhook(id: number, from: unknown): Promise<Row> {
   const webhook = await readWebhook(id);
-  await placePending();
-  const [n, i] = from === 'now' ? ((end) => [end.n, end.i])(await feedEnd()) : positionOf(from, 2);
+  const tail = await placePending();
+  const [n, i] = from === 'now' ? ((end) => [end.n, end.i])(await feedEnd(tail)) : positionOf(from, 2);
   let position = { n: Number(n), i: Number(i) };
   let replayed = 0;
   const now = Date.now();
   while (replayed < REPLAY_MAX) {
-    const page = await readFeed(position, () => true, Math.min(100, REPLAY_MAX - replayed));
+    // Up to the tail as placing left it: what commits meanwhile is dispatched as usual.
+    const page = await readFeed(position, () => true, Math.min(100, REPLAY_MAX - replayed), tail);
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
       await writeAtomically(

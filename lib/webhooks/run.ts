@@ -15,8 +15,8 @@ import { Conflict, Gone, WriteConflict } from '../db/errors.js';
 import { feedEnd, placePending, readFeed, type FeedPosition } from '../db/feed.js';
 import { readItem, type Item } from '../db/items.js';
 import { table } from '../db/table.js';
-import { holds, put, raced, writeAtomically, type WriteStep } from '../db/transactions.js';
-import { log } from '../log.js';
+import { ABSENT, holds, put, raced, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { log, metricsDirective } from '../log.js';
 import { WEBHOOKS_NAMESPACE } from './metrics.js';
 import { deliver } from './deliver.js';
 import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, jobKey, webhooks, type WebhookSubscription } from './entity.js';
@@ -38,22 +38,23 @@ export async function dispatchChanges(subscriptions: WebhookSubscription[]): Pro
   const stored = cursorItem?.position as [number, number] | undefined;
   if (subscriptions.length === 0 && stored === undefined) return 0;
   // The first round starts where the earliest subscription started.
-  const earliest = subscriptions.map((w) => ({ n: w.start[0], i: w.start[1] })).reduce((a, b) => (after(a, b) ? b : a), await feedEnd());
-  let position: FeedPosition = stored ? { n: stored[0], i: stored[1] } : earliest;
-  await placePending();
+  let position: FeedPosition = stored
+    ? { n: stored[0], i: stored[1] }
+    : subscriptions.map((w) => ({ n: w.start[0], i: w.start[1] })).reduce((a, b) => (after(a, b) ? b : a));
+  let cursorExists = stored !== undefined;
+  const tail = await placePending();
   let page: Awaited<ReturnType<typeof readFeed>>;
   try {
-    page = await readFeed(position, () => true, 90);
+    page = await readFeed(position, () => true, 90, tail);
   } catch (error) {
     if (!(error instanceof Gone)) throw error;
     // Not run for longer than the changes are kept: what was between is gone; go on from the end.
     log('warn', 'webhooks: the dispatcher was behind the changes\' retention; it goes on from the newest change', {});
-    page = { changes: [], positions: [], next: await feedEnd() };
+    page = { changes: [], positions: [], next: await feedEnd(tail) };
   }
+  // The cursor moves from where it was read (or is made, the first time): two dispatchers never both move it.
   const moveCursor = (to: FeedPosition): WriteStep =>
-    stored === undefined && position === earliest
-      ? put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, { expression: 'attribute_not_exists(pk)' }, raced)
-      : put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, holds('position', [position.n, position.i]), raced);
+    put({ ...DISPATCH_CURSOR, position: [to.n, to.i] }, cursorExists ? holds('position', [position.n, position.i]) : ABSENT, raced);
   let jobs: WriteStep[] = [];
   let queued = 0;
   /** Writes the jobs so far with the cursor's move to `to`; false when another dispatcher moved it first (two `npm start` on one table). */
@@ -67,6 +68,7 @@ export async function dispatchChanges(subscriptions: WebhookSubscription[]): Pro
     queued += jobs.length;
     jobs = [];
     position = to;
+    cursorExists = true;
     return true;
   };
   const now = Date.now();
@@ -96,30 +98,16 @@ function logAttempt(webhookId: number, job: Item, attempt: Awaited<ReturnType<ty
     Failures: attempt.delivered ? 0 : 1,
     Retries: Number(job.attempt) > 1 ? 1 : 0,
     ...(attempt.delivered ? { Lag: lagMs } : {}),
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: WEBHOOKS_NAMESPACE,
-          Dimensions: [[]],
-          Metrics: [
-            { Name: 'Deliveries', Unit: 'Count' },
-            { Name: 'Failures', Unit: 'Count' },
-            { Name: 'Retries', Unit: 'Count' },
-            ...(attempt.delivered ? [{ Name: 'Lag', Unit: 'Milliseconds' }] : []),
-          ],
-        },
-      ],
-    },
+    ...metricsDirective(WEBHOOKS_NAMESPACE, [['Deliveries', 'Count'], ['Failures', 'Count'], ['Retries', 'Count'], ...(attempt.delivered ? [['Lag', 'Milliseconds'] as const] : [])]),
   });
 }
 
 function logDisabled(webhook: WebhookSubscription, reason: string): void {
-  log('warn', 'webhook disabled', { webhookId: webhook.id, reason, Disabled: 1, _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: WEBHOOKS_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: 'Disabled', Unit: 'Count' }] }] } });
+  log('warn', 'webhook disabled', { webhookId: webhook.id, reason, Disabled: 1, ...metricsDirective(WEBHOOKS_NAMESPACE, [['Disabled', 'Count']]) });
 }
 
 /** One attempt of one due job, claimed first; what came of it. */
-async function work(job: Item, outcome: RoundOutcome): Promise<void> {
+async function work(job: Item, subscriptions: ReadonlyMap<number, WebhookSubscription>, outcome: RoundOutcome): Promise<void> {
   const claimedUntil = Date.now() + CLAIM_MS;
   try {
     await writeAtomically([deliveryJobs.reschedule(job, claimedUntil, {}, raced)]);
@@ -130,7 +118,9 @@ async function work(job: Item, outcome: RoundOutcome): Promise<void> {
   const claimed = { ...job, dueAt: claimedUntil };
   const lost = () => new WriteConflict();
   const webhookId = Number(job.webhookId);
-  const [webhook, item] = await Promise.all([webhooks.read(webhookId), readItem(job.changeKey as { pk: string; sk: string })]);
+  // The subscription as the round read it for dispatch (a change made since takes effect next round, a second later).
+  const webhook = subscriptions.get(webhookId);
+  const item = await readItem(job.changeKey as { pk: string; sk: string });
   // A subscription deleted or disabled, or a change past its retention: nothing left to deliver.
   if (!webhook?.enabled || !item) {
     await writeAtomically([deliveryJobs.complete(claimed, lost)]);
@@ -178,16 +168,17 @@ async function work(job: Item, outcome: RoundOutcome): Promise<void> {
 }
 
 /** Attempts the jobs due now, a few at a time. */
-export async function deliverDue(limit = 25): Promise<RoundOutcome> {
+export async function deliverDue(subscriptions: ReadonlyMap<number, WebhookSubscription>, limit = 25): Promise<RoundOutcome> {
   const outcome: RoundOutcome = { attempted: 0, delivered: 0, failed: 0, disabled: 0 };
   const due = await deliveryJobs.due(Date.now(), limit);
-  for (let start = 0; start < due.length; start += 5) await Promise.all(due.slice(start, start + 5).map((job) => work(job, outcome)));
+  for (let start = 0; start < due.length; start += 5) await Promise.all(due.slice(start, start + 5).map((job) => work(job, subscriptions, outcome)));
   return outcome;
 }
 
 /** One round: dispatch what the feed has, then attempt what is due; `nextDue`: when the next job left is due. */
 export async function runWebhooksOnce(): Promise<RoundOutcome & { queued: number; nextDue: number | undefined }> {
-  const queued = await dispatchChanges(await enabledSubscriptions());
-  const outcome = await deliverDue();
+  const subscriptions = await enabledSubscriptions();
+  const queued = await dispatchChanges(subscriptions);
+  const outcome = await deliverDue(new Map(subscriptions.map((w) => [w.id, w])));
   return { queued, ...outcome, nextDue: await deliveryJobs.nextDue() };
 }

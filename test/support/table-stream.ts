@@ -6,7 +6,7 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { createDynamoDbClient, tableName } from '../../lib/db/client.js';
+import { createDynamoDbClient, endpointConfig, tableName } from '../../lib/db/client.js';
 
 /** A stream attribute value with its bytes in base64, the way a Lambda event carries it. */
 function asLambdaValue(value: unknown): unknown {
@@ -17,7 +17,7 @@ function asLambdaValue(value: unknown): unknown {
 }
 
 export class TableStream {
-  private readonly streams = new DynamoDBStreamsClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  private readonly streams = new DynamoDBStreamsClient(endpointConfig(process.env.DYNAMODB_ENDPOINT));
   private readonly iterators = new Map<string, string | undefined>();
   private streamArn: string | undefined;
 
