@@ -1,60 +1,143 @@
 /**
  * `npm run import -- --update` (CONTRACT §10's last paragraph): after a first import, Thelia keeps
  * taking edits while the API is tried. An update run applies the source's edits to the records
- * nobody changed through the API since, leaves the API's edits alone, and lists the records changed
- * on both sides as conflicts; run again, it changes nothing.
+ * nobody changed through the API since, imports the source's new rows, leaves the API's edits alone,
+ * lists the records changed on both sides as conflicts and those gone from the source as missing,
+ * deletes the untouched missing ones only with --delete-missing; run again, it changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, put } from './support/api.js';
-import { cursorNow, followChanges } from './support/changes.js';
+import { get, put, tableSnapshot } from './support/api.js';
+import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
 import { runImport } from './support/import-cli.js';
 import { startMariaDb, type MariaDb } from './support/mariadb.js';
-import { createTheliaStore } from './support/thelia-store.js';
+import { createTheliaStore, phpBcrypt, theliaAddress, theliaCustomer } from './support/thelia-store.js';
+import { insertRows } from './support/thelia-tables.js';
 
 let mariadb: MariaDb;
 let storeUrl: string;
+/** A statement on the store's database, as a Thelia back office would make it. */
+const sql = (statement: string) => mariadb.admin.query(statement);
+
+/** A customer added to the source, with a default address. */
+async function addCustomer(id: number, email: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await insertRows(mariadb.admin, 'customer', [theliaCustomer(id, email, { password: phpBcrypt('new-customer-pw'), ...extra })]);
+  await insertRows(mariadb.admin, 'address', [theliaAddress(id, id, 1)]);
+}
+
+const skippedProducts = [20, 21, 23, 24, 25, 26, 27, 28, 29, 30];
+const skippedCustomers = [2, 3, 4, 5, 6, 7, 8, 9, 12];
+const summary = (changes: ChangeRow[]) => changes.map((c) => `${c.RESOURCE} ${c.ENTITY_ID} ${c.TYPE} v${c.VERSION} by ${c.API_KEY}`).sort();
 
 beforeAll(async () => {
   mariadb = await startMariaDb();
   storeUrl = await createTheliaStore(mariadb, 'shop_update');
+  await mariadb.admin.query('USE `shop_update`');
+  await addCustomer(61, 'gone@example.com');
   expect((await runImport(['--from', storeUrl])).status).toBe(2);
 }, 120_000);
 
 afterAll(() => mariadb?.stop());
 
 describe('npm run import -- --update', () => {
-  it('applies the source\'s edits to untouched records, keeps the API\'s, lists both-sided edits as conflicts, then changes nothing', async () => {
-    // Customer 1: edited in Thelia only. Customer 10: through the API only. Customer 50: on both sides.
-    await mariadb.admin.query("UPDATE `shop_update`.customer SET lastname = 'Smith-Jones', updated_at = '2024-04-04 04:04:04' WHERE id = 1");
-    await mariadb.admin.query("UPDATE `shop_update`.customer SET firstname = 'Lasting', updated_at = '2024-05-05 05:05:05' WHERE id = 50");
+  let since: string;
+
+  it("applies the source's edits to untouched records, imports its new rows, keeps the API's edits, and lists conflicts and missing records", async () => {
+    // In Thelia: rule 3, product 40 and customer 1 edited; customer 60 added; product 12 and customer 61 deleted.
+    await sql("UPDATE tax_rule_i18n SET title = 'Eco tax, then VAT' WHERE id = 3 AND locale = 'en_US'");
+    await sql("UPDATE tax_rule SET updated_at = '2024-03-03 03:03:03' WHERE id = 3");
+    await sql("UPDATE product_i18n SET title = 'Desk lamp' WHERE id = 40 AND locale = 'en_US'");
+    await sql("UPDATE product SET updated_at = '2024-03-03 03:03:03' WHERE id = 40");
+    await sql("UPDATE customer SET lastname = 'Smith-Jones', updated_at = '2024-04-04 04:04:04' WHERE id = 1");
+    await addCustomer(60, 'new@example.com', { lastname: ' Newman ', created_at: '2024-04-01 00:00:00' });
+    await sql('DELETE FROM product WHERE id = 12');
+    await sql('DELETE FROM customer WHERE id = 61');
+    // Customer 50: changed in Thelia and through the API. Customers 10 and 61: through the API only.
+    await sql("UPDATE customer SET firstname = 'Lasting', updated_at = '2024-05-05 05:05:05' WHERE id = 50");
     expect((await put('/api/customers', { id: 10, city: 'Liège', zipcode: '4000' })).status).toBe(201);
     expect((await put('/api/customers', { id: 50, city: 'Nice', zipcode: '06000', country: 64 })).status).toBe(201);
-    const since = await cursorNow();
+    expect((await put('/api/customers', { id: 61, lastname: 'Still here' })).status).toBe(201);
+    since = await cursorNow();
 
     const run = await runImport(['--from', storeUrl, '--update']);
     expect(run.status, run.stderr).toBe(2);
-    expect(run.report!.counts.customer).toEqual({ read: 12, imported: 0, updated: 1, unchanged: 0, kept: 1, conflict: 1, skipped: 9 });
+    expect(run.report!.records['tax rule']).toMatchObject({ updated: [3], unchanged: [1, 2], missing: [], deleted: [] });
+    expect(run.report!.records.product).toEqual({
+      imported: [],
+      updated: [40],
+      unchanged: [1, 10, 11, 22],
+      kept: [],
+      conflict: [],
+      missing: [12],
+      deleted: [],
+      skipped: skippedProducts,
+    });
+    expect(run.report!.records.customer).toEqual({ imported: [60], updated: [1], unchanged: [], kept: [10], conflict: [50], missing: [61], deleted: [], skipped: skippedCustomers });
+    expect(run.report!.counts.customer).toEqual({ read: 13, imported: 1, updated: 1, unchanged: 0, kept: 1, conflict: 1, missing: 1, deleted: 0, skipped: 9 });
     expect(run.report!.conflicts).toEqual([{ kind: 'customer', id: 50, sourceUpdatedAt: '2024-05-05T05:05:05.000Z', tableUpdatedAt: expect.stringMatching(/^20\d\d-/) }]);
+    expect(run.report!.missing).toEqual([
+      { kind: 'customer', id: 61, reason: 'not in Thelia any more, and changed through the API since the import: left as it is' },
+      { kind: 'product', id: 12, reason: 'not in Thelia any more: --delete-missing deletes it' },
+    ]);
+    // The values the table holds as the import changed them: customer 60's new one, customer 1's as before.
+    expect(run.report!.normalized.filter((value) => value.kind === 'customer').map((value) => [value.id, value.table, value.column, value.what])).toEqual([
+      [1, 'address', 'city', 'trimmed'],
+      [1, 'customer', 'lang_id', 'empty: the default language'],
+      [60, 'customer', 'lastname', 'trimmed'],
+    ]);
     expect(run.stdout).toContain('customer 50: Thelia updated_at 2024-05-05T05:05:05.000Z');
+    expect(run.stdout).toContain('product 12: not in Thelia any more: --delete-missing deletes it');
 
+    expect((await get('/api/tax-rules/3?lang=en_US')).body[0]).toMatchObject({ TITLE: 'Eco tax, then VAT', VERSION: 2 });
+    expect((await get('/api/products/40?lang=en_US')).body[0]).toMatchObject({ TITLE: 'Desk lamp', VERSION: 2 });
+    expect((await get('/api/products/12')).status).toBe(200);
     expect((await get('/api/customers/1')).body[0]).toMatchObject({ LASTNAME: 'Smith-Jones', VERSION: 2 });
     expect((await get('/api/customers/10')).body[0]).toMatchObject({ CITY: 'Liège', VERSION: 2 });
-    expect((await get('/api/customers/50')).body[0]).toMatchObject({ FIRSTNAME: expect.not.stringMatching('Lasting'), CITY: 'Nice' });
-    // The update is a change made by the import, of exactly what changed.
-    const { changes, cursor } = await followChanges(since);
-    expect(changes.map((c) => [c.RESOURCE, c.ENTITY_ID, c.TYPE, c.VERSION, c.API_KEY])).toEqual([['customer', 1, 'updated', 2, 'import']]);
-    expect(changes[0]!.CHANGES).toEqual([{ field: 'LASTNAME', locale: null, before: 'Smith', after: 'Smith-Jones' }]);
-
-    const again = await runImport(['--from', storeUrl, '--update']);
-    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, updated: 0, unchanged: 1, kept: 1, conflict: 1, skipped: 9 });
-    expect((await followChanges(cursor)).changes).toEqual([]);
+    expect((await get('/api/customers/50')).body[0]).toMatchObject({ FIRSTNAME: 'Jérôme', CITY: 'Nice' });
+    expect((await get('/api/customers/60')).body[0]).toMatchObject({ LASTNAME: 'Newman', VERSION: 1 });
+    // Each update and the new customer are changes made by the import, of exactly what changed.
+    const { changes } = await followChanges(since);
+    expect(summary(changes)).toEqual(['customer 1 updated v2 by import', 'customer 60 created v1 by import', 'product 40 updated v2 by import', 'tax-rule 3 updated v2 by import']);
+    expect(changes.find((c) => c.ENTITY_ID === 1)!.CHANGES).toEqual([{ field: 'LASTNAME', locale: null, before: 'Smith', after: 'Smith-Jones' }]);
+    expect(changes.find((c) => c.ENTITY_ID === 40)!.CHANGES).toEqual([{ field: 'TITLE', locale: 'en_US', before: 'Lamp', after: 'Desk lamp' }]);
+    expect((await get('/api/products/40')).body[0]).toMatchObject({ UPDATE_DATE: '2024-03-03T03:03:03.000Z' });
   }, 120_000);
 
-  it('without --update, leaves the source\'s edits unapplied and lists no conflict', async () => {
-    await mariadb.admin.query("UPDATE `shop_update`.customer SET lastname = 'Smith-Brown', updated_at = '2024-06-06 06:06:06' WHERE id = 1");
+  it('with --delete-missing, deletes the missing records nobody changed since, and only those (a dry run says so first)', async () => {
+    const before = await tableSnapshot();
+    const dry = await runImport(['--from', storeUrl, '--update', '--delete-missing', '--dry-run']);
+    expect(dry.report!.records.product.deleted).toEqual([12]);
+    expect(dry.stdout).toMatch(/products\s+to delete: 12/);
+    expect(await tableSnapshot()).toEqual(before);
+
+    const cursor = await cursorNow();
+    const run = await runImport(['--from', storeUrl, '--update', '--delete-missing']);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.report!.records.product).toMatchObject({ updated: [], missing: [], deleted: [12] });
+    expect(run.report!.records.customer).toMatchObject({ imported: [], updated: [], missing: [61], deleted: [] });
+    expect(run.report!.missing).toEqual([{ kind: 'customer', id: 61, reason: 'not in Thelia any more, and changed through the API since the import: left as it is' }]);
+    expect((await get('/api/products/12')).status).toBe(404);
+    expect((await get('/api/customers/61')).body[0]).toMatchObject({ LASTNAME: 'Still here' });
+    expect(summary((await followChanges(cursor)).changes)).toEqual(['product 12 deleted v1 by import']);
+    // Deleted as the API deletes: the list's total no longer counts it.
+    expect((await get('/api/products')).headers['x-total-count']).toBe('5');
+  }, 60_000);
+
+  it('changes nothing when the same run is made again', async () => {
+    const cursor = await cursorNow();
+    const before = await tableSnapshot();
+    const again = await runImport(['--from', storeUrl, '--update', '--delete-missing']);
+    expect(again.report!.counts.customer).toEqual({ read: 13, imported: 0, updated: 0, unchanged: 2, kept: 1, conflict: 1, missing: 1, deleted: 0, skipped: 9 });
+    expect(again.report!.counts.product).toMatchObject({ imported: 0, updated: 0, unchanged: 5, missing: 0, deleted: 0 });
+    expect(again.report!.counts['tax rule']).toMatchObject({ imported: 0, updated: 0, unchanged: 3 });
+    expect((await followChanges(cursor)).changes).toEqual([]);
+    expect(await tableSnapshot()).toEqual(before);
+  }, 60_000);
+
+  it("without --update, leaves the source's edits unapplied and lists no conflict", async () => {
+    await sql("UPDATE customer SET lastname = 'Smith-Brown', updated_at = '2024-06-06 06:06:06' WHERE id = 1");
     const run = await runImport(['--from', storeUrl]);
     // Customers 1 (the source), 10 (the API) and 50 (both) are all left as they are.
-    expect(run.report!.counts.customer).toMatchObject({ updated: 0, kept: 3, conflict: 0 });
+    expect(run.report!.records.customer).toMatchObject({ updated: [], kept: [1, 10, 50], conflict: [] });
     expect((await get('/api/customers/1')).body[0]).toMatchObject({ LASTNAME: 'Smith-Jones' });
   }, 60_000);
 });

@@ -63,10 +63,22 @@ const SKIPPED_CUSTOMERS = {
 
 /** What the first run makes of the store (a dry run says the same). */
 const FIRST_RUN = {
-  'tax rule': { read: 11, imported: 2, updated: 0, unchanged: 1, kept: 0, conflict: 0, skipped: 8 },
-  product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 12 },
-  customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 9 },
+  'tax rule': { read: 11, imported: 2, updated: 0, unchanged: 1, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 8 },
+  product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 12 },
+  customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
 };
+
+/** The values the import changes on their way in, each with the Thelia row and column it came from. */
+const NORMALIZED = [
+  { kind: 'product', id: 11, table: 'product_i18n', row: 11, locale: 'en_US', column: 'title', what: 'trimmed', before: '  Stool  ', after: 'Stool' },
+  { kind: 'product', id: 11, table: 'product_sale_elements', row: 110, column: 'weight', what: 'empty: 0', before: null, after: 0 },
+  { kind: 'customer', id: 1, table: 'address', row: 2, column: 'city', what: 'trimmed', before: ' Paris ', after: 'Paris' },
+  { kind: 'customer', id: 1, table: 'customer', row: 1, column: 'lang_id', what: 'empty: the default language', before: null, after: 2 },
+  { kind: 'customer', id: 50, table: 'customer', row: 50, column: 'firstname', what: 'normalized to NFC', before: 'Je\u0301ro\u0302me', after: 'Jérôme' },
+  { kind: 'customer', id: 50, table: 'customer', row: 50, column: 'email', what: 'trimmed', before: 'last@example.com\u00a0', after: 'last@example.com' },
+];
+
+const NO_RECORDS = { imported: [], updated: [], unchanged: [], kept: [], conflict: [], missing: [], deleted: [], skipped: [] };
 
 const problemOf = (run: ImportRun, kind: string, id: number) => run.report!.skipped.find((s) => s.kind === kind && s.id === id)?.problems[0]?.message;
 
@@ -103,9 +115,23 @@ describe('npm run import', () => {
     expect(problemOf(first, 'customer', 2)).toBe('customer 1 already has "ann.smith@example.com" (compared case-insensitively)');
     expect(problemOf(first, 'customer', 6)).toBe('does not match the zip code format of the country');
 
+    // Every record under its outcome, and every value changed on the way in.
+    expect(first.report!.records).toEqual({
+      'tax rule': { ...NO_RECORDS, imported: [1, 3], unchanged: [2], skipped: [4, 5, 6, 7, 8, 9, 10, 11] },
+      product: { ...NO_RECORDS, imported: [10, 11, 12, 40], skipped: [1, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] },
+      customer: { ...NO_RECORDS, imported: [1, 10, 50], skipped: [2, 3, 4, 5, 6, 7, 8, 9, 12] },
+    });
+    expect(first.report!.normalized).toEqual(NORMALIZED);
+    expect((await get('/api/customers/50')).body[0]).toMatchObject({ FIRSTNAME: 'Jérôme', EMAIL: 'last@example.com' });
+
     // The same report, for a person, on stdout; progress on stderr; the password nowhere.
     expect(first.stdout).toMatch(/^Import from mysql:\/\/thelia_reader:\*\*\*@127\.0\.0\.1:\d+\/shop into test-/);
     expect(first.stdout).toContain('customer 9: customer.email: must be a valid email address');
+    expect(first.stdout).toContain('  products imported: 10–12, 40\n');
+    expect(first.stdout).toContain('  customers skipped: 2–9, 12\n');
+    expect(first.stdout).toContain('customer 50, customer 50 email: trimmed, "last@example.com\\u00a0" → "last@example.com"');
+    expect(first.stdout).toContain('customer 50, customer 50 firstname: normalized to NFC, "Je\\u0301ro\\u0302me" → "Jérôme"');
+    expect(first.stdout).toContain('product 11, product_i18n 11 en_US title: trimmed, "  Stool  " → "Stool"');
     expect(first.stderr).toMatch(/customers\s+12\/12 \(100%\)/);
     for (const output of [first.stdout, first.stderr]) {
       expect(output).not.toContain(READER.password);
@@ -196,11 +222,13 @@ describe('npm run import', () => {
     const second = await runImport(['--from', storeUrl]);
     expect(second.status, second.stderr).toBe(2);
     expect(second.report!.counts).toEqual({
-      'tax rule': { read: 11, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, skipped: 8 },
-      product: { read: 16, imported: 0, updated: 0, unchanged: 4, kept: 0, conflict: 0, skipped: 12 },
-      customer: { read: 12, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, skipped: 9 },
+      'tax rule': { ...FIRST_RUN['tax rule'], imported: 0, unchanged: 3 },
+      product: { ...FIRST_RUN.product, imported: 0, unchanged: 4 },
+      customer: { ...FIRST_RUN.customer, imported: 0, unchanged: 3 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);
+    // The table still holds the source's values as the first run changed them: each is named again.
+    expect(second.report!.normalized).toEqual(NORMALIZED);
     expect(await tableSnapshot()).toEqual(before);
     expect((await followChanges(since)).changes).toEqual([]);
   }, 60_000);
@@ -235,7 +263,9 @@ describe('npm run import', () => {
 
     const again = await runImport(['--from', storeUrl]);
     expect(again.status, again.stderr).toBe(2);
-    expect(again.report!.counts.customer).toEqual({ read: 12, imported: 0, updated: 0, unchanged: 2, kept: 1, conflict: 0, skipped: 9 });
+    expect(again.report!.counts.customer).toEqual({ ...FIRST_RUN.customer, imported: 0, unchanged: 2, kept: 1 });
+    // A customer changed through the API holds the API's values, not the import's: none of its normalizations is named.
+    expect(again.report!.normalized.filter((value) => value.kind === 'customer').map((value) => value.id)).toEqual([1, 1, 50, 50]);
     // What was deleted through the API since the first run stays deleted: its history is kept, and
     // the record is not made again under its id.
     expect(problemOf(again, 'product', 10)).toMatch(/^tax rule 3 was skipped \(tax_rule: tax-rule 3 was deleted since it was made/);
@@ -261,8 +291,18 @@ describe('npm run import', () => {
     await insertRows(mariadb.admin, 'tax_rule_i18n', [{ id: 77, locale: 'fr_FR', title: 'Paris', description: null }]);
     await insertRows(mariadb.admin, 'tax_rule_country', [{ id: 1, tax_rule_id: 77, country_id: 64, state_id: null, tax_id: 1, position: 1 }]);
     const run = await runImport(['--from', url, '--timezone', '+02:00']);
-    expect(run.status, run.stderr).toBe(0);
+    expect(run.report!.records['tax rule'].imported).toEqual([77]);
     expect((await get('/api/tax-rules/77')).body[0]).toMatchObject({ CREATE_DATE: '2018-07-01T10:00:00.000Z', UPDATE_DATE: '2018-07-01T10:00:00.000Z' });
+    // Another store into the same table: the first store's records are not in this one, so they are
+    // listed as missing (exit 2), and nothing is deleted without --delete-missing.
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.report!.records.customer.missing).toEqual([1, 10, 50]);
+    expect(run.report!.missing.filter((record) => record.kind === 'customer')).toEqual([
+      { kind: 'customer', id: 1, reason: 'not in Thelia any more: --delete-missing deletes it' },
+      { kind: 'customer', id: 10, reason: 'not in Thelia any more, and changed through the API since the import: left as it is' },
+      { kind: 'customer', id: 50, reason: 'not in Thelia any more: --delete-missing deletes it' },
+    ]);
+    expect((await get('/api/customers/1')).status).toBe(200);
   }, 60_000);
 
   it('fails with exit 1, and without showing the password, when the source cannot be read', async () => {

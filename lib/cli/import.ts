@@ -1,9 +1,10 @@
 /**
- * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--update] [--report FILE] [--timezone ZONE]
+ * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--update] [--delete-missing] [--report FILE] [--timezone ZONE]
  *
  * Copies a Thelia 2.x store (tax rules, products, customers) into the table connect.ts picks, as
- * CONTRACT §10 says; README "Moving from Thelia". Exit code 0 when every record is in the table,
- * 2 when some were skipped (the report says which and why), 1 when the import failed.
+ * CONTRACT §10 says; README "Moving from Thelia". Exit code 0 when the table holds the source as it
+ * is, 2 when records were skipped, left as conflicts or are missing in the source (the report says
+ * which and why), 1 when the import failed.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -15,19 +16,21 @@ import { StoreImport } from '../import/run.js';
 import { describeSource, TheliaSource } from '../import/source.js';
 import { connectToTable } from './connect.js';
 
-const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--update] [--report FILE.json] [--timezone ZONE]
-  --dry-run     read and check everything, write nothing
-  --update      apply what changed in Thelia since the import to records nobody changed through the API since;
-                list those changed on both sides as conflicts
-  --report      also write the report as JSON to FILE.json
-  --timezone    the zone of Thelia's dates (default Z, UTC; e.g. +02:00 or local)`;
+const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--update] [--delete-missing] [--report FILE.json] [--timezone ZONE]
+  --dry-run         read and check everything, write nothing
+  --update          apply what changed in Thelia since the import to records nobody changed through the API since;
+                    list those changed on both sides as conflicts
+  --delete-missing  delete the records the import created whose rows Thelia no longer has, when nobody changed
+                    them through the API since (without it, they are listed)
+  --report          also write the report as JSON to FILE.json
+  --timezone        the zone of Thelia's dates (default Z, UTC; e.g. +02:00 or local)`;
 
-export const EXIT = { complete: 0, failed: 1, skipped: 2 } as const;
+export const EXIT = { complete: 0, failed: 1, incomplete: 2 } as const;
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
+    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' }, 'delete-missing': { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
   });
   if (values.help) {
     console.log(USAGE);
@@ -36,6 +39,8 @@ async function run(argv: string[]): Promise<number> {
   if (!values.from) throw new Error('--from is required');
   const url = new URL(values.from);
   const dryRun = values['dry-run'] ?? false;
+  const update = values.update ?? false;
+  const deleteMissing = values['delete-missing'] ?? false;
   const source = await TheliaSource.open(url, { timezone: values.timezone ?? 'Z' });
   const local = await connectToTable().catch(async (error: unknown) => {
     await source.close();
@@ -51,12 +56,12 @@ async function run(argv: string[]): Promise<number> {
   try {
     const shownSource = describeSource(url);
     console.error(`${dryRun ? 'Checking' : 'Importing'} ${shownSource} into table ${tableName()}${dryRun ? ' (dry run: nothing is written)' : ''}`);
-    const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun });
-    await new StoreImport(source, new Destination(dryRun, values.update ?? false), report, new Progress(process.stderr)).run();
+    const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun, update, deleteMissing });
+    await new StoreImport(source, new Destination(dryRun, update, deleteMissing), report, new Progress(process.stderr)).run();
     const finished = report.finish();
     if (values.report) await writeFile(values.report, `${JSON.stringify(finished, null, 2)}\n`);
-    console.log(formatReport(finished, values.report));
-    return report.incomplete ? EXIT.skipped : EXIT.complete;
+    console.log(formatReport(finished));
+    return report.incomplete ? EXIT.incomplete : EXIT.complete;
   } finally {
     await source.close();
     await local?.stop();

@@ -12,7 +12,7 @@ import { changeSteps, diffFields, type AuditDeclaration } from './changes.js';
 import { allocateId, countChange, counterValue, readCount, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
 import { assertFitsOneItem } from './item-size.js';
-import { queryAll, readItem, readItems, type Item } from './items.js';
+import { queryAll, queryPages, readItem, readItems, type Item } from './items.js';
 import { LIMITS } from '../limits.js';
 import { boundedKeyPart, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
@@ -233,26 +233,34 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
 
     /** Every record: the collection read consistently, else the first list walked to its end. */
     async readAll(): Promise<R[]> {
+      const records: R[] = [];
+      for await (const page of this.pages()) records.push(...page);
+      return records;
+    },
+
+    /** Every record, a page at a time (as readAll reads them): for walks too large to hold at once. */
+    async *pages(): AsyncGenerator<R[]> {
       const collection = declaration.collection;
       if (collection) {
-        const items = await queryAll({
+        const items = queryPages({
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: { ':pk': collection.partition, ':prefix': collection.sortPrefix },
           ConsistentRead: true,
         });
-        return items.map(fromItem);
+        for await (const page of items) yield page.map(fromItem);
+        return;
       }
       const [first] = lists;
       const order = first && Object.values(first[1].orders)[0];
       if (!first || !order) throw new Error(`${name} has neither a collection nor a list`);
       const index = table.indexes[order.index];
-      const items = await queryAll({
+      const items = queryPages({
         IndexName: order.index,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': index.partitionKey },
         ExpressionAttributeValues: { ':pk': first[1].partition({}) },
       });
-      return items.filter((item) => counterValue(item) === undefined).map(fromItem);
+      for await (const page of items) yield page.filter((item) => counterValue(item) === undefined).map(fromItem);
     },
 
     /**

@@ -33,15 +33,20 @@ export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>): Pr
   return { items: page.Items ?? [], next: page.LastEvaluatedKey };
 }
 
-/** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
-export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'TableName'>): Promise<Item[]> {
-  const items: Item[] = [];
+/** A query's items page by page, following DynamoDB's pages: memory is bounded by one page. */
+export async function* queryPages(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'TableName'>): AsyncGenerator<Item[]> {
   let startKey: Item | undefined;
   do {
     const page = await queryPage({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
-    items.push(...page.items);
+    yield page.items;
     startKey = page.next;
   } while (startKey);
+}
+
+/** Every item a query matches, following DynamoDB's pages (for small, bounded sets). */
+export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'TableName'>): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(input)) items.push(...page);
   return items;
 }
 

@@ -8,17 +8,19 @@
  * another record's. A dry run reads all the same and writes nothing.
  */
 import { customers, type Customer } from '../customers/entity.js';
+import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
 import { reserveIdsThrough } from '../db/counters.js';
-import { Conflict, Refused, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
+import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
 import { LIMITS } from '../limits.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
+import { deleteProduct } from '../products/operations.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
-import { countProductStep, wholeRuleSteps } from '../tax-rules/operations.js';
+import { countProductStep, deleteTaxRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
 import type { Kind as RecordKind } from './report.js';
 
@@ -34,12 +36,18 @@ export type Outcome =
   | { status: 'kept' }
   /** Changed in the source and through the API since the import: left as it is, both dates named. */
   | { status: 'conflict'; sourceUpdatedAt: string; tableUpdatedAt: string }
-  | { status: 'skipped'; problems: Problem[] };
+  | { status: 'skipped'; problems: Problem[] }
+  /** The import's record, whose source row is gone, left in the table: why. */
+  | { status: 'missing'; reason: string }
+  /** The import's record, whose source row is gone, deleted (`--delete-missing`). */
+  | { status: 'deleted' };
 
 const IMPORTED: Outcome = { status: 'imported' };
 const UNCHANGED: Outcome = { status: 'unchanged' };
 const KEPT: Outcome = { status: 'kept' };
 const UPDATED: Outcome = { status: 'updated' };
+const DELETED: Outcome = { status: 'deleted' };
+const missing = (reason: string): Outcome => ({ status: 'missing', reason });
 const skipped = (field: string, message: string): Outcome => ({ status: 'skipped', problems: [{ field, message }] });
 
 /** JSON with sorted keys: the same content whatever order its maps were stored in. */
@@ -124,6 +132,25 @@ const productKind: Kind<Product> = {
   perTransaction: 17,
 };
 
+/** How the records of a kind are walked and deleted when their source rows are gone (`--delete-missing`). */
+interface Removal {
+  pages(): AsyncGenerator<Stored[]>;
+  /** The domain's own delete, at the version given. */
+  remove(id: number, version: number): Promise<void>;
+  /** Why a record cannot be deleted yet, if it cannot. */
+  inUse?(record: Stored): string | undefined;
+}
+
+const REMOVALS: Record<RecordKind, Removal> = {
+  customer: { pages: () => customers.pages(), remove: deleteCustomer },
+  product: { pages: () => products.pages(), remove: deleteProduct },
+  'tax rule': {
+    pages: () => taxRules.pages(),
+    remove: deleteTaxRule,
+    inUse: (rule) => ((rule as TaxRule).productCount ? `used by ${(rule as TaxRule).productCount} product(s)` : undefined),
+  },
+};
+
 /** DynamoDB's limits: an item holds 400 KB (lib/limits.ts), a transaction 4 MB (kept well under, as sizes are estimated). */
 const ITEM_BYTES = LIMITS.dynamodb.itemBytes;
 const TRANSACTION_BYTES = 3 * 1024 * 1024;
@@ -135,22 +162,27 @@ const transactionShareOf = (record: object): number => 2 * sizeOf(record);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes the steps `makeSteps` gives, waiting and trying again while DynamoDB is throttled or out of
- * reach (a store's import is worth waiting for), a bounded number of times; a concurrent transaction
- * in the way makes new steps (retryOnConflict). A write whose answer was lost may have been applied:
- * trying it again then fails its conditions, and the record is found unchanged.
+ * Runs `attempt`, waiting and trying again while DynamoDB is throttled or out of reach (a store's
+ * import is worth waiting for), a bounded number of times.
+ */
+async function patiently<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof Unavailable) || n >= 8) throw error;
+      await pause(Math.min(5_000, 100 * 2 ** n) * (0.5 + Math.random() / 2));
+    }
+  }
+}
+
+/**
+ * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
+ * (retryOnConflict). A write whose answer was lost may have been applied: trying it again then fails
+ * its conditions, and the record is found unchanged.
  */
 async function persist(makeSteps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
-  await retryOnConflict(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await writeAtomically(await makeSteps());
-      } catch (error) {
-        if (!(error instanceof Unavailable) || attempt >= 8) throw error;
-        await pause(Math.min(5_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
-      }
-    }
-  });
+  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())));
 }
 
 /** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */
@@ -179,10 +211,15 @@ export class Destination {
   /** In a dry run, the unique values the records would have taken so far, and by whom. */
   private readonly claimed = new Map<string, number>();
 
-  /** `update`: apply what changed in the source to records nobody changed since they were imported. */
+  /**
+   * `update`: apply what changed in the source to records nobody changed since they were imported.
+   * `deleteMissing`: delete the records the import created whose source rows are gone, when nobody
+   * changed them since.
+   */
   constructor(
     readonly dryRun: boolean,
     readonly update = false,
+    readonly deleteMissing = false,
   ) {}
 
   /** Ids created later through the API come after `lastId`. */
@@ -263,6 +300,41 @@ export class Destination {
     }
     for (const record of alone) outcomes.set(record.id, this.dryRun ? (await this.wouldWrite(kind, [record])).get(record.id)! : await this.writeAlone(kind, record));
     return outcomes;
+  }
+
+  /**
+   * The records of a kind the import created whose rows the source no longer has (`sourceIds` holds
+   * every id it has, skipped rows included): deleted with `deleteMissing` when nobody changed them
+   * since, else left as they are and listed. Records created through the API are not the source's.
+   */
+  async missing(what: RecordKind, sourceIds: ReadonlySet<number>): Promise<Map<number, Outcome>> {
+    const removal = REMOVALS[what];
+    const outcomes = new Map<number, Outcome>();
+    for await (const page of removal.pages()) {
+      for (const record of page) {
+        if (record.importedVersion === undefined || sourceIds.has(record.id)) continue;
+        outcomes.set(record.id, await this.removeMissing(removal, record));
+      }
+    }
+    return outcomes;
+  }
+
+  private async removeMissing(removal: Removal, record: Stored): Promise<Outcome> {
+    const gone = 'not in Thelia any more';
+    if (!untouched(record)) return missing(`${gone}, and changed through the API since the import: left as it is`);
+    if (!this.deleteMissing) return missing(`${gone}: --delete-missing deletes it`);
+    const inUse = removal.inUse?.(record);
+    if (this.dryRun) return inUse ? missing(`${gone}, and ${inUse}: left as it is`) : DELETED;
+    try {
+      await patiently(() => removal.remove(record.id, record.version));
+      return DELETED;
+    } catch (error) {
+      // Deleted by an attempt whose answer was lost (or by someone since it was read).
+      if (error instanceof NotFound) return DELETED;
+      if (error instanceof VersionMismatch) return missing(`${gone}, and changed through the API since the import: left as it is`);
+      if (error instanceof Conflict) return missing(`${gone}, and ${error.message}: left as it is`);
+      throw error;
+    }
   }
 
   /** An untouched record replaced by the source's newer content, at its version: a change by `import`. */

@@ -24,7 +24,49 @@ export interface Problem {
   message: string;
 }
 
-export type Mapped<R> = { record: R; problems?: undefined } | { record?: undefined; problems: Problem[] };
+/**
+ * A value the import changed on its way in (CONTRACT §10): the Thelia row it came from (its table, its
+ * id, and for a text its locale), the column, what was done to it, and the value before and after.
+ */
+export interface Normalization {
+  table: string;
+  row: number;
+  locale?: string;
+  column: string;
+  what: string;
+  before: string | null;
+  after: string | number | null;
+}
+
+export type Mapped<R> = { record: R; problems?: undefined; normalized: Normalization[] } | { record?: undefined; problems: Problem[]; normalized?: undefined };
+
+/** What the API's text schemas did to a text (they trim it and put it in NFC), in the order they do it. */
+export function whatChanged(before: string, after: string): string {
+  const steps: string[] = [];
+  let text = before;
+  if (text.trim() !== text) steps.push('trimmed');
+  text = text.trim();
+  if (text.normalize('NFC') !== text) steps.push('normalized to NFC');
+  text = text.normalize('NFC');
+  if (text !== after) steps.push('changed');
+  return steps.join(', ');
+}
+
+/** The texts a schema changed, each named by its Thelia row and column: the values given and the values kept. */
+function changedTexts(
+  place: Omit<Normalization, 'column' | 'what' | 'before' | 'after'>,
+  given: Record<string, unknown>,
+  kept: Record<string, unknown>,
+  columns: readonly string[],
+): Normalization[] {
+  const changed: Normalization[] = [];
+  for (const column of columns) {
+    const [before, after] = [given[column], kept[column]];
+    if (typeof before !== 'string' || before === after) continue;
+    changed.push({ ...place, column, what: whatChanged(before, typeof after === 'string' ? after : ''), before, after: typeof after === 'string' ? after : null });
+  }
+  return changed;
+}
 
 type Path = readonly (string | number)[];
 
@@ -47,6 +89,16 @@ const iso = (date: Date): string => date.toISOString();
 
 /** A text column: empty (NULL or blank) means no text. */
 const textOf = (value: string | null): string | undefined => (value === null || value.trim() === '' ? undefined : value);
+
+/** Texts made only of spaces, which the import keeps as no text: values changed on the way in. */
+function blankTexts<C extends string>(rows: readonly ({ locale: string } & Record<C, string | null>)[], place: { table: string; row: number }, columns: readonly C[]): Normalization[] {
+  return rows.flatMap((row) =>
+    columns.flatMap((column) => {
+      const value = row[column];
+      return value && textOf(value) === undefined ? [{ ...place, locale: row.locale, column, what: 'trimmed to nothing: no text', before: value, after: null }] : [];
+    }),
+  );
+}
 
 /** A record's dates: its creation is required; a record never updated was last updated when created. */
 function datesOf(table: string, row: { createdAt: Date | null; updatedAt: Date | null }, problems: Problem[]) {
@@ -122,7 +174,11 @@ export function mapTaxRule(rule: TheliaTaxRule): Mapped<TaxRule> {
     }
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  return { record: newTaxRule(parsed.output, { id: rule.id, ...dates }) };
+  const normalized = [
+    ...blankTexts(rule.i18n, { table: 'tax_rule_i18n', row: rule.id }, ['title', 'description']),
+    ...i18n.flatMap((given, index) => changedTexts({ table: 'tax_rule_i18n', row: rule.id, locale: given.locale }, given, parsed.output.i18n[index]!, ['title', 'description'])),
+  ];
+  return { record: newTaxRule(parsed.output, { id: rule.id, ...dates }), normalized };
 }
 
 /** What the products' mapping needs to know of the rest of the store. */
@@ -145,8 +201,9 @@ const PRODUCT_COLUMNS: Record<string, string> = {
 };
 
 /** A product's texts per locale; a locale whose texts are all empty is no translation. */
-function productTexts(product: TheliaProduct, problems: Problem[]): Product['i18n'] {
+function productTexts(product: TheliaProduct, problems: Problem[], normalized: Normalization[]): Product['i18n'] {
   const i18n: Product['i18n'] = {};
+  normalized.push(...blankTexts(product.i18n, { table: 'product_i18n', row: product.id }, TEXT_FIELDS));
   for (const row of product.i18n) {
     const texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, textOf(row[field])]).filter(([, text]) => text !== undefined));
     if (Object.keys(texts).length === 0) continue;
@@ -155,8 +212,10 @@ function productTexts(product: TheliaProduct, problems: Problem[]): Product['i18
       continue;
     }
     const parsed = v.safeParse(ProductTexts, texts);
-    if (parsed.success) i18n[row.locale] = textsOf(parsed.output);
-    else problems.push(...problemsOf(parsed.issues, ([field]) => `product_i18n[${row.locale}].${String(field)}`));
+    if (parsed.success) {
+      i18n[row.locale] = textsOf(parsed.output);
+      normalized.push(...changedTexts({ table: 'product_i18n', row: product.id, locale: row.locale }, texts, parsed.output, TEXT_FIELDS));
+    } else problems.push(...problemsOf(parsed.issues, ([field]) => `product_i18n[${row.locale}].${String(field)}`));
   }
   if (Object.keys(i18n).length === 0 && problems.length === 0) problems.push({ field: 'product_i18n', message: 'has no title in any locale' });
   return i18n;
@@ -179,7 +238,8 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
     problems.push({ field: 'product_price.price', message: `sale element ${saleElement.id} has no price in the default currency (${context.currency.id})` });
   }
   if (product.defaultCategories.length > 1) problems.push({ field: 'product_category.default_category', message: `the product has ${product.defaultCategories.length} default categories (${list(product.defaultCategories)})` });
-  const i18n = productTexts(product, problems);
+  const normalized: Normalization[] = [];
+  const i18n = productTexts(product, problems, normalized);
 
   const parsed = v.safeParse(ProductGeneral, {
     ref: product.ref,
@@ -197,7 +257,9 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
     problems.push(...problemsOf(parsed.issues, ([field]) => PRODUCT_COLUMNS[String(field)] ?? String(field)).filter((problem) => !known.has(problem.field)));
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  return { record: newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }) };
+  normalized.push(...changedTexts({ table: 'product', row: product.id }, { ref: product.ref }, parsed.output, ['ref']));
+  if (saleElement!.weight === null) normalized.push({ table: 'product_sale_elements', row: saleElement!.id, column: 'weight', what: 'empty: 0', before: null, after: 0 });
+  return { record: newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }), normalized };
 }
 
 const CUSTOMER_COLUMNS: Record<string, string> = {
@@ -254,5 +316,11 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
     problems.push(...(address ? columns : columns.filter((problem) => !problem.field.startsWith('address.'))));
   }
   if (!parsed.success || problems.length || !dates) return { problems };
-  return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }) };
+  const given = { firstname: customer.firstname, lastname: customer.lastname, email: customer.email, ...address };
+  const normalized = [
+    ...changedTexts({ table: 'customer', row: customer.id }, given, parsed.output, ['firstname', 'lastname', 'email']),
+    ...changedTexts({ table: 'address', row: address!.id }, given, parsed.output, ['zipcode', 'city', 'address1', 'address2', 'address3']),
+    ...(customer.langId === null ? [{ table: 'customer', row: customer.id, column: 'lang_id', what: 'empty: the default language', before: null, after: defaultLang.id }] : []),
+  ];
+  return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }), normalized };
 }

@@ -1,27 +1,27 @@
 /**
- * What an import did: per kind of record, how many were read, imported, found unchanged and skipped,
- * and each skipped record with its Thelia id and the reasons. Printed at the end of a run, and
- * written as JSON with `--report`.
+ * What an import did (CONTRACT §10): per kind of record, how many were read and what became of each,
+ * every record named under its outcome, the reasons of the skipped, conflicting and missing ones, and
+ * every value the import changed on its way in. Printed at the end of a run, and written as JSON with
+ * `--report`.
  */
 import type { Outcome } from './destination.js';
-import type { Problem } from './mapping.js';
+import type { Normalization, Problem } from './mapping.js';
 
 export const KINDS = ['tax rule', 'product', 'customer'] as const;
 export type Kind = (typeof KINDS)[number];
 
-export interface Counts {
-  read: number;
-  imported: number;
-  /** Already in the table, untouched since the import, and changed in the source: updated (`--update`). */
-  updated: number;
-  /** Already in the table with the source's content. */
-  unchanged: number;
-  /** Already in the table, changed through the API since the import: left as it is. */
-  kept: number;
-  /** Changed both in the source and through the API since the import: left as it is (`--update`). */
-  conflict: number;
-  skipped: number;
-}
+export const OUTCOMES = ['imported', 'updated', 'unchanged', 'kept', 'conflict', 'missing', 'deleted', 'skipped'] as const;
+export type OutcomeName = (typeof OUTCOMES)[number];
+
+/**
+ * Per outcome: imported (new in the table); updated (`--update`: untouched since the import, changed
+ * in the source); unchanged (the source's content); kept (changed through the API since the import,
+ * or in the source without `--update`: left as it is); conflict (changed on both sides, `--update`);
+ * missing (the import's record, whose source row is gone: listed); deleted (the same, deleted with
+ * `--delete-missing`); skipped (not representable, or its id or unique value is another record's).
+ * `read` counts the source's rows; missing and deleted records were not read, they were not there.
+ */
+export type Counts = { read: number } & Record<OutcomeName, number>;
 
 export interface ConflictRecord {
   kind: Kind;
@@ -37,10 +37,22 @@ export interface SkippedRecord {
   problems: Problem[];
 }
 
+export interface MissingRecord {
+  kind: Kind;
+  id: number;
+  /** Why it is still in the table. */
+  reason: string;
+}
+
+/** A value of a record the table holds as the import wrote it, which differs from the source's. */
+export type NormalizedValue = { kind: Kind; id: number } & Normalization;
+
 export interface ImportReport {
   source: string;
   table: string;
   dryRun: boolean;
+  update: boolean;
+  deleteMissing: boolean;
   startedAt: string;
   seconds: number;
   /** Records read per second, over the whole run. */
@@ -48,34 +60,52 @@ export interface ImportReport {
   /** The process's peak resident memory. */
   peakMemoryMiB: number;
   counts: Record<Kind, Counts>;
-  skipped: SkippedRecord[];
+  /** Every record's id under its outcome, ascending. */
+  records: Record<Kind, Record<OutcomeName, number[]>>;
   conflicts: ConflictRecord[];
+  missing: MissingRecord[];
+  skipped: SkippedRecord[];
+  normalized: NormalizedValue[];
 }
+
+/** The outcomes after which the table holds the import's form of the source's values. */
+const HOLDS_SOURCE: ReadonlySet<OutcomeName> = new Set(['imported', 'updated', 'unchanged']);
+
+const perKind = <T>(make: () => T) => Object.fromEntries(KINDS.map((kind) => [kind, make()])) as Record<Kind, T>;
+const perOutcome = <T>(make: () => T) => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, make()])) as Record<OutcomeName, T>;
 
 export class ReportBuilder {
   private readonly started = new Date();
-  private readonly counts = Object.fromEntries(KINDS.map((kind) => [kind, { read: 0, imported: 0, updated: 0, unchanged: 0, kept: 0, conflict: 0, skipped: 0 }])) as Record<Kind, Counts>;
-  private readonly skipped: SkippedRecord[] = [];
+  private readonly counts = perKind(() => ({ read: 0, ...perOutcome(() => 0) }));
+  private readonly records = perKind(() => perOutcome((): number[] => []));
   private readonly conflicts: ConflictRecord[] = [];
+  private readonly missing: MissingRecord[] = [];
+  private readonly skipped: SkippedRecord[] = [];
+  private readonly normalized: NormalizedValue[] = [];
 
-  constructor(private readonly about: { source: string; table: string; dryRun: boolean }) {}
+  constructor(private readonly about: { source: string; table: string; dryRun: boolean; update: boolean; deleteMissing: boolean }) {}
 
-  add(kind: Kind, id: number, outcome: Outcome): void {
+  /** A record's outcome, with the values its mapping changed (reported when the table holds them). */
+  add(kind: Kind, id: number, outcome: Outcome, normalized: readonly Normalization[] = []): void {
     const counts = this.counts[kind];
-    counts.read++;
+    if (outcome.status !== 'missing' && outcome.status !== 'deleted') counts.read++;
     counts[outcome.status]++;
+    this.records[kind][outcome.status].push(id);
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
     if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
+    if (outcome.status === 'missing') this.missing.push({ kind, id, reason: outcome.reason });
+    if (HOLDS_SOURCE.has(outcome.status)) this.normalized.push(...normalized.map((value) => ({ kind, id, ...value })));
   }
 
-  /** Whether the table does not hold the source as it is: records skipped or left as conflicts (exit 2). */
+  /** Whether the table does not hold the source as it is: records skipped, left as conflicts or missing in the source (exit 2). */
   get incomplete(): boolean {
-    return this.skipped.length > 0 || this.conflicts.length > 0;
+    return this.skipped.length > 0 || this.conflicts.length > 0 || this.missing.length > 0;
   }
 
   finish(): ImportReport {
     const seconds = (Date.now() - this.started.getTime()) / 1000;
     const read = KINDS.reduce((sum, kind) => sum + this.counts[kind].read, 0);
+    for (const kind of KINDS) for (const ids of Object.values(this.records[kind])) ids.sort((a, b) => a - b);
     return {
       ...this.about,
       startedAt: this.started.toISOString(),
@@ -83,38 +113,70 @@ export class ReportBuilder {
       recordsPerSecond: Math.round(read / Math.max(seconds, 0.001)),
       peakMemoryMiB: Math.round(process.resourceUsage().maxRSS / 1024),
       counts: this.counts,
-      skipped: this.skipped,
+      records: this.records,
       conflicts: this.conflicts,
+      missing: this.missing,
+      skipped: this.skipped,
+      normalized: this.normalized,
     };
   }
 }
 
-const LISTED = 50;
+/** Ascending ids as ranges: 1, 3–5, 9. */
+export function idRanges(ids: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < ids.length; ) {
+    let j = i;
+    while (j + 1 < ids.length && ids[j + 1] === ids[j]! + 1) j++;
+    ranges.push(j === i ? String(ids[i]) : `${ids[i]}–${ids[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}
 
-/** The report as a person reads it at the end of a run. */
-export function formatReport(report: ImportReport, reportFile?: string): string {
-  const columns = ['read', 'imported', 'updated', 'unchanged', 'kept', 'conflict', 'skipped'] as const;
-  const rows = [
-    ['', 'read', report.dryRun ? 'to import' : 'imported', report.dryRun ? 'to update' : 'updated', 'unchanged', 'kept (changed through the API)', 'conflict', 'skipped'],
-    ...KINDS.map((kind) => [`${kind}s`, ...columns.map((column) => String(report.counts[kind][column]))]),
-  ];
+const HEADINGS: Record<OutcomeName, [run: string, dryRun: string]> = {
+  imported: ['imported', 'to import'],
+  updated: ['updated', 'to update'],
+  unchanged: ['unchanged', 'unchanged'],
+  kept: ['kept', 'kept'],
+  conflict: ['conflict', 'conflict'],
+  missing: ['missing', 'missing'],
+  deleted: ['deleted', 'to delete'],
+  skipped: ['skipped', 'skipped'],
+};
+
+/** A value as JSON, with what a reader cannot see spelled out: spaces other than U+0020, format characters, combining marks. */
+const shown = (value: unknown): string =>
+  JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
+/** Where a value came from in Thelia: `address 2 city`, `product_i18n 10 fr_FR title`. */
+const placeOf = (value: Normalization): string => [value.table, value.row, value.locale, value.column].filter((part) => part !== undefined).join(' ');
+
+/** The report as a person reads it at the end of a run: nothing in the JSON is left out. */
+export function formatReport(report: ImportReport): string {
+  const heading = (outcome: OutcomeName) => HEADINGS[outcome][report.dryRun ? 1 : 0];
+  const rows = [['', 'read', ...OUTCOMES.map(heading)], ...KINDS.map((kind) => [`${kind}s`, ...(['read', ...OUTCOMES] as const).map((column) => String(report.counts[kind][column]))])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  const flags = [report.update && '--update', report.deleteMissing && '--delete-missing'].filter(Boolean).join(' ');
   const lines = [
-    `${report.dryRun ? 'Dry run (nothing written)' : 'Import'} from ${report.source} into ${report.table}: ${report.seconds} s, ${report.recordsPerSecond} records/s, peak memory ${report.peakMemoryMiB} MiB`,
+    `${report.dryRun ? 'Dry run (nothing written)' : 'Import'}${flags ? ` (${flags})` : ''} from ${report.source} into ${report.table}: ${report.seconds} s, ${report.recordsPerSecond} records/s, peak memory ${report.peakMemoryMiB} MiB`,
     ...table,
+    '',
+    'Records (Thelia ids):',
   ];
-  if (report.conflicts.length) {
-    lines.push('', `Conflicts, changed in Thelia and through the API since the import, left as they are (${report.conflicts.length}):`);
-    for (const record of report.conflicts.slice(0, LISTED)) lines.push(`  ${record.kind} ${record.id}: Thelia updated_at ${record.sourceUpdatedAt}, the table's UPDATE_DATE ${record.tableUpdatedAt}`);
-    if (report.conflicts.length > LISTED) lines.push(`  … and ${report.conflicts.length - LISTED} more${reportFile ? ` (all of them in ${reportFile})` : ' (--report FILE lists all of them)'}`);
-  }
-  if (report.skipped.length) {
-    lines.push('', `Skipped (${report.skipped.length}):`);
-    for (const record of report.skipped.slice(0, LISTED)) {
-      lines.push(`  ${record.kind} ${record.id}: ${record.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+  for (const kind of KINDS) {
+    for (const outcome of OUTCOMES) {
+      const ids = report.records[kind][outcome];
+      if (ids.length) lines.push(`  ${kind}s ${heading(outcome)}: ${idRanges(ids)}`);
     }
-    if (report.skipped.length > LISTED) lines.push(`  … and ${report.skipped.length - LISTED} more${reportFile ? ` (all of them in ${reportFile})` : ' (--report FILE lists all of them)'}`);
   }
+  const section = <T>(title: string, items: readonly T[], line: (item: T) => string) => {
+    if (items.length) lines.push('', `${title} (${items.length}):`, ...items.map((item) => `  ${line(item)}`));
+  };
+  section('Conflicts, changed in Thelia and through the API since the import, left as they are', report.conflicts, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
+  section('Missing in Thelia, imported earlier', report.missing, (r) => `${r.kind} ${r.id}: ${r.reason}`);
+  section('Skipped', report.skipped, (r) => `${r.kind} ${r.id}: ${r.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+  section('Values changed on the way in', report.normalized, (v) => `${v.kind} ${v.id}, ${placeOf(v)}: ${v.what}, ${shown(v.before)} → ${shown(v.after)}`);
   return lines.join('\n');
 }

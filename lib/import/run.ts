@@ -2,14 +2,16 @@
  * A store's import (CONTRACT §10): tax rules first (products refer to them), then products, then
  * customers; each read in batches by id while the previous batch is written. Id counters are moved
  * past the source's highest ids before any record is written, so that a create through the API
- * during or after the import never takes an id the import still has to write.
+ * during or after the import never takes an id the import still has to write. Last, the records an
+ * earlier run created whose source rows are gone are found, customers first (they hold nothing),
+ * then products, then rules (which a product may still use).
  */
 import { randomUUID } from 'node:crypto';
 import { actingAs } from '../db/changes.js';
 import type { Destination, Outcome } from './destination.js';
 import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
 import type { Progress } from './progress.js';
-import type { Kind, ReportBuilder } from './report.js';
+import { KINDS, type Kind, type ReportBuilder } from './report.js';
 import type { SourceTable, TheliaSource } from './source.js';
 
 /** Rows read from the source per query, and records handed to the destination at once (one batch read of the table). */
@@ -44,6 +46,8 @@ interface Step<Row extends { id: number }, R extends { id: number }> {
 export class StoreImport {
   /** Why each rule of the source cannot be used by products; absent when it can. */
   private readonly ruleProblems = new Map<number, string | undefined>();
+  /** Every id the source has, per kind, skipped rows included: the table's other imported records are missing there. */
+  private readonly sourceIds = Object.fromEntries(KINDS.map((kind) => [kind, new Set<number>()])) as Record<Kind, Set<number>>;
 
   constructor(
     private readonly source: TheliaSource,
@@ -58,6 +62,7 @@ export class StoreImport {
       await this.taxRules();
       await this.products();
       await this.customers();
+      for (const kind of [...KINDS].reverse()) await this.missing(kind);
     });
   }
 
@@ -78,7 +83,8 @@ export class StoreImport {
           outcome = { status: 'skipped', problems: [{ field: 'tax_rule.is_default', message: `tax rule ${otherDefault} is the default too, and a store has one default rule` }] };
         } else outcome = await this.destination.taxRule(mapped.record);
         this.ruleProblems.set(rule.id, outcome.status === 'skipped' ? `was skipped (${outcome.problems.map((p) => `${p.field}: ${p.message}`).join('; ')})` : undefined);
-        this.report.add('tax rule', rule.id, outcome);
+        this.sourceIds['tax rule'].add(rule.id);
+        this.report.add('tax rule', rule.id, outcome, mapped.normalized);
         this.progress.advance(1);
       }
     }
@@ -126,10 +132,18 @@ export class StoreImport {
       for (const slice of slices(rows, DESTINATION_BATCH)) {
         const mapped = slice.map((row) => ({ id: row.id, ...step.map(row) }));
         const outcomes = await step.write(mapped.flatMap((m) => (m.record ? [m.record] : [])));
-        for (const m of mapped) this.report.add(step.kind, m.id, m.problems ? { status: 'skipped', problems: m.problems } : outcomes.get(m.id)!);
+        for (const m of mapped) {
+          this.sourceIds[step.kind].add(m.id);
+          this.report.add(step.kind, m.id, m.problems ? { status: 'skipped', problems: m.problems } : outcomes.get(m.id)!, m.normalized);
+        }
         this.progress.advance(slice.length);
       }
     }
     this.progress.finish();
+  }
+
+  /** The table's imported records of a kind that the source no longer has. */
+  private async missing(kind: Kind): Promise<void> {
+    for (const [id, outcome] of await this.destination.missing(kind, this.sourceIds[kind])) this.report.add(kind, id, outcome);
   }
 }

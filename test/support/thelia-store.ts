@@ -174,7 +174,8 @@ const productCategories: TheliaRow[] = [
   { product_id: 12, category_id: 3, default_category: 1, position: 1 },
 ];
 
-const customer = (id: number, email: string | null, extra: Partial<TheliaRow> = {}): TheliaRow => ({
+/** A customer row, as Thelia 2.4 stores it. */
+export const theliaCustomer = (id: number, email: string | null, extra: Partial<TheliaRow> = {}): TheliaRow => ({
   id,
   title_id: 1,
   lang_id: 2,
@@ -189,7 +190,8 @@ const customer = (id: number, email: string | null, extra: Partial<TheliaRow> = 
   ...extra,
 });
 
-const address = (id: number, customerId: number, isDefault: number, extra: Partial<TheliaRow> = {}): TheliaRow => ({
+/** An address row of a customer. */
+export const theliaAddress = (id: number, customerId: number, isDefault: number, extra: Partial<TheliaRow> = {}): TheliaRow => ({
   id,
   label: `Address ${id}`,
   customer_id: customerId,
@@ -211,35 +213,36 @@ const address = (id: number, customerId: number, isDefault: number, extra: Parti
 export function theliaCustomers(): TheliaRow[] {
   const hash = phpBcrypt(PASSWORDS.ann);
   return [
-    customer(1, 'Ann.Smith@Example.com', { title_id: 2, lang_id: null, firstname: 'Ann', lastname: 'Smith', password: hash, created_at: '2015-06-01 10:20:30', updated_at: '2022-02-02 02:02:02' }), // every field
-    customer(2, 'ann.smith@example.com', { password: hash }), // the same email as customer 1, case aside
-    customer(3, 'title@example.com', { password: hash, title_id: 9 }), // an unknown title
-    customer(4, 'lang@example.com', { password: hash, lang_id: 9 }), // an unknown language
-    customer(5, 'country@example.com', { password: hash }), // an address in an unknown country
-    customer(6, 'zip@example.com', { password: hash }), // a zip code France does not have
-    customer(7, 'noaddress@example.com', { password: hash }), // no default address
-    customer(8, 'nopassword@example.com'), // no password
-    customer(9, 'not-an-email', { password: hash }), // an email the API refuses
-    customer(10, 'short@example.com', { password: phpBcrypt(PASSWORDS.short), lang_id: 1 }), // a password shorter than the API's minimum
-    customer(12, 'control@example.com', { password: hash, firstname: 'Bad\u0007Bell' }), // a name the API refuses
-    customer(50, 'last@example.com', { password: phpBcrypt(PASSWORDS.last) }), // the highest id
+    theliaCustomer(1, 'Ann.Smith@Example.com', { title_id: 2, lang_id: null, firstname: 'Ann', lastname: 'Smith', password: hash, created_at: '2015-06-01 10:20:30', updated_at: '2022-02-02 02:02:02' }), // every field
+    theliaCustomer(2, 'ann.smith@example.com', { password: hash }), // the same email as customer 1, case aside
+    theliaCustomer(3, 'title@example.com', { password: hash, title_id: 9 }), // an unknown title
+    theliaCustomer(4, 'lang@example.com', { password: hash, lang_id: 9 }), // an unknown language
+    theliaCustomer(5, 'country@example.com', { password: hash }), // an address in an unknown country
+    theliaCustomer(6, 'zip@example.com', { password: hash }), // a zip code France does not have
+    theliaCustomer(7, 'noaddress@example.com', { password: hash }), // no default address
+    theliaCustomer(8, 'nopassword@example.com'), // no password
+    theliaCustomer(9, 'not-an-email', { password: hash }), // an email the API refuses
+    theliaCustomer(10, 'short@example.com', { password: phpBcrypt(PASSWORDS.short), lang_id: 1 }), // a password shorter than the API's minimum
+    theliaCustomer(12, 'control@example.com', { password: hash, firstname: 'Bad\u0007Bell' }), // a name the API refuses
+    // The highest id; an email ending in a no-break space and a name in NFD, as a form may have saved them.
+    theliaCustomer(50, 'last@example.com\u00a0', { password: phpBcrypt(PASSWORDS.last), firstname: 'Je\u0301ro\u0302me' }),
   ];
 }
 
 const addresses: TheliaRow[] = [
-  address(1, 1, 0, { city: 'Lyon', zipcode: '69001' }),
-  address(2, 1, 1, { address2: 'Bâtiment B', address3: '3e étage' }),
-  address(3, 2, 1),
-  address(4, 3, 1),
-  address(5, 4, 1),
-  address(6, 5, 1, { country_id: 9999 }),
-  address(7, 6, 1, { zipcode: '1234' }),
-  address(8, 7, 0),
-  address(9, 8, 1),
-  address(10, 9, 1),
-  address(11, 10, 1, { country_id: BELGIUM, zipcode: '1000', city: 'Bruxelles' }),
-  address(12, 12, 1),
-  address(13, 50, 1),
+  theliaAddress(1, 1, 0, { city: 'Lyon', zipcode: '69001' }),
+  theliaAddress(2, 1, 1, { address2: 'Bâtiment B', address3: '3e étage', city: ' Paris ' }), // a city with spaces around it
+  theliaAddress(3, 2, 1),
+  theliaAddress(4, 3, 1),
+  theliaAddress(5, 4, 1),
+  theliaAddress(6, 5, 1, { country_id: 9999 }),
+  theliaAddress(7, 6, 1, { zipcode: '1234' }),
+  theliaAddress(8, 7, 0),
+  theliaAddress(9, 8, 1),
+  theliaAddress(10, 9, 1),
+  theliaAddress(11, 10, 1, { country_id: BELGIUM, zipcode: '1000', city: 'Bruxelles' }),
+  theliaAddress(12, 12, 1),
+  theliaAddress(13, 50, 1),
 ];
 
 /** Creates the store's database on `mariadb`; its mysql:// URL for the import (a user that may only SELECT). */
