@@ -10,20 +10,20 @@ import { createTheliaStore } from './thelia-store.js';
 export interface StoreBehindProxy {
   /** The store's mysql:// URL. */
   storeUrl: string;
+  /** The store's server, to edit the store as Thelia would (its database is `shop`). */
+  mariadb: MariaDb;
   proxy: FaultProxy;
 }
 
 export function useStoreBehindProxy(): StoreBehindProxy {
   const context = {} as StoreBehindProxy;
-  let mariadb: MariaDb | undefined;
   beforeAll(async () => {
-    let proxy: FaultProxy;
-    [mariadb, proxy] = await Promise.all([startMariaDb(), startFaultProxy(inject('dynamoEndpoint'))]);
-    Object.assign(context, { proxy, storeUrl: await createTheliaStore(mariadb, 'shop') });
+    const [mariadb, proxy] = await Promise.all([startMariaDb(), startFaultProxy(inject('dynamoEndpoint'))]);
+    Object.assign(context, { mariadb, proxy, storeUrl: await createTheliaStore(mariadb, 'shop') });
   }, 120_000);
   afterAll(async () => {
     await context.proxy?.close();
-    await mariadb?.stop();
+    await context.mariadb?.stop();
   });
   return context;
 }
