@@ -1,6 +1,6 @@
 /** The Thelia import's mapping (rows → records or problems) and its progress display, on their own. */
 import { describe, expect, it } from 'vitest';
-import { mapCustomer, mapProduct, mapTaxRule, type ProductContext } from '../../lib/import/mapping.js';
+import { mapCustomer, mapProduct, mapTaxRule, whatChanged, type ProductContext } from '../../lib/import/mapping.js';
 import { Progress } from '../../lib/import/progress.js';
 import type { TheliaCustomer, TheliaProduct, TheliaTaxRule } from '../../lib/import/source.js';
 
@@ -90,6 +90,43 @@ describe('mapCustomer', () => {
     ]);
     const second = { ...customer().defaultAddresses[0]!, id: 2 };
     expect(fields(mapCustomer(customer({ defaultAddresses: [...customer().defaultAddresses, second] })))).toEqual(['address.is_default']);
+  });
+});
+
+describe('values changed on the way in', () => {
+  it('names what the text schemas did, in the order they do it', () => {
+    expect(whatChanged(' Ann\u00a0', 'Ann')).toBe('trimmed');
+    expect(whatChanged('Je\u0301ro\u0302me', 'Jérôme')).toBe('normalized to NFC');
+    expect(whatChanged(' Zoe\u0308 ', 'Zoë')).toBe('trimmed, normalized to NFC');
+    expect(whatChanged('Ann', 'Anne')).toBe('changed');
+  });
+
+  it("lists each with its Thelia row and column: a tax rule's texts per locale, blank ones included", () => {
+    const mapped = mapTaxRule(rule({ i18n: [{ locale: 'en_US', title: 'VAT ', description: '   ' }] }));
+    expect(mapped.normalized).toEqual([
+      { table: 'tax_rule_i18n', row: 3, locale: 'en_US', column: 'description', what: 'trimmed to nothing: no text', before: '   ', after: null },
+      { table: 'tax_rule_i18n', row: 3, locale: 'en_US', column: 'title', what: 'trimmed', before: 'VAT ', after: 'VAT' },
+    ]);
+  });
+
+  it("lists a product's ref, texts and empty weight", () => {
+    const mapped = mapProduct(product({ ref: ' REF-7', i18n: [{ ...product().i18n[0]!, chapo: 'Cafe\u0301' }], defaultSaleElements: [{ id: 70, weight: null, price: '1' }] }), context);
+    expect(mapped.normalized!.map((n) => [n.table, n.row, n.locale, n.column, n.what])).toEqual([
+      ['product_i18n', 7, 'en_US', 'chapo', 'normalized to NFC'],
+      ['product', 7, undefined, 'ref', 'trimmed'],
+      ['product_sale_elements', 70, undefined, 'weight', 'empty: 0'],
+    ]);
+  });
+
+  it("lists a customer's names and email from its row, its address from the address's, and a NULL language", () => {
+    const address = { ...customer().defaultAddresses[0]!, id: 9, city: 'Paris\u00a0' };
+    const mapped = mapCustomer(customer({ email: ' ann@example.com', defaultAddresses: [address] }));
+    expect(mapped.normalized!.map((n) => [n.table, n.row, n.column, n.what])).toEqual([
+      ['customer', 5, 'email', 'trimmed'],
+      ['address', 9, 'city', 'trimmed'],
+      ['customer', 5, 'lang_id', 'empty: the default language'],
+    ]);
+    expect(mapCustomer(customer({ langId: 2 })).normalized).toEqual([]);
   });
 });
 
