@@ -5,7 +5,11 @@
  * lists the records changed on both sides as conflicts and those gone from the source as missing,
  * deletes the untouched missing ones only with --delete-missing; run again, it changes nothing.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '../lib/db/client.js';
+import { readItem } from '../lib/db/items.js';
+import { products } from '../lib/products/entity.js';
 import { get, put, tableSnapshot } from './support/api.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
 import { runImport } from './support/import-cli.js';
@@ -139,5 +143,17 @@ describe('npm run import -- --update', () => {
     // Customers 1 (the source), 10 (the API) and 50 (both) are all left as they are.
     expect(run.report!.records.customer).toMatchObject({ updated: [], kept: [1, 10, 50], conflict: [] });
     expect((await get('/api/customers/1')).body[0]).toMatchObject({ LASTNAME: 'Smith-Jones' });
+  }, 60_000);
+
+  it('updates a record imported before the import marked its records, while it is still at version 1', async () => {
+    // Product 10 as an import made before this release left it: no mark of the import's version or date.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: products.key(10), UpdateExpression: 'REMOVE importedVersion, sourceUpdatedAt' }));
+    await sql("UPDATE product_i18n SET title = 'Armchair' WHERE id = 10 AND locale = 'en_US'");
+    await sql("UPDATE product SET updated_at = '2024-07-07 07:07:07' WHERE id = 10");
+
+    const run = await runImport(['--from', storeUrl, '--update']);
+    expect(run.report!.records.product).toMatchObject({ updated: [10], kept: [] });
+    expect((await get('/api/products/10?lang=en_US')).body[0]).toMatchObject({ TITLE: 'Armchair', VERSION: 2 });
+    expect(await readItem(products.key(10))).toMatchObject({ importedVersion: 2, sourceUpdatedAt: '2024-07-07T07:07:07.000Z' });
   }, 60_000);
 });

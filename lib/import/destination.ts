@@ -68,10 +68,25 @@ const contentOf = (record: object, alsoIgnored: readonly string[] = []): string 
 
 type Stored = { id: number; createdAt: string; updatedAt: string; version: number; importedVersion?: number | undefined; sourceUpdatedAt?: string | undefined };
 
-/** A record the import wrote and nobody changed since (its version is still the import's). */
-const untouched = (stored: Stored): boolean => stored.importedVersion !== undefined && stored.importedVersion === stored.version;
-/** Whether the source's row was updated after the import last wrote the record (unknown for imports made before this was kept: no). */
-const sourceChanged = (stored: Stored, imported: Stored): boolean => stored.sourceUpdatedAt !== undefined && imported.updatedAt > stored.sourceUpdatedAt;
+/**
+ * Whether a record was written by the import and nobody changed it since: its version is still the
+ * import's. A record imported before the import marked its records counts when it is still at
+ * version 1 and was created when the source's row was (the API dates a create with its own clock,
+ * to the millisecond; Thelia's dates are whole seconds).
+ */
+function untouched(stored: Stored, source?: Stored): boolean {
+  if (stored.importedVersion !== undefined) return stored.importedVersion === stored.version;
+  return source !== undefined && stored.version === 1 && stored.createdAt === source.createdAt;
+}
+/**
+ * Whether the source's row was updated after the import last wrote the record. For a record imported
+ * before the import kept the source's date, that date is the record's own while it is at version 1,
+ * and unknown after (then: no).
+ */
+function sourceChanged(stored: Stored, imported: Stored): boolean {
+  const importedFrom = stored.sourceUpdatedAt ?? (stored.importedVersion === undefined && stored.version === 1 ? stored.updatedAt : undefined);
+  return importedFrom !== undefined && imported.updatedAt > importedFrom;
+}
 /** A record as the import writes it: the version given, marked as the import's, with the source's date. */
 const asImported = <R extends Stored>(record: R, version: number): R => ({ ...record, version, importedVersion: version, sourceUpdatedAt: record.updatedAt });
 
@@ -236,7 +251,7 @@ export class Destination {
   async taxRule(rule: TaxRule): Promise<Outcome> {
     const stored = await taxRules.read(rule.id);
     const same = stored !== undefined && contentOf(stored) === contentOf(rule);
-    if (stored && !same && this.update && stored.createdAt === rule.createdAt && untouched(stored)) {
+    if (stored && !same && this.update && stored.createdAt === rule.createdAt && untouched(stored, rule)) {
       if (this.dryRun) return UPDATED;
       await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored));
       return UPDATED;
@@ -278,7 +293,7 @@ export class Destination {
       const record = asImported(source, source.version);
       const existing = stored.get(record.id);
       const same = existing !== undefined && kind.same(existing, record);
-      if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing)) {
+      if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing, record)) {
         outcomes.set(record.id, await this.updateOne(kind, existing, asImported(record, existing.version + 1)));
       } else if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, same));
       else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
