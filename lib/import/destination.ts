@@ -253,8 +253,15 @@ export class Destination {
     const same = stored !== undefined && contentOf(stored) === contentOf(rule);
     if (stored && !same && this.update && stored.createdAt === rule.createdAt && untouched(stored, rule)) {
       if (this.dryRun) return UPDATED;
-      await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored));
-      return UPDATED;
+      try {
+        await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored));
+        return UPDATED;
+      } catch (error) {
+        if (!(error instanceof VersionMismatch)) throw error;
+        // Applied by an attempt whose answer was lost, or changed through the API meanwhile.
+        const now = await taxRules.read(rule.id);
+        return now && contentOf(now) === contentOf(rule) ? UNCHANGED : this.alreadyThere('tax rule', 'tax_rule', now ?? stored, rule, false);
+      }
     }
     if (stored && (same || !untouchedSeed(stored))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
     if (this.dryRun) return IMPORTED;
