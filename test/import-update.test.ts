@@ -137,12 +137,19 @@ describe('npm run import -- --update', () => {
     expect(await tableSnapshot()).toEqual(before);
   }, 60_000);
 
-  it("without --update, leaves the source's edits unapplied and lists no conflict", async () => {
+  it("without --update, leaves the source's edits unapplied, lists no conflict, and names them as not applied", async () => {
     await sql("UPDATE customer SET lastname = 'Smith-Brown', updated_at = '2024-06-06 06:06:06' WHERE id = 1");
     const run = await runImport(['--from', storeUrl]);
     // Customers 1 (the source), 10 (the API) and 50 (both) are all left as they are.
     expect(run.report!.records.customer).toMatchObject({ updated: [], kept: [1, 10, 50], conflict: [] });
     expect((await get('/api/customers/1')).body[0]).toMatchObject({ LASTNAME: 'Smith-Jones' });
+    // Those changed in Thelia are named, and the table does not hold the source as it is: exit 2.
+    expect(run.report!.notApplied.filter((r) => r.kind === 'customer').map((r) => [r.id, r.sourceUpdatedAt])).toEqual([
+      [1, '2024-06-06T06:06:06.000Z'],
+      [50, '2024-05-05T05:05:05.000Z'],
+    ]);
+    expect(run.stdout).toContain('Changed in Thelia since the import, not applied');
+    expect(run.status).toBe(2);
   }, 60_000);
 
   it('updates a record imported before the import marked its records, while it is still at version 1', async () => {

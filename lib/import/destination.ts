@@ -33,7 +33,8 @@ export type Outcome =
   | { status: 'imported' }
   | { status: 'updated' }
   | { status: 'unchanged' }
-  | { status: 'kept' }
+  /** With `sourceUpdatedAt`: changed in the source since the import too, which a run without --update does not apply. */
+  | { status: 'kept'; sourceUpdatedAt?: string; tableUpdatedAt?: string }
   /** Changed in the source and through the API since the import: left as it is, both dates named. */
   | { status: 'conflict'; sourceUpdatedAt: string; tableUpdatedAt: string }
   | { status: 'skipped'; problems: Problem[] }
@@ -281,13 +282,15 @@ export class Destination {
 
   /**
    * The verdict on a record whose id is in the table, other than an update: unchanged; kept (changed
-   * through the API since, or, without --update, in the source); a conflict (changed on both sides,
-   * with --update); or another record's id.
+   * through the API since, or, without --update, in the source, with both dates then); a conflict
+   * (changed on both sides, with --update); or another record's id.
    */
   private alreadyThere(what: string, table: string, stored: Stored, imported: Stored, same: boolean): Outcome {
     if (same) return UNCHANGED;
     if (stored.createdAt === imported.createdAt) {
-      return this.update && sourceChanged(stored, imported) ? { status: 'conflict', sourceUpdatedAt: imported.updatedAt, tableUpdatedAt: stored.updatedAt } : KEPT;
+      if (!sourceChanged(stored, imported)) return KEPT;
+      const dates = { sourceUpdatedAt: imported.updatedAt, tableUpdatedAt: stored.updatedAt };
+      return this.update ? { status: 'conflict', ...dates } : { status: 'kept', ...dates };
     }
     return skipped(`${table}.id`, `id ${imported.id} is another ${what}'s in the table (created ${stored.createdAt}), which is left as it is`);
   }

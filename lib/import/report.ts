@@ -23,7 +23,8 @@ export type OutcomeName = (typeof OUTCOMES)[number];
  */
 export type Counts = { read: number } & Record<OutcomeName, number>;
 
-export interface ConflictRecord {
+/** A record changed in the source since the import, and left as the table has it: both dates. */
+export interface DatedRecord {
   kind: Kind;
   id: number;
   sourceUpdatedAt: string;
@@ -62,7 +63,9 @@ export interface ImportReport {
   counts: Record<Kind, Counts>;
   /** Every record's id under its outcome, ascending. */
   records: Record<Kind, Record<OutcomeName, number[]>>;
-  conflicts: ConflictRecord[];
+  conflicts: DatedRecord[];
+  /** Kept records whose source changed since the import: a run without --update does not apply it. */
+  notApplied: DatedRecord[];
   missing: MissingRecord[];
   skipped: SkippedRecord[];
   normalized: NormalizedValue[];
@@ -78,7 +81,8 @@ export class ReportBuilder {
   private readonly started = new Date();
   private readonly counts = perKind(() => ({ read: 0, ...perOutcome(() => 0) }));
   private readonly records = perKind(() => perOutcome((): number[] => []));
-  private readonly conflicts: ConflictRecord[] = [];
+  private readonly conflicts: DatedRecord[] = [];
+  private readonly notApplied: DatedRecord[] = [];
   private readonly missing: MissingRecord[] = [];
   private readonly skipped: SkippedRecord[] = [];
   private readonly normalized: NormalizedValue[] = [];
@@ -93,13 +97,17 @@ export class ReportBuilder {
     this.records[kind][outcome.status].push(id);
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
     if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
+    if (outcome.status === 'kept' && outcome.sourceUpdatedAt) this.notApplied.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt! });
     if (outcome.status === 'missing') this.missing.push({ kind, id, reason: outcome.reason });
     if (HOLDS_SOURCE.has(outcome.status)) this.normalized.push(...normalized.map((value) => ({ kind, id, ...value })));
   }
 
-  /** Whether the table does not hold the source as it is: records skipped, left as conflicts or missing in the source (exit 2). */
+  /**
+   * Whether the table does not hold the source as it is (exit 2): records skipped, left as conflicts,
+   * missing in the source, or changed there and not applied (without --update).
+   */
   get incomplete(): boolean {
-    return this.skipped.length > 0 || this.conflicts.length > 0 || this.missing.length > 0;
+    return this.skipped.length > 0 || this.conflicts.length > 0 || this.notApplied.length > 0 || this.missing.length > 0;
   }
 
   finish(): ImportReport {
@@ -115,6 +123,7 @@ export class ReportBuilder {
       counts: this.counts,
       records: this.records,
       conflicts: this.conflicts,
+      notApplied: this.notApplied,
       missing: this.missing,
       skipped: this.skipped,
       normalized: this.normalized,
@@ -175,6 +184,7 @@ export function formatReport(report: ImportReport): string {
     if (items.length) lines.push('', `${title} (${items.length}):`, ...items.map((item) => `  ${line(item)}`));
   };
   section('Conflicts, changed in Thelia and through the API since the import, left as they are', report.conflicts, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
+  section('Changed in Thelia since the import, not applied (--update applies those nobody changed through the API)', report.notApplied, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
   section('Missing in Thelia, imported earlier', report.missing, (r) => `${r.kind} ${r.id}: ${r.reason}`);
   section('Skipped', report.skipped, (r) => `${r.kind} ${r.id}: ${r.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
   section('Values changed on the way in', report.normalized, (v) => `${v.kind} ${v.id}, ${placeOf(v)}: ${v.what}, ${shown(v.before)} → ${shown(v.after)}`);
