@@ -3,9 +3,11 @@
  * list totals, id counters and each rule's product count end as if the API had created the records.
  * Records are written many to a transaction; when one of them cannot be (its email is taken, its id
  * is), the transaction is cancelled and its records are written one by one to tell which and why.
- * A record already in the table under its id is never overwritten: it is unchanged when its content
- * is the source's, kept when it was changed since, and the source's record is skipped when the id is
- * another record's. A dry run reads all the same and writes nothing.
+ * A record already in the table under its id is unchanged when its content is the source's, kept
+ * when it was changed since, and the source's record is skipped when the id is another record's;
+ * only `--update` overwrites one, and only one nobody changed since the import wrote it. Records the
+ * import created whose source rows are gone are found by walking the table (`missing`), and deleted
+ * only with `--delete-missing`. A dry run reads all the same and writes nothing.
  */
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
@@ -153,8 +155,8 @@ interface Removal {
   pages(): AsyncGenerator<Stored[]>;
   /** The domain's own delete, at the version given. */
   remove(id: number, version: number): Promise<void>;
-  /** Why a record cannot be deleted yet, if it cannot. */
-  inUse?(record: Stored): string | undefined;
+  /** Why a record cannot be deleted yet, if it cannot (a rule some products use). */
+  inUse?(record: Stored & { productCount?: number | undefined }): string | undefined;
 }
 
 const REMOVALS: Record<RecordKind, Removal> = {
@@ -163,7 +165,7 @@ const REMOVALS: Record<RecordKind, Removal> = {
   'tax rule': {
     pages: () => taxRules.pages(),
     remove: deleteTaxRule,
-    inUse: (rule) => ((rule as TaxRule).productCount ? `used by ${(rule as TaxRule).productCount} product(s)` : undefined),
+    inUse: (rule) => (rule.productCount ? `used by ${rule.productCount} product(s)` : undefined),
   },
 };
 
@@ -345,19 +347,20 @@ export class Destination {
   }
 
   private async removeMissing(removal: Removal, record: Stored): Promise<Outcome> {
-    const gone = 'not in Thelia any more';
-    if (!untouched(record)) return missing(`${gone}, and changed through the API since the import: left as it is`);
-    if (!this.deleteMissing) return missing(`${gone}: --delete-missing deletes it`);
+    const kept = (why: string) => missing(`not in Thelia any more, and ${why}: left as it is`);
+    const changedSince = 'changed through the API since the import';
+    if (!untouched(record)) return kept(changedSince);
+    if (!this.deleteMissing) return missing('not in Thelia any more: --delete-missing deletes it');
     const inUse = removal.inUse?.(record);
-    if (this.dryRun) return inUse ? missing(`${gone}, and ${inUse}: left as it is`) : DELETED;
+    if (this.dryRun) return inUse ? kept(inUse) : DELETED;
     try {
       await patiently(() => removal.remove(record.id, record.version));
       return DELETED;
     } catch (error) {
       // Deleted by an attempt whose answer was lost (or by someone since it was read).
       if (error instanceof NotFound) return DELETED;
-      if (error instanceof VersionMismatch) return missing(`${gone}, and changed through the API since the import: left as it is`);
-      if (error instanceof Conflict) return missing(`${gone}, and ${error.message}: left as it is`);
+      if (error instanceof VersionMismatch) return kept(changedSince);
+      if (error instanceof Conflict) return kept(error.message);
       throw error;
     }
   }
