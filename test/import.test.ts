@@ -129,9 +129,9 @@ describe('npm run import', () => {
     expect(first.stdout).toContain('customer 9: customer.email: must be a valid email address');
     expect(first.stdout).toContain('  products imported: 10–12, 40\n');
     expect(first.stdout).toContain('  customers skipped: 2–9, 12\n');
-    expect(first.stdout).toContain('customer 50, customer 50 email: trimmed, "last@example.com\\u00a0" → "last@example.com"');
-    expect(first.stdout).toContain('customer 50, customer 50 firstname: normalized to NFC, "Je\\u0301ro\\u0302me" → "Jérôme"');
-    expect(first.stdout).toContain('product 11, product_i18n 11 en_US title: trimmed, "  Stool  " → "Stool"');
+    expect(first.stdout).toContain('customer 50: customer.email (id 50): trimmed, "last@example.com\\u00a0" → "last@example.com"');
+    expect(first.stdout).toContain('customer 50: customer.firstname (id 50): normalized to NFC, "Je\\u0301ro\\u0302me" → "Jérôme"');
+    expect(first.stdout).toContain('product 11: product_i18n.title (id 11, en_US): trimmed, "  Stool  " → "Stool"');
     expect(first.stderr).toMatch(/customers\s+12\/12 \(100%\)/);
     for (const output of [first.stdout, first.stderr]) {
       expect(output).not.toContain(READER.password);

@@ -158,8 +158,8 @@ const HEADINGS: Record<OutcomeName, [run: string, dryRun: string]> = {
 const shown = (value: unknown): string =>
   JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
-/** Where a value came from in Thelia: `address 2 city`, `product_i18n 10 fr_FR title`. */
-const placeOf = (value: Normalization): string => [value.table, value.row, value.locale, value.column].filter((part) => part !== undefined).join(' ');
+/** Where a value came from in Thelia, named as skipped records' columns are: `address.city (id 2)`, `product_i18n.title (id 10, fr_FR)`. */
+const placeOf = (value: Normalization): string => `${value.table}.${value.column} (id ${[value.row, value.locale].filter((part) => part !== undefined).join(', ')})`;
 
 /** The report as a person reads it at the end of a run: nothing in the JSON is left out. */
 export function formatReport(report: ImportReport): string {
@@ -187,6 +187,6 @@ export function formatReport(report: ImportReport): string {
   section('Changed in Thelia since the import, not applied (--update applies those nobody changed through the API)', report.notApplied, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
   section('Missing in Thelia, imported earlier', report.missing, (r) => `${r.kind} ${r.id}: ${r.reason}`);
   section('Skipped', report.skipped, (r) => `${r.kind} ${r.id}: ${r.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
-  section('Values changed on the way in', report.normalized, (v) => `${v.kind} ${v.id}, ${placeOf(v)}: ${v.what}, ${shown(v.before)} → ${shown(v.after)}`);
+  section('Values changed on the way in', report.normalized, (v) => `${v.kind} ${v.id}: ${placeOf(v)}: ${v.what}, ${shown(v.before)} → ${shown(v.after)}`);
   return lines.join('\n');
 }

@@ -27,7 +27,7 @@ describe('formatReport', () => {
     expect(text).toContain('  customers skipped: 1–80\n');
     expect(text.match(/customer \d+: customer\.email: is empty/g)).toHaveLength(80);
     expect(text).toContain('Missing in Thelia, imported earlier (1):\n  product 12: not in Thelia any more: --delete-missing deletes it');
-    expect(text).toContain('product 4, product_i18n 4 fr_FR title: trimmed, "Café\\u00a0" → "Café"');
+    expect(text).toContain('product 4: product_i18n.title (id 4, fr_FR): trimmed, "Café\\u00a0" → "Café"');
     // A kept record holds the API's values, not the import's: its normalization is not the table's.
     expect(finished.normalized.map((value) => value.id)).toEqual([4]);
     expect(finished.counts.product).toMatchObject({ read: 2, imported: 1, kept: 1, missing: 1 });
