@@ -163,4 +163,16 @@ describe('npm run import -- --update', () => {
     expect((await get('/api/products/10?lang=en_US')).body[0]).toMatchObject({ TITLE: 'Armchair', VERSION: 2 });
     expect(await readItem(products.key(10))).toMatchObject({ importedVersion: 2, sourceUpdatedAt: '2024-07-07T07:07:07.000Z' });
   }, 60_000);
+
+  it("moves the store's default rule when Thelia moved it, and finds both rules unchanged after", async () => {
+    await sql('UPDATE tax_rule SET is_default = 0, updated_at = \'2024-08-08 08:08:08\' WHERE id = 1');
+    await sql('UPDATE tax_rule SET is_default = 1, updated_at = \'2024-08-08 08:08:08\' WHERE id = 3');
+    const run = await runImport(['--from', storeUrl, '--update']);
+    expect(run.report!.records['tax rule']).toMatchObject({ updated: [1, 3], conflict: [], kept: [] });
+    const rules = (await get('/api/tax-rules')).body.map((row: { ID: number; IS_DEFAULT: number }) => [row.ID, row.IS_DEFAULT]);
+    expect(rules).toEqual([[1, 0], [2, 0], [3, 1]]);
+
+    const again = await runImport(['--from', storeUrl, '--update']);
+    expect(again.report!.records['tax rule']).toMatchObject({ updated: [], unchanged: [1, 2, 3] });
+  }, 60_000);
 });
