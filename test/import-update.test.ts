@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../lib/db/client.js';
 import { readItem } from '../lib/db/items.js';
 import { products } from '../lib/products/entity.js';
-import { get, put, tableSnapshot } from './support/api.js';
+import { del, get, put, tableSnapshot } from './support/api.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
+import { createProduct } from './support/fixtures.js';
 import { runImport } from './support/import-cli.js';
 import { startMariaDb, type MariaDb } from './support/mariadb.js';
 import { createTheliaStore, phpBcrypt, theliaAddress, theliaCustomer } from './support/thelia-store.js';
@@ -175,4 +176,28 @@ describe('npm run import -- --update', () => {
     const again = await runImport(['--from', storeUrl, '--update']);
     expect(again.report!.records['tax rule']).toMatchObject({ updated: [], unchanged: [1, 2, 3] });
   }, 60_000);
+
+  it('deletes a missing rule once its missing products are deleted, and keeps it while a product of the API uses it (the dry run says the same)', async () => {
+    await sql('DELETE FROM tax_rule WHERE id = 3');
+    await sql('DELETE FROM product WHERE id IN (10, 40)');
+    const apiProduct = (await createProduct({ tax_rule: 3 })).row.ID;
+
+    const inUse = 'not in Thelia any more, and tax rule 3 is used by 1 product(s): left as it is';
+    const dry = await runImport(['--from', storeUrl, '--update', '--delete-missing', '--dry-run']);
+    expect(dry.report!.records.product.deleted).toEqual([10, 40]);
+    expect(dry.report!.missing).toContainEqual({ kind: 'tax rule', id: 3, reason: 'not in Thelia any more, and used by 1 product(s): left as it is' });
+    const run = await runImport(['--from', storeUrl, '--update', '--delete-missing']);
+    expect(run.report!.records.product.deleted).toEqual([10, 40]);
+    // Without rule 3, Thelia's other rule flagged default (8, skipped so far as a second default) is
+    // the store's default: imported as such, it takes the flag from rule 3, which stays the import's.
+    expect(run.report!.records['tax rule'].imported).toEqual([8]);
+    expect(run.report!.missing).toContainEqual({ kind: 'tax rule', id: 3, reason: inUse });
+
+    expect((await del(`/api/products/${apiProduct}`)).status).toBe(204);
+    const dryAgain = await runImport(['--from', storeUrl, '--update', '--delete-missing', '--dry-run']);
+    expect(dryAgain.report!.records['tax rule'].deleted).toEqual([3]);
+    const last = await runImport(['--from', storeUrl, '--update', '--delete-missing']);
+    expect(last.report!.records['tax rule'].deleted).toEqual([3]);
+    expect((await get('/api/tax-rules/3')).status).toBe(404);
+  }, 90_000);
 });

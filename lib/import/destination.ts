@@ -155,17 +155,19 @@ interface Removal {
   pages(): AsyncGenerator<Stored[]>;
   /** The domain's own delete, at the version given. */
   remove(id: number, version: number): Promise<void>;
-  /** Why a record cannot be deleted yet, if it cannot (a rule some products use). */
-  inUse?(record: Stored & { productCount?: number | undefined }): string | undefined;
+  /** Why a record cannot be deleted yet, if it cannot: a rule some products use, less those `freed` by this run's deletions. */
+  inUse?(record: Stored & { productCount?: number | undefined }, freed: number): string | undefined;
+  /** The rule a record uses, which its deletion frees (a dry run counts them, as it deletes nothing). */
+  rule?(record: Stored & { taxRuleId?: number }): number | undefined;
 }
 
 const REMOVALS: Record<RecordKind, Removal> = {
   customer: { pages: () => customers.pages(), remove: deleteCustomer },
-  product: { pages: () => products.pages(), remove: deleteProduct },
+  product: { pages: () => products.pages(), remove: deleteProduct, rule: (product) => product.taxRuleId },
   'tax rule': {
     pages: () => taxRules.pages(),
     remove: deleteTaxRule,
-    inUse: (rule) => (rule.productCount ? `used by ${rule.productCount} product(s)` : undefined),
+    inUse: (rule, freed) => ((rule.productCount ?? 0) > freed ? `used by ${rule.productCount! - freed} product(s)` : undefined),
   },
 };
 
@@ -228,6 +230,8 @@ function untouchedSeed(stored: TaxRule): boolean {
 export class Destination {
   /** In a dry run, the unique values the records would have taken so far, and by whom. */
   private readonly claimed = new Map<string, number>();
+  /** In a dry run, per rule, how many of its products the run would have deleted. */
+  private readonly freedRules = new Map<number, number>();
 
   /**
    * `update`: apply what changed in the source to records nobody changed since they were imported.
@@ -257,7 +261,7 @@ export class Destination {
     if (stored && !same && this.update && stored.createdAt === rule.createdAt && untouched(stored, rule)) {
       if (this.dryRun) return UPDATED;
       try {
-        await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored));
+        await persist(() => wholeRuleSteps(asImported(rule, stored.version + 1), stored, true));
         return UPDATED;
       } catch (error) {
         if (!(error instanceof VersionMismatch)) throw error;
@@ -270,7 +274,7 @@ export class Destination {
     if (this.dryRun) return IMPORTED;
     try {
       // In place of a seeded rule, it is the seed's next version (its change is recorded as such).
-      await persist(() => wholeRuleSteps(asImported(rule, stored ? stored.version + 1 : rule.version), stored));
+      await persist(() => wholeRuleSteps(asImported(rule, stored ? stored.version + 1 : rule.version), stored, true));
       return IMPORTED;
     } catch (error) {
       if (error instanceof Refused) return skipped('tax_rule', error.message);
@@ -351,8 +355,13 @@ export class Destination {
     const changedSince = 'changed through the API since the import';
     if (!untouched(record)) return kept(changedSince);
     if (!this.deleteMissing) return missing('not in Thelia any more: --delete-missing deletes it');
-    const inUse = removal.inUse?.(record);
-    if (this.dryRun) return inUse ? kept(inUse) : DELETED;
+    const inUse = removal.inUse?.(record, this.dryRun ? (this.freedRules.get(record.id) ?? 0) : 0);
+    if (this.dryRun) {
+      if (inUse) return kept(inUse);
+      const rule = removal.rule?.(record);
+      if (rule !== undefined) this.freedRules.set(rule, (this.freedRules.get(rule) ?? 0) + 1);
+      return DELETED;
+    }
     try {
       await patiently(() => removal.remove(record.id, record.version));
       return DELETED;

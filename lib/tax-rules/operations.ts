@@ -34,11 +34,14 @@ async function readRuleAndDefault(id: number): Promise<{ rule: TaxRule; defaultI
  * Steps that make `id` the default: the old default loses its flag (and its row changes version),
  * and the pointer moves, on condition that it still points where we read it.
  */
-async function makeDefaultSteps(id: number, previous: number | undefined, now: string): Promise<WriteStep[]> {
+async function makeDefaultSteps(id: number, previous: number | undefined, now: string, byImport = false): Promise<WriteStep[]> {
   const former = previous !== undefined && previous !== id ? await taxRules.read(previous) : undefined;
+  if (!former) return [defaultTaxRule.move(previous, id)];
+  const version = former.version + 1;
+  // A store's import moving the default keeps the former default its own, if it was (importedVersion).
+  const stillImported = byImport && former.importedVersion === former.version ? { importedVersion: version } : {};
   // A replace at the version read (a concurrent change of it: read again), so that it records its change too.
-  const loseFlag = former ? taxRules.replace(former, { ...former, isDefault: false, updatedAt: now, version: former.version + 1 }, undefined) : [];
-  return [...loseFlag, defaultTaxRule.move(previous, id)];
+  return [...taxRules.replace(former, { ...former, ...stillImported, isDefault: false, updatedAt: now, version }, undefined), defaultTaxRule.move(previous, id)];
 }
 
 export const getTaxRule = async (id: number, lang: Lang | undefined): Promise<Row> => taxRuleRow(await readRule(id), localeOf(lang));
@@ -105,13 +108,14 @@ function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummar
 }
 
 /**
- * The steps that write a whole rule as a create does (a store's import too): the rule, or in place of
- * `replaced` (a record nobody changed, at its version), the rules' version, and the default's move.
+ * The steps that write a whole rule as a create does (a store's import too, `byImport`): the rule, or
+ * in place of `replaced` (a record nobody changed, at its version), the rules' version, and the
+ * default's move.
  */
-export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule): Promise<WriteStep[]> {
+export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule, byImport = false): Promise<WriteStep[]> {
   const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : taxRules.create(rule);
   const defaultSteps = rule.isDefault
-    ? await makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString())
+    ? await makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString(), byImport)
     : replaced?.isDefault
       ? [defaultTaxRule.clear(replaced.id)]
       : [];
