@@ -133,7 +133,10 @@ async function migrateOnce(doc: DynamoDBDocumentClient, name: string): Promise<v
 
 /** The table of the environment (STORE_TABLE_NAME, DYNAMODB_ENDPOINT) and its reference data, as `npm start` serves them. */
 export async function setUpTable(): Promise<void> {
-  const client = createDynamoDbClient();
+  // Creating the table and loading the reference data are the first requests a just started
+  // DynamoDB Local (a cold JVM) answers, on a machine perhaps busy: they may take longer than a
+  // request of the API should.
+  const client = createDynamoDbClient(undefined, 30_000);
   try {
     await ensureTable(client, tableName());
     await loadReferenceRecords(DynamoDBDocumentClient.from(client), tableName());
