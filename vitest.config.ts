@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,9 +6,6 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/table-per-file.ts'],
     pool: 'forks',
-    // Test files mostly wait (on DynamoDB Local, MariaDB, Chromium, child processes): on a 2-core
-    // machine a third worker took the suite from about 280 s to 165–190 s (two runs, both green).
-    maxWorkers: Math.max(availableParallelism(), 3),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: {
