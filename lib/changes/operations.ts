@@ -35,8 +35,8 @@ export async function listChanges(query: ChangeListInput, page: PageRequest, cal
 
 /** One record's changes in version order: its history, as recorded with each write. */
 async function history(resource: ChangeResource, entityId: string | number, page: PageRequest): Promise<Page<Row>> {
-  const after = page.fromNow ? await historyEnd(resource, entityId) : page.after === undefined ? undefined : String(positionOf(page.after, 1)[0]);
-  if (page.fromNow) return { items: [], next: [after ?? ''], positions: [] };
+  if (page.fromNow) return { items: [], next: [await historyEnd(resource, entityId)], positions: [] };
+  const after = page.after === undefined ? undefined : String(positionOf(page.after, 1)[0]);
   const { changes, positions } = await readHistory(resource, entityId, after || undefined, page.limit);
   return { items: changes.map(changeRow), next: [positions.at(-1) ?? after ?? ''], positions: positions.map((p) => [p]) };
 }

@@ -8,7 +8,7 @@
 import { queryPage, type Item } from './items.js';
 import { shardOf, type Key } from './keys.js';
 import { table, type IndexName } from './table.js';
-import { holds, put, remove, update, type OnConditionFailed, type WriteStep } from './transactions.js';
+import { holds, patchStep, put, remove, type OnConditionFailed, type WriteStep } from './transactions.js';
 
 const padTime = (ms: number) => String(Math.max(0, Math.round(ms))).padStart(15, '0');
 
@@ -52,20 +52,8 @@ export function defineDueQueue(queue: QueueDeclaration) {
     },
 
     /** The step that moves a job's due time (a claim, or a retry), with more attributes, while it is still due when read. */
-    reschedule: (job: Item, dueAt: number, attributes: Item, onMoved: OnConditionFailed): WriteStep => {
-      const set = { ...attributes, ...indexed(keyOf(job), dueAt) };
-      const entries = Object.entries(set);
-      return update(
-        keyOf(job),
-        {
-          update: `SET ${entries.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
-          condition: 'dueAt = :was',
-          names: Object.fromEntries(entries.map(([name], i) => [`#a${i}`, name])),
-          values: { ...Object.fromEntries(entries.map(([, value], i) => [`:a${i}`, value])), ':was': job.dueAt },
-        },
-        onMoved,
-      );
-    },
+    reschedule: (job: Item, dueAt: number, attributes: Item, onMoved: OnConditionFailed): WriteStep =>
+      patchStep(keyOf(job), { set: { ...attributes, ...indexed(keyOf(job), dueAt) }, when: { dueAt: job.dueAt } }, onMoved),
 
     /** The step that removes a job whose claim still holds. */
     complete: (job: Item, onMoved: OnConditionFailed): WriteStep => remove(keyOf(job), holds('dueAt', job.dueAt), onMoved),

@@ -17,7 +17,7 @@ import { LIMITS } from '../limits.js';
 import { boundedKeyPart, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table, type IndexName } from './table.js';
-import { ABSENT, EXISTS, atVersion, both, holds, put, raced, remove, update, versionFailure, type OnConditionFailed, type WriteStep } from './transactions.js';
+import { ABSENT, atVersion, both, holds, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
 
 type Id = number | string;
 
@@ -88,41 +88,8 @@ export interface ListQuery<R> {
   reverse: boolean;
 }
 
-/** A change to one record's attributes, applied in place: fields set, numbers added, expected values. */
-export interface Patch<R> {
-  set?: Partial<R>;
-  /** Fields set only where the item has none yet. */
-  setMissing?: Partial<R>;
-  add?: Partial<Record<keyof R & string, number>>;
-  when?: Partial<R>;
-}
-
 const LOCK_SORT_KEY = 'LOCK';
 const LOCK_OWNER = 'ownerId';
-
-/** The update step of a patch, with placeholders that cannot clash; the item must exist. */
-function patchStep(itemKey: Key, patch: Patch<Item>, onConditionFailed?: OnConditionFailed): WriteStep {
-  const names: Record<string, string> = {};
-  const values: Item = {};
-  let n = 0;
-  const placeholders = (field: string, value: unknown) => {
-    n++;
-    names[`#f${n}`] = field;
-    values[`:v${n}`] = value;
-    return [`#f${n}`, `:v${n}`] as const;
-  };
-  const sets = [
-    ...Object.entries(patch.set ?? {}).map(([field, value]) => placeholders(field, value).join(' = ')),
-    ...Object.entries(patch.setMissing ?? {}).map(([field, value]) => {
-      const [name, placeholder] = placeholders(field, value);
-      return `${name} = if_not_exists(${name}, ${placeholder})`;
-    }),
-  ];
-  const adds = Object.entries(patch.add ?? {}).map(([field, value]) => placeholders(field, value).join(' '));
-  const conditions = [EXISTS.expression, ...Object.entries(patch.when ?? {}).map(([field, value]) => placeholders(field, value).join(' = '))];
-  const clauses = [...(sets.length ? [`SET ${sets.join(', ')}`] : []), ...(adds.length ? [`ADD ${adds.join(', ')}`] : [])];
-  return update(itemKey, { update: clauses.join(' '), condition: conditions.join(' AND '), names, values }, onConditionFailed);
-}
 
 export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends Id, L extends string = never, K extends string = never>(
   declaration: EntityDeclaration<S, I, L, K>,
@@ -226,7 +193,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return item && fromItem(item);
     },
 
-    /** Records by id in one batch read (at most 100 ids), in no particular order. */
+    /** Records by id, one batch read per 100 ids, in no particular order. */
     async readMany(ids: readonly I[]): Promise<R[]> {
       return (await readItems([...new Set(ids)].map(key))).map(fromItem);
     },

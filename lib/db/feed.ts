@@ -172,10 +172,7 @@ export async function readFeed(
     if (picked.length >= limit) break;
   }
   if (picked.length < limit && position.n < scannedTo) position = { n: scannedTo, i: 0 };
-  const found = new Map<string, Item>();
-  for (let start = 0; start < picked.length; start += 100) {
-    for (const item of await readItems(picked.slice(start, start + 100).map(({ entry }) => entryKey(entry)))) found.set(`${item.pk}|${item.sk}`, item);
-  }
+  const found = new Map((await readItems(picked.map(({ entry }) => entryKey(entry)))).map((item) => [`${item.pk}|${item.sk}`, item]));
   const changes: Change[] = [];
   const positions: FeedPosition[] = [];
   for (const { entry, after } of picked) {

@@ -11,18 +11,23 @@ export async function readItem(key: Key): Promise<Item | undefined> {
   return result.Item;
 }
 
+/** Keys one BatchGet takes. */
+const BATCH_GET_KEYS = 100;
+
 /**
- * Items by key in one BatchGet (up to 100 keys), read consistently, in no particular order. Keys
- * DynamoDB leaves unprocessed (throttling) are asked again: a missing item always means "absent".
+ * Items by key, read consistently, in no particular order: one BatchGet per 100 keys. Keys DynamoDB
+ * leaves unprocessed (throttling) are asked again: a missing item always means "absent".
  */
 export async function readItems(keys: readonly Key[]): Promise<Item[]> {
   const items: Item[] = [];
-  let pending: BatchGetCommandInput['RequestItems'] = keys.length ? { [tableName()]: { Keys: [...keys], ConsistentRead: true } } : undefined;
-  while (pending && Object.keys(pending).length) {
-    const input = pending;
-    const result = await request((db, options) => db.send(new BatchGetCommand({ RequestItems: input }), options));
-    items.push(...(result.Responses?.[tableName()] ?? []));
-    pending = result.UnprocessedKeys as BatchGetCommandInput['RequestItems'];
+  for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+    let pending: BatchGetCommandInput['RequestItems'] = { [tableName()]: { Keys: keys.slice(start, start + BATCH_GET_KEYS), ConsistentRead: true } };
+    while (pending && Object.keys(pending).length) {
+      const input: BatchGetCommandInput['RequestItems'] = pending;
+      const result = await request((db, options) => db.send(new BatchGetCommand({ RequestItems: input }), options));
+      items.push(...(result.Responses?.[tableName()] ?? []));
+      pending = result.UnprocessedKeys as BatchGetCommandInput['RequestItems'];
+    }
   }
   return items;
 }

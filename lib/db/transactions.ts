@@ -75,6 +75,39 @@ export const update = (key: Key, spec: UpdateSpec, onConditionFailed?: OnConditi
   onConditionFailed,
 });
 
+/** A change to one record's attributes, applied in place: fields set, numbers added, expected values. */
+export interface Patch<R> {
+  set?: Partial<R>;
+  /** Fields set only where the item has none yet. */
+  setMissing?: Partial<R>;
+  add?: Partial<Record<keyof R & string, number>>;
+  when?: Partial<R>;
+}
+
+/** The update step of a patch, with placeholders that cannot clash; the item must exist. */
+export function patchStep(itemKey: Key, patch: Patch<Item>, onConditionFailed?: OnConditionFailed): WriteStep {
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  let n = 0;
+  const placeholders = (field: string, value: unknown) => {
+    n++;
+    names[`#f${n}`] = field;
+    values[`:v${n}`] = value;
+    return [`#f${n}`, `:v${n}`] as const;
+  };
+  const sets = [
+    ...Object.entries(patch.set ?? {}).map(([field, value]) => placeholders(field, value).join(' = ')),
+    ...Object.entries(patch.setMissing ?? {}).map(([field, value]) => {
+      const [name, placeholder] = placeholders(field, value);
+      return `${name} = if_not_exists(${name}, ${placeholder})`;
+    }),
+  ];
+  const adds = Object.entries(patch.add ?? {}).map(([field, value]) => placeholders(field, value).join(' '));
+  const conditions = [EXISTS.expression, ...Object.entries(patch.when ?? {}).map(([field, value]) => placeholders(field, value).join(' = '))];
+  const clauses = [...(sets.length ? [`SET ${sets.join(', ')}`] : []), ...(adds.length ? [`ADD ${adds.join(', ')}`] : [])];
+  return update(itemKey, { update: clauses.join(' '), condition: conditions.join(' AND '), names, values }, onConditionFailed);
+}
+
 export const remove = (key: Key, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
   item: { Delete: { TableName: tableName(), Key: key, ...conditionParts(condition) } },
   onConditionFailed,

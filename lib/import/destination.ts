@@ -12,7 +12,7 @@
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
-import { reserveIdsThrough } from '../db/counters.js';
+import { reserveIdsThrough, type Counter } from '../db/counters.js';
 import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
 import { LIMITS } from '../limits.js';
 import { readItem, readItems, type Item } from '../db/items.js';
@@ -150,8 +150,12 @@ const productKind: Kind<Product> = {
   perTransaction: 17,
 };
 
-/** How the records of a kind are walked and deleted when their source rows are gone (`--delete-missing`). */
-interface Removal {
+/**
+ * A kind's records in the table, as the run keeps their books: the id counter it moves past the
+ * source's ids, and how they are walked and deleted when their source rows are gone (`--delete-missing`).
+ */
+interface TableRecords {
+  counter: Counter | undefined;
   pages(): AsyncGenerator<Stored[]>;
   /** The domain's own delete, at the version given. */
   remove(id: number, version: number): Promise<void>;
@@ -161,10 +165,11 @@ interface Removal {
   rule?(record: Stored & { taxRuleId?: number }): number | undefined;
 }
 
-const REMOVALS: Record<RecordKind, Removal> = {
-  customer: { pages: () => customers.pages(), remove: deleteCustomer },
-  product: { pages: () => products.pages(), remove: deleteProduct, rule: (product) => product.taxRuleId },
+const TABLE_RECORDS: Record<RecordKind, TableRecords> = {
+  customer: { counter: customers.counter, pages: () => customers.pages(), remove: deleteCustomer },
+  product: { counter: products.counter, pages: () => products.pages(), remove: deleteProduct, rule: (product) => product.taxRuleId },
   'tax rule': {
+    counter: taxRules.counter,
     pages: () => taxRules.pages(),
     remove: deleteTaxRule,
     inUse: (rule, freed) => ((rule.productCount ?? 0) > freed ? `used by ${rule.productCount! - freed} product(s)` : undefined),
@@ -247,7 +252,7 @@ export class Destination {
   /** Ids created later through the API come after `lastId`. */
   async reserveIds(what: RecordKind, lastId: number): Promise<void> {
     if (this.dryRun) return;
-    const { counter } = { customer: customers, product: products, 'tax rule': taxRules }[what];
+    const { counter } = TABLE_RECORDS[what];
     if (counter) await reserveIdsThrough(counter, lastId);
   }
 
@@ -339,7 +344,7 @@ export class Destination {
    * since, else left as they are and listed. Records created through the API are not the source's.
    */
   async missing(what: RecordKind, sourceIds: ReadonlySet<number>): Promise<Map<number, Outcome>> {
-    const removal = REMOVALS[what];
+    const removal = TABLE_RECORDS[what];
     const outcomes = new Map<number, Outcome>();
     for await (const page of removal.pages()) {
       for (const record of page) {
@@ -350,7 +355,7 @@ export class Destination {
     return outcomes;
   }
 
-  private async removeMissing(removal: Removal, record: Stored): Promise<Outcome> {
+  private async removeMissing(removal: TableRecords, record: Stored): Promise<Outcome> {
     const kept = (why: string) => missing(`not in Thelia any more, and ${why}: left as it is`);
     const changedSince = 'changed through the API since the import';
     if (!untouched(record)) return kept(changedSince);

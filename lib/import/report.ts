@@ -71,6 +71,9 @@ export interface ImportReport {
   normalized: NormalizedValue[];
 }
 
+/** The outcomes of records the source no longer has: not among the rows read. */
+const NOT_READ: ReadonlySet<OutcomeName> = new Set(['missing', 'deleted']);
+
 /** The outcomes after which the table holds the import's form of the source's values. */
 const HOLDS_SOURCE: ReadonlySet<OutcomeName> = new Set(['imported', 'updated', 'unchanged']);
 
@@ -79,7 +82,6 @@ const perOutcome = <T>(make: () => T) => Object.fromEntries(OUTCOMES.map((outcom
 
 export class ReportBuilder {
   private readonly started = new Date();
-  private readonly counts = perKind(() => ({ read: 0, ...perOutcome(() => 0) }));
   private readonly records = perKind(() => perOutcome((): number[] => []));
   private readonly conflicts: DatedRecord[] = [];
   private readonly notApplied: DatedRecord[] = [];
@@ -91,9 +93,6 @@ export class ReportBuilder {
 
   /** A record's outcome, with the values its mapping changed (reported when the table holds them). */
   add(kind: Kind, id: number, outcome: Outcome, normalized: readonly Normalization[] = []): void {
-    const counts = this.counts[kind];
-    if (outcome.status !== 'missing' && outcome.status !== 'deleted') counts.read++;
-    counts[outcome.status]++;
     this.records[kind][outcome.status].push(id);
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
     if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
@@ -112,15 +111,20 @@ export class ReportBuilder {
 
   finish(): ImportReport {
     const seconds = (Date.now() - this.started.getTime()) / 1000;
-    const read = KINDS.reduce((sum, kind) => sum + this.counts[kind].read, 0);
     for (const kind of KINDS) for (const ids of Object.values(this.records[kind])) ids.sort((a, b) => a - b);
+    const counts = perKind(() => ({ read: 0, ...perOutcome(() => 0) }));
+    for (const kind of KINDS) {
+      for (const outcome of OUTCOMES) counts[kind][outcome] = this.records[kind][outcome].length;
+      counts[kind].read = OUTCOMES.filter((outcome) => !NOT_READ.has(outcome)).reduce((sum, outcome) => sum + counts[kind][outcome], 0);
+    }
+    const read = KINDS.reduce((sum, kind) => sum + counts[kind].read, 0);
     return {
       ...this.about,
       startedAt: this.started.toISOString(),
       seconds: Math.round(seconds * 10) / 10,
       recordsPerSecond: Math.round(read / Math.max(seconds, 0.001)),
       peakMemoryMiB: Math.round(process.resourceUsage().maxRSS / 1024),
-      counts: this.counts,
+      counts,
       records: this.records,
       conflicts: this.conflicts,
       notApplied: this.notApplied,

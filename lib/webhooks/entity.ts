@@ -5,9 +5,11 @@
  * gets the changes after it.
  */
 import * as v from 'valibot';
+import type { Change } from '../db/changes.js';
 import { defineDueQueue } from '../db/due-queue.js';
 import { defineEntity } from '../db/entity.js';
 import { padId } from '../db/keys.js';
+import type { WriteStep } from '../db/transactions.js';
 
 export const WebhookRecord = v.object({
   id: v.number(),
@@ -41,6 +43,9 @@ export const webhooks = defineEntity({
 /** A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt. */
 export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', shards: 4, index: 'GSI3' });
 export const jobKey = (webhookId: number, changeId: string) => ({ pk: webhooks.key(webhookId).pk, sk: `JOB#${changeId}` });
+/** The step that queues a change's first delivery to a subscription, due at `now` (a dispatch, or a replay). */
+export const firstDelivery = (webhookId: number, change: Pick<Change, 'id' | 'key'>, now: number): WriteStep =>
+  deliveryJobs.enqueue(jobKey(webhookId, change.id), now, { webhookId, changeId: change.id, changeKey: change.key, attempt: 1 });
 /** An attempt in a subscription's delivery log, newest last in key order. */
 export const DELIVERY_PREFIX = 'DELIVERY#';
 export const deliveryLogKey = (webhookId: number, at: string, changeId: string, attempt: number) => ({ pk: webhooks.key(webhookId).pk, sk: `${DELIVERY_PREFIX}${at}#${changeId}#${attempt}` });

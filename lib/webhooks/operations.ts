@@ -10,7 +10,7 @@ import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { DELIVERY_PREFIX, deliveryJobs, jobKey, webhooks, type WebhookSubscription } from './entity.js';
+import { DELIVERY_PREFIX, firstDelivery, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
@@ -132,9 +132,7 @@ export async function replayWebhook(id: number, from: unknown): Promise<Row> {
     const page = await readFeed(position, () => true, Math.min(100, REPLAY_MAX - replayed), tail);
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
-      await writeAtomically(
-        wanted.map((change) => deliveryJobs.enqueue(jobKey(id, change.id), now, { webhookId: id, changeId: change.id, changeKey: change.key, attempt: 1 })),
-      );
+      await writeAtomically(wanted.map((change) => firstDelivery(id, change, now)));
     }
     replayed += wanted.length;
     if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;

@@ -19,7 +19,7 @@ import { ABSENT, holds, put, raced, writeAtomically, type WriteStep } from '../d
 import { log, metricsDirective } from '../log.js';
 import { WEBHOOKS_NAMESPACE } from './metrics.js';
 import { deliver } from './deliver.js';
-import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, jobKey, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, firstDelivery, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryOptions } from './operations.js';
 import { matches } from './schema.js';
 import { failingTooLong, nextAttemptAt } from './schedule.js';
@@ -77,7 +77,7 @@ export async function dispatchChanges(subscriptions: WebhookSubscription[]): Pro
     const takers = subscriptions.filter((w) => after(at, { n: w.start[0], i: w.start[1] }) && matches(w.events, change.resource, change.type));
     // A transaction holds 100 steps: the cursor moves with the jobs of the changes before this one.
     if (jobs.length + takers.length > 99 && !(await flush(page.positions[k - 1]!))) return queued;
-    jobs.push(...takers.map((w) => deliveryJobs.enqueue(jobKey(w.id, change.id), now, { webhookId: w.id, changeId: change.id, changeKey: change.key, attempt: 1 })));
+    jobs.push(...takers.map((w) => firstDelivery(w.id, change, now)));
   }
   if (page.changes.length > 0 || after(page.next, position)) await flush(page.next);
   return queued;
