@@ -5,6 +5,7 @@
  * for the next run (a minute at most). An idle store pays one short invocation a minute. `npm start`
  * runs the same rounds every second.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
 import { runWebhooksOnce } from '../../lib/webhooks/run.js';
 
@@ -18,7 +19,7 @@ export const handler = async (_event: unknown, context: Context): Promise<void> 
     const round = await runWebhooksOnce();
     const dueInThisRun = round.nextDue !== undefined && round.nextDue < Date.now() + context.getRemainingTimeInMillis() - RESERVE_MS;
     if (round.queued === 0 && round.attempted === 0 && !dueInThisRun) return;
-    const pause = ROUND_MS - (Date.now() - started);
-    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    const rest = ROUND_MS - (Date.now() - started);
+    if (rest > 0) await pause(rest);
   }
 };

