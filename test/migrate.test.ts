@@ -1,15 +1,19 @@
 /**
- * A table written before one identity per text (locks keyed by the lower-case value) and before
- * tax-rule summaries, brought to the current form by `npm run migrate` (lib/local/migrate.ts): no
- * record becomes unreachable or a duplicate.
+ * A table written before one identity per text (locks keyed by the lower-case value), before
+ * tax-rule summaries and before sharded counts, brought to the current form by `npm run migrate`
+ * (lib/local/migrate.ts): no record becomes unreachable or a duplicate, no count changes.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../lib/db/client.js';
 import { products } from '../lib/products/entity.js';
 import { taxRules } from '../lib/tax-rules/entity.js';
 import { migrate } from '../lib/local/migrate.js';
-import { get, post } from './support/api.js';
+import { countOf, idKey } from '../lib/db/counters.js';
+import { SORT_FIRST, SORT_LAST } from '../lib/db/keys.js';
+import { readItem } from '../lib/db/items.js';
+import { productsUsing } from '../lib/tax-rules/entity.js';
+import { del, get, post } from './support/api.js';
 import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
 
 const formerly = (ref: string) => products.lockKey('ref', ref, (value) => value.toLowerCase());
@@ -67,5 +71,40 @@ describe('npm run migrate', () => {
     expect((await get('/api/tax-rules?limit=100')).body.map((r: { ID: number }) => r.ID)).not.toContain(rule.ID);
     expect((await migrate()).summariesWritten).toBe(1);
     expect((await get('/api/tax-rules?limit=100&order=alpha_reverse')).body[0].ID).toBe(rule.ID);
+  });
+
+  it('moves counts kept on one item by earlier versions onto shards: totals, ids and rules in use unchanged', async () => {
+    const rule = (await createTaxRule()).ID as number;
+    const used = [(await createProduct({ tax_rule: rule })).row.ID, (await createProduct({ tax_rule: rule })).row.ID];
+    const total = Number((await get('/api/products')).headers['x-total-count']);
+    const shardsOf = async (partition: string) =>
+      (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } }))).Items ?? [];
+    const deleteAll = async (items: Record<string, unknown>[]) => {
+      for (const { pk, sk } of items) if (String(sk).startsWith('S#')) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk } }));
+    };
+    // As an earlier version kept them: the count on the id item and a copy, both at the ends of the
+    // counted lists; the rule's products counted on the rule itself.
+    const counter = products.counter!;
+    await deleteAll(await shardsOf(countOf(counter).partition));
+    const placed = (end: string) => ({ gsi1pk: 'PRODUCTS', gsi1sk: end, gsi2pk: 'PRODUCTS', gsi2sk: end, count: total });
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: idKey(counter), UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :end, gsi2pk = :pk, gsi2sk = :end, #count = :count', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':pk': 'PRODUCTS', ':end': SORT_FIRST, ':count': total } }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(counter), sk: 'TAIL', ...placed(SORT_LAST) } }));
+    await deleteAll(await shardsOf(productsUsing(rule).partition));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: taxRules.key(rule), UpdateExpression: 'SET productCount = :two', ExpressionAttributeValues: { ':two': 2 } }));
+
+    const migration = await migrate();
+    expect(migration.countsSharded).toBeGreaterThanOrEqual(2);
+    const page = await get('/api/products?limit=100');
+    expect(page.status).toBe(200);
+    expect(Number(page.headers['x-total-count'])).toBe(total);
+    expect(page.body.length).toBe(Math.min(total, 100));
+    expect(await readItem({ ...idKey(counter), sk: 'TAIL' })).toBeUndefined();
+    expect((await readItem(taxRules.key(rule)))?.productCount).toBeUndefined();
+    // Ids go on after the last one handed out.
+    expect((await createProduct()).row.ID).toBeGreaterThan(Math.max(...used));
+    expect((await del(`/api/tax-rules/${rule}`)).body.detail).toContain('used by 2 product(s)');
+    for (const id of used) expect((await del(`/api/products/${id}`)).status).toBe(204);
+    expect((await del(`/api/tax-rules/${rule}`)).status).toBe(204);
+    expect((await migrate()).countsSharded).toBe(0);
   });
 });

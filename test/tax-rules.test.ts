@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } from './support/api.js';
 import { routeByName } from '../lib/routes.js';
+import { productsUsing } from '../lib/tax-rules/entity.js';
 import { lambdaContext, loadHandler, toApiGatewayEvent } from '../lib/local/dispatch.js';
 
 const newRule = (title: string, extra: Record<string, unknown> = {}) => ({
@@ -91,8 +92,9 @@ describe('POST /api/tax-rules', () => {
     expect(form.status).toBe(415);
     const withCharset = await post('/api/tax-rules', newRule('charset'), { headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect(withCharset.status).toBe(201);
-    // The rule, its summary (the titles lists sort), its change and the change's marker for the feed.
-    expect((await tableSnapshot()).length).toBe(before.length + 4);
+    // The rule, its summary (the titles lists sort), its change, the change's marker for the feed, and
+    // the 32 shards of its products' count.
+    expect((await tableSnapshot()).length).toBe(before.length + 4 + productsUsing(0).shards);
   });
 
   it('answers 413 for a body over 64 KiB and writes nothing', async () => {

@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottled, isUnavailable, OutOfTime, Unavailable } from './errors.js';
+import { isThrottled, isUnavailable, OutOfTime, Unavailable, WriteConflict } from './errors.js';
 import { currentUsage } from './usage.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -76,8 +76,10 @@ export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Pr
 
 /**
  * Runs one DynamoDB call, within the deadline of the work it serves; throttling, outages, timeouts
- * and the deadline come out as `Unavailable`, so that no SDK error class travels above the data
- * layer. Every call of lib/db goes through here.
+ * and the deadline come out as `Unavailable`, and a single write refused because a transaction is
+ * writing the same item (`TransactionConflictException`, which the SDK does not retry) as
+ * `WriteConflict`, so that no SDK error class travels above the data layer. Every call of lib/db
+ * goes through here.
  */
 export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
   const signal = deadline.getStore();
@@ -91,6 +93,7 @@ export async function request<T>(call: (client: DynamoDBDocumentClient, options:
   } catch (error) {
     if (usage && isThrottled((error as Error).name)) usage.throttled++;
     if (signal?.aborted) throw new OutOfTime(error);
+    if ((error as Error).name === 'TransactionConflictException') throw new WriteConflict();
     throw isUnavailable(error) ? new Unavailable(error) : error;
   }
 }

@@ -1,68 +1,63 @@
 /**
- * Per-entity counters: the last id handed out, and how many records exist. Each counted list
- * partition has two counter items, one sorting before every row (HEAD) and one after (TAIL), both
- * kept in the same transactions as the writes; so whichever way a list is read, its first item is
- * a counter and the first page plus the total costs one Query.
+ * Per-entity counters: the last id handed out, and how many records exist.
+ *
+ * Neither lives on an item that every create's transaction touches (DynamoDB cancels a transaction
+ * on an item another one is writing): ids come from an atomic ADD on the ID item, which no
+ * transaction ever includes, so concurrent allocations queue at DynamoDB's per-item write rate and
+ * never conflict; the record count is a sharded count (sharded-count.ts), added to in the writes' own
+ * transactions, one shard a record, and summed on read.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
-import { readItem, type Item } from './items.js';
-import { SORT_FIRST, SORT_LAST, type Key } from './keys.js';
-import { table, type IndexName } from './table.js';
-import { update, type WriteStep } from './transactions.js';
+import { readItem } from './items.js';
+import type { Key } from './keys.js';
+import { addStep, readTotal, shardedCount, type ShardedCount } from './sharded-count.js';
+import { keyAttributeNames, table } from './table.js';
+import { remove, update, type OnConditionFailed, type WriteStep } from './transactions.js';
 
-const COUNTER_PREFIX = 'COUNTER#';
+const indexKeyAttributes = new Set(keyAttributeNames().filter((name) => name !== table.partitionKey && name !== table.sortKey));
 
-export interface CounterPlacement {
-  index: IndexName;
-  partition: string;
-}
+export const COUNTER_PREFIX = 'COUNTER#';
+
+/** Shards of an unbounded count: more than the creates a kind has in flight at once, so that consecutive ids never meet. */
+export const COUNT_SHARDS = 32;
 
 export interface Counter {
   /** The counter's name, e.g. CUSTOMER. */
   readonly name: string;
   /** The first id handed out (ids before it belong to seeded records). */
   readonly firstId: number;
-  /** Every index partition that lists all records, where the counter items sit at both ends. */
-  readonly placements: readonly CounterPlacement[];
   /** At most this many records; one more is refused with `full()`. */
   readonly max?: { count: number; full: () => Error } | undefined;
 }
 
-const counterKey = (name: string, end: 'HEAD' | 'TAIL'): Key => ({ pk: `${COUNTER_PREFIX}${name}`, sk: end });
+/**
+ * The item that hands out ids. Its sort key is HEAD for the stores written before counts were
+ * sharded, where HEAD held the last id too (lib/local/migrate.ts moved their counts off it).
+ */
+export const idKey = (counter: Counter): Key => ({ pk: `${COUNTER_PREFIX}${counter.name}`, sk: 'HEAD' });
 
-function placement(counter: Counter, end: 'HEAD' | 'TAIL') {
-  const names: Record<string, string> = {};
-  const values: Item = counter.placements.length ? { ':end': end === 'HEAD' ? SORT_FIRST : SORT_LAST } : {};
-  const sets = counter.placements.map(({ index, partition }, i) => {
-    const { partitionKey, sortKey } = table.indexes[index];
-    names[`#p${i}`] = partitionKey;
-    names[`#s${i}`] = sortKey;
-    values[`:p${i}`] = partition;
-    return `#p${i} = :p${i}, #s${i} = :end`;
-  });
-  return { sets, names, values };
-}
+/** The record count's shards: one for a bounded count, which checks its bound in one condition. */
+export const countOf = (counter: Counter): ShardedCount => shardedCount(`${COUNTER_PREFIX}${counter.name}`, counter.max ? 1 : COUNT_SHARDS);
 
 /**
- * Hands out the next id. It is an atomic ADD outside the create's transaction, so concurrent
- * creates never contend on it; a create that then fails (409) leaves a gap in the ids, as an SQL
- * auto-increment does.
+ * Hands out the next id. It is an atomic ADD outside the create's transaction, on an item no
+ * transaction touches, so concurrent creates never contend on it; a create that then fails (409)
+ * leaves a gap in the ids, as an SQL auto-increment does.
  */
 export async function allocateId(counter: Counter): Promise<number> {
-  const { sets, names, values } = placement(counter, 'HEAD');
   const result = await request((db, options) =>
     db.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: counterKey(counter.name, 'HEAD'),
-        UpdateExpression: `SET ${['lastId = if_not_exists(lastId, :start) + :one', ...sets].join(', ')}`,
-        ...(sets.length ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ...values, ':start': counter.firstId - 1, ':one': 1 },
+        Key: idKey(counter),
+        UpdateExpression: 'SET lastId = if_not_exists(lastId, :start) + :one',
+        ExpressionAttributeValues: { ':start': counter.firstId - 1, ':one': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
-    options),
+      options,
+    ),
   );
   return Number(result.Attributes?.lastId);
 }
@@ -72,19 +67,18 @@ export async function allocateId(counter: Counter): Promise<number> {
  * own (a store's import keeps its ids). It never moves the counter back.
  */
 export async function reserveIdsThrough(counter: Counter, lastId: number): Promise<void> {
-  const { sets, names, values } = placement(counter, 'HEAD');
   try {
     await request((db, options) =>
       db.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: counterKey(counter.name, 'HEAD'),
-          UpdateExpression: `SET ${['lastId = :lastId', ...sets].join(', ')}`,
+          Key: idKey(counter),
+          UpdateExpression: 'SET lastId = :lastId',
           ConditionExpression: 'attribute_not_exists(lastId) OR lastId < :lastId',
-          ...(sets.length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: { ...values, ':lastId': Math.max(lastId, counter.firstId - 1) },
+          ExpressionAttributeValues: { ':lastId': Math.max(lastId, counter.firstId - 1) },
         }),
-      options),
+        options,
+      ),
     );
   } catch (error) {
     // The counter is already there or past it.
@@ -93,34 +87,40 @@ export async function reserveIdsThrough(counter: Counter, lastId: number): Promi
 }
 
 /**
- * The transaction steps that add `delta` to the record count: on the HEAD item, and on the TAIL too
- * when lists show it. Past the counter's `max`, an addition fails with its `full()` error.
+ * The step that adds `delta` records to the count, on the shard of `recordId` (a batch of creates
+ * may add them all on one shard: only the sum is read). Past the counter's `max`, an addition fails
+ * with its `full()` error.
  */
-export function countChange(counter: Counter, delta: number): WriteStep[] {
-  const ends = counter.placements.length ? (['HEAD', 'TAIL'] as const) : (['HEAD'] as const);
-  return ends.map((end) => {
-    const { sets, names, values } = placement(counter, end);
-    const bounded = delta > 0 && end === 'HEAD' ? counter.max : undefined;
-    return update(
-      counterKey(counter.name, end),
-      {
-        update: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD #count :delta`,
-        names: { ...names, '#count': 'count' },
-        values: { ...values, ':delta': delta, ...(bounded ? { ':room': bounded.count - delta } : {}) },
-        ...(bounded ? { condition: 'attribute_not_exists(#count) OR #count <= :room' } : {}),
-      },
-      bounded?.full,
-    );
-  });
+export function countChange(counter: Counter, recordId: number, delta: number): WriteStep {
+  const full: OnConditionFailed | undefined = counter.max?.full;
+  return addStep(countOf(counter), recordId, delta, counter.max && full ? { atMost: { max: counter.max.count, full } } : {});
 }
 
-/** The count an item read from a list partition holds, when it is one of the counters. */
-export function counterValue(item: Item): number | undefined {
-  return typeof item.pk === 'string' && item.pk.startsWith(COUNTER_PREFIX) ? Number(item.count ?? 0) : undefined;
-}
-
-/** The record count alone (a page reached by a cursor does not pass the HEAD counter item). */
+/** The record count, exact whenever no write is in flight. */
 export async function readCount(counter: Counter): Promise<number> {
-  const item = await readItem(counterKey(counter.name, 'HEAD'));
-  return Number(item?.count ?? 0);
+  return (await readTotal(countOf(counter))) ?? 0;
+}
+
+/**
+ * For a table written before counts were sharded, where the ID item (HEAD) also held the count and
+ * sat at the head of the counted lists' index partitions, with a copy (TAIL) at their end: the
+ * steps that move its count onto the shards and take both items out of the lists, in one
+ * transaction, on condition that the count is still the one read. None when there is nothing to move.
+ */
+export async function unshardedCountSteps(counter: Counter): Promise<WriteStep[]> {
+  const head = await readItem(idKey(counter));
+  const listed = Object.keys(head ?? {}).filter((attribute) => indexKeyAttributes.has(attribute));
+  if (!head || (head.count === undefined && !listed.length)) return [];
+  const count = Number(head.count ?? 0);
+  const names = Object.fromEntries([['#count', 'count'], ...listed.map((attribute, i) => [`#i${i}`, attribute])]);
+  return [
+    update(idKey(counter), {
+      update: `REMOVE ${Object.keys(names).join(', ')}`,
+      condition: head.count === undefined ? 'attribute_not_exists(#count)' : '#count = :count',
+      names,
+      ...(head.count === undefined ? {} : { values: { ':count': head.count } }),
+    }),
+    remove({ ...idKey(counter), sk: 'TAIL' }),
+    ...(count ? [countChange(counter, 0, count)] : []),
+  ];
 }

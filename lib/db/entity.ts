@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { changeSteps, diffFields, type AuditDeclaration } from './changes.js';
-import { allocateId, countChange, counterValue, readCount, type Counter } from './counters.js';
+import { allocateId, countChange, readCount, type Counter } from './counters.js';
 import { Conflict, InvalidPosition } from './errors.js';
 import { assertFitsOneItem } from './item-size.js';
 import { queryAll, queryPages, readItem, readItems, type Item } from './items.js';
@@ -17,7 +17,7 @@ import { LIMITS } from '../limits.js';
 import { boundedKeyPart, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table, type IndexName } from './table.js';
-import { ABSENT, atVersion, both, holds, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
+import { ABSENT, atVersion, holds, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
 
 type Id = number | string;
 
@@ -31,7 +31,7 @@ export interface ListDeclaration<R> {
   /** The index partition of a record; filtered lists read it from the filtered fields. */
   partition: (record: Partial<R>) => string;
   orders: Record<string, OrderDeclaration<R>>;
-  /** Whether the list keeps its record count in counter items at both ends (its total). */
+  /** Whether the list shows the record count (the entity's counter) as its total. */
   counted?: boolean;
 }
 
@@ -66,8 +66,6 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   locks?: Record<K, LockDeclaration<v.InferOutput<S>>>;
   /** The id counter and the record count (shown by the counted lists); `firstId` defaults to 1; at most `max` records. */
   counter?: { name: string; firstId?: number; max?: number };
-  /** Numeric fields other writes add to concurrently (`patch` with `add`): a replace leaves them as they are. */
-  tallies?: readonly (keyof v.InferOutput<S> & string)[];
   /**
    * Records whose creates, replaces and removes record a change (changes.ts) in the same
    * transaction: the resource's name in changes, the fields its rows show, and (for records that
@@ -104,9 +102,6 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     name: declaration.counter.name,
     firstId: declaration.counter.firstId ?? 1,
     max: max === undefined ? undefined : { count: max, full: () => new Conflict(`a store holds at most ${max} records of ${name}`) },
-    placements: lists
-      .filter(([, list]) => list.counted)
-      .flatMap(([, list]) => Object.values(list.orders).map((order) => ({ index: order.index, partition: list.partition({}) }))),
   };
 
   function toItem(record: R): Item {
@@ -128,7 +123,6 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     assertFitsOneItem(item, `${name} ${id(record)}`);
     return item;
   };
-  // What a replace never writes: the key, and the tallies other writes add to.
   const summary = declaration.collection?.summary;
   const summaryKey = (recordId: I): Key => {
     const { partition, sortPrefix } = declaration.collection!;
@@ -139,7 +133,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   /** The step that writes a record's summary (a put: it is derived, whatever was there). */
   const summaryStep = (record: R): WriteStep[] => (summary ? [put(summaryItem(record))] : []);
 
-  const unreplaced = new Set<string>([table.partitionKey, table.sortKey, ...(declaration.tallies ?? [])]);
+  // What a replace never writes: the key.
+  const unreplaced = new Set<string>([table.partitionKey, table.sortKey]);
 
   const audit = declaration.audit;
   const versionOf = (record: R): number => audit?.version?.(record) ?? Number((record as Partial<Versioned>).version ?? 1);
@@ -227,7 +222,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         ExpressionAttributeNames: { '#pk': index.partitionKey },
         ExpressionAttributeValues: { ':pk': first[1].partition({}) },
       });
-      for await (const page of items) yield page.filter((item) => counterValue(item) === undefined).map(fromItem);
+      for await (const page of items) yield page.map(fromItem);
     },
 
     /**
@@ -266,7 +261,10 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return allocateId(counter);
     },
 
-    /** Steps that write new records, take their locks and count them (one transaction holds 100 steps). */
+    /**
+     * Steps that write new records, take their locks and count them (one transaction holds 100
+     * steps; a batch counts its records on one shard of the count).
+     */
     create(...records: R[]): WriteStep[] {
       return [
         ...records.flatMap((record) => [
@@ -275,7 +273,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
           ...locks.map(([lockName]) => put(lockItem(lockName, record), ABSENT, taken(lockName))),
           ...recorded(undefined, record),
         ]),
-        ...(counter ? countChange(counter, records.length) : []),
+        ...(counter && records[0] ? [countChange(counter, Number(id(records[0])), records.length)] : []),
       ];
     },
 
@@ -287,7 +285,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     /**
      * Steps that replace `current` with `next` at the version the caller expects (else the one read),
      * moving each lock whose value changed and refreshing those whose carried fields did. The record
-     * is updated in place, so that its tallies keep what concurrent writes added to them.
+     * is updated in place: what its item holds beyond the record's fields stays as it is.
      */
     replace(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       const fields = Object.entries(fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
@@ -305,24 +303,13 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return steps;
     },
 
-    /**
-     * Steps that delete `current` at the expected version, free its locks and uncount it. With
-     * `whileZero`, only while that tally is zero; else its `otherwise` error, given the record as it was.
-     */
-    remove(current: R & Versioned, expectedVersion: number | undefined, whileZero?: { tally: keyof R & string; otherwise: (record: R) => Error }): WriteStep[] {
-      const version = atVersion(expectedVersion, current.version);
-      const condition = whileZero
-        ? both(version, { expression: 'attribute_not_exists(#tally) OR #tally = :zero', names: { '#tally': whileZero.tally }, values: { ':zero': 0 } })
-        : version;
-      const failure: OnConditionFailed = (old) => {
-        const record = old && fromItem(old);
-        return record && whileZero && Number(record[whileZero.tally] ?? 0) !== 0 ? whileZero.otherwise(record) : versionFailure(name, expectedVersion)(old);
-      };
+    /** Steps that delete `current` at the expected version, free its locks and uncount it. */
+    remove(current: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       return [
-        remove(key(id(current)), condition, failure),
+        remove(key(id(current)), atVersion(expectedVersion, current.version), versionFailure(name, expectedVersion)),
         ...(summary ? [remove(summaryKey(id(current)))] : []),
         ...locks.map(([lockName, lock]) => remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced)),
-        ...(counter ? countChange(counter, -1) : []),
+        ...(counter ? [countChange(counter, Number(id(current)), -1)] : []),
         ...recorded(current, undefined),
       ];
     },
@@ -359,8 +346,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       patchStep(lockKey(lockName, value), patch, onConditionFailed),
 
     /**
-     * One page of a list, in an order, either way. The first page of a counted list costs one Query
-     * (the counter comes first whichever the direction); offsets are walked through.
+     * One page of a list, in an order, either way, and a counted list's total read beside it (two
+     * Queries at once); offsets are walked through.
      */
     async list(listName: L, query: ListQuery<R>, page: PageRequest): Promise<Page<R>> {
       const list = listOf(listName);
@@ -376,9 +363,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         startKey = { ...key(recordId as I), [partitionKey]: partition, [sortKey]: RECORD_SORT_PREFIX + sortValue };
       }
       const skip = page.after ? 0 : page.offset;
-      const readsCounter = Boolean(list.counted) && !page.after;
       // One more than the page, to know whether a next page exists.
-      const wanted = (readsCounter ? 1 : 0) + skip + page.limit + 1;
+      const wanted = skip + page.limit + 1;
       const readItems = async (): Promise<Item[]> => {
         const items: Item[] = [];
         do {
@@ -402,12 +388,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         } while (startKey && items.length < wanted);
         return items;
       };
-      // A page reached by a cursor starts past the HEAD counter: its total is read beside it.
-      const [items, totalAfterCursor] = await Promise.all([readItems(), list.counted && page.after && counter ? readCount(counter) : undefined]);
-
-      const total = readsCounter && items[0] ? counterValue(items[0]) : totalAfterCursor;
-      // Counters sit at both ends of the partition: neither is ever a row.
-      const rows = items.filter((item) => counterValue(item) === undefined).map(fromItem);
+      const [items, total] = await Promise.all([readItems(), list.counted && counter ? readCount(counter) : undefined]);
+      const rows = items.map(fromItem);
       const pageRows = rows.slice(skip, skip + page.limit);
       const positions: Position[] = pageRows.map((row) => [order.sortKey(row), id(row)]);
       return {

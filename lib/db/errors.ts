@@ -101,6 +101,19 @@ export class WriteConflict extends Error {
   }
 }
 
+/**
+ * The record stayed busy with other writes past the retries a request may make (a row updated by
+ * many clients at once): nothing was written, and the same write may succeed later. Not a
+ * Conflict: the user competed with nobody's data, only with its timing.
+ */
+export class Contended extends Unavailable {
+  constructor() {
+    super(new WriteConflict());
+    this.message = 'the record is busy with other writes';
+    this.name = 'Contended';
+  }
+}
+
 /** DynamoDB's refusals for load: as SDK error names, and as the reason codes of a cancelled transaction. */
 const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 

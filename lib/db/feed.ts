@@ -17,7 +17,7 @@
  * they are placed in version order.
  */
 import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, type Change } from './changes.js';
-import { Conflict, Gone, WriteConflict } from './errors.js';
+import { Contended, Gone, WriteConflict } from './errors.js';
 import { queryPage, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
@@ -98,7 +98,7 @@ export async function placePending(rounds = 10): Promise<number | undefined> {
   } catch (error) {
     // Other readers kept winning: they are placing what is pending, and this read stays correct
     // without it (what it did not place comes after the position it answers).
-    if (!(error instanceof Conflict)) throw error;
+    if (!(error instanceof Contended)) throw error;
     return undefined;
   }
 }

@@ -14,7 +14,7 @@ import { request, tableName } from './client.js';
 import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
-import { update, type WriteStep } from './transactions.js';
+import { retryOnConflict, update, type WriteStep } from './transactions.js';
 
 /** What a request finds under its key when another request has it. */
 export interface IdempotencyRecord<Outcome> {
@@ -38,9 +38,13 @@ const mine = (lease: Lease) => ({
   ExpressionAttributeValues: { ':running': 'RUNNING', ':token': lease.token },
 });
 
-async function unlessTakenOver(write: Promise<unknown>): Promise<void> {
+/**
+ * Runs a write of this request's own lease. A transaction in flight on the record (a retry that took
+ * it over, recording its outcome) refuses it for the moment: written again once it has committed.
+ */
+async function unlessTakenOver(write: () => Promise<unknown>): Promise<void> {
   try {
-    await write;
+    await retryOnConflict(write);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
@@ -53,35 +57,39 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
      * expired, or when its lease ran out on the same request. Else returns the record found.
      */
     async begin(scope: string, fingerprint: string, leaseMs: number): Promise<{ lease: Lease } | { found: IdempotencyRecord<Outcome> }> {
-      const now = Date.now();
       const lease = { scope, token: randomUUID() };
-      try {
-        await request((db, options) =>
-          db.send(
-            new PutCommand({
-              TableName: tableName(),
-              Item: { ...key(scope), fingerprint, state: 'RUNNING', token: lease.token, leaseUntil: now + leaseMs, [table.ttlAttribute]: Math.floor(now / 1000) + ttlSeconds },
-              ConditionExpression: 'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :running AND leaseUntil < :now AND fingerprint = :fingerprint)',
-              ExpressionAttributeNames: { '#expires': table.ttlAttribute, '#state': 'state' },
-              ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':now': now, ':running': 'RUNNING', ':fingerprint': fingerprint },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-            options,
-          ),
-        );
-        return { lease };
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-        const old = unmarshall(error.Item);
-        return {
-          found: {
-            fingerprint: String(old.fingerprint),
-            state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
-            leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
-            outcome: old.outcome as Outcome | undefined,
-          },
-        };
-      }
+      // A first attempt whose write is committing (its outcome recorded in its transaction) refuses
+      // this put for the moment: taken again once it has, it then finds that outcome.
+      return retryOnConflict(async () => {
+        const now = Date.now();
+        try {
+          await request((db, options) =>
+            db.send(
+              new PutCommand({
+                TableName: tableName(),
+                Item: { ...key(scope), fingerprint, state: 'RUNNING', token: lease.token, leaseUntil: now + leaseMs, [table.ttlAttribute]: Math.floor(now / 1000) + ttlSeconds },
+                ConditionExpression: 'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :running AND leaseUntil < :now AND fingerprint = :fingerprint)',
+                ExpressionAttributeNames: { '#expires': table.ttlAttribute, '#state': 'state' },
+                ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':now': now, ':running': 'RUNNING', ':fingerprint': fingerprint },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+              options,
+            ),
+          );
+          return { lease };
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+          const old = unmarshall(error.Item);
+          return {
+            found: {
+              fingerprint: String(old.fingerprint),
+              state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
+              leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
+              outcome: old.outcome as Outcome | undefined,
+            },
+          };
+        }
+      });
     },
 
     /** The transaction step that records a write's outcome, while the lease is still this request's. */
@@ -100,7 +108,7 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
 
     /** Records the outcome of a request that wrote nothing (a refusal), for a retry to get it again. */
     async complete(lease: Lease, outcome: Outcome): Promise<void> {
-      await unlessTakenOver(
+      await unlessTakenOver(() =>
         request((db, options) =>
           db.send(
             new UpdateCommand({
@@ -118,7 +126,7 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
 
     /** Frees the key at once: the request failed without an outcome worth replaying. */
     async release(lease: Lease): Promise<void> {
-      await unlessTakenOver(request((db, options) => db.send(new DeleteCommand({ TableName: tableName(), Key: key(lease.scope), ...mine(lease) }), options)));
+      await unlessTakenOver(() => request((db, options) => db.send(new DeleteCommand({ TableName: tableName(), Key: key(lease.scope), ...mine(lease) }), options)));
     },
   };
 }

@@ -1,6 +1,8 @@
 /** Plain reads, shared by the entities, pointers and stores of this layer. */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand, type BatchGetCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
+import { WriteConflict } from './errors.js';
 import type { Key } from './keys.js';
 
 export type Item = Record<string, unknown>;
@@ -55,10 +57,19 @@ export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey
   return items;
 }
 
-/** Items read together in one transactional read: a snapshot of all of them at one moment. */
+/**
+ * Items read together in one transactional read: a snapshot of all of them at one moment. DynamoDB
+ * cancels it while a transaction is writing one of them: a `WriteConflict`, for the caller's
+ * `retryOnConflict` to read again.
+ */
 export async function readTogether(keys: readonly Key[]): Promise<(Item | undefined)[]> {
-  const result = await request((db, options) => db.send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) }), options));
-  return keys.map((_, i) => result.Responses?.[i]?.Item);
+  try {
+    const result = await request((db, options) => db.send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) }), options));
+    return keys.map((_, i) => result.Responses?.[i]?.Item);
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((reason) => reason.Code === 'TransactionConflict')) throw new WriteConflict();
+    throw error;
+  }
 }
 
 /** Items by key in one BatchGet, each in the place of its key (undefined when absent). */

@@ -9,7 +9,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
-import { Conflict, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
 import { currentUsage } from './usage.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
@@ -30,13 +30,6 @@ export interface Condition {
   names?: Record<string, string>;
   values?: Item;
 }
-
-/** Both conditions (placeholders must not clash). */
-export const both = (a: Condition, b: Condition): Condition => ({
-  expression: `(${a.expression}) AND (${b.expression})`,
-  names: { ...a.names, ...b.names },
-  values: { ...a.values, ...b.values },
-});
 
 const conditionParts = (condition: Condition | undefined) =>
   condition
@@ -197,18 +190,24 @@ export async function writeAtomically(steps: readonly WriteStep[], options: { ou
   }
 }
 
+/** The longest wait between two attempts of `retryOnConflict`. */
+const MAX_BACKOFF_MS = 320;
+
 /**
- * Runs a read-then-write operation again when a concurrent transaction got in its way. The
- * attempts are bounded and jittered; past them the caller gets a Conflict it may retry.
+ * Runs a read-then-write operation again when a concurrent transaction got in its way (DynamoDB
+ * cancels a transaction on an item another one is writing). Waits are jittered over a window that
+ * doubles each time (full jitter), so that writers of one record spread out instead of meeting
+ * again; the request's budget (client.ts `withDeadline`) ends them too. Past the attempts the item
+ * is busy, not taken: `Contended`, an `Unavailable` the caller may try again later.
  */
-export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 12): Promise<T> {
+export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 10): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
-      if (attempt >= attempts) throw new Conflict('too many concurrent changes of this record; retry');
-      await pause(Math.random() * 20 * attempt);
+      if (attempt >= attempts) throw new Contended();
+      await pause(Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt));
     }
   }
 }

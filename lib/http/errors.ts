@@ -3,7 +3,7 @@
  * HttpProblem as it is; the domain's and the data layer's errors by what they mean; middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { Conflict, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
+import { Conflict, Contended, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
 import { DependencyUnavailable, Forbidden, InvalidInput, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
@@ -28,6 +28,11 @@ export function toProblem(error: unknown): HttpProblem {
   if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
   if (error instanceof OutOfTime) {
     return new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
+  // A write that met other writes of the same items past its retries (or a path without retries):
+  // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).
+  if (error instanceof Contended || error instanceof WriteConflict) {
+    return new HttpProblem(503, 'the record is busy with other writes; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
   if (error instanceof Unavailable || error instanceof DependencyUnavailable) {
     return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });

@@ -23,7 +23,9 @@ import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
 import { deleteProduct } from '../products/operations.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
-import { countProductStep, deleteTaxRule, wholeRuleSteps } from '../tax-rules/operations.js';
+import { shardKey } from '../db/sharded-count.js';
+import { productsUsing } from '../tax-rules/entity.js';
+import { countProductStep, deleteTaxRule, productsUsingRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
 import type { Kind as RecordKind } from './report.js';
 
@@ -66,7 +68,7 @@ function canonical(value: unknown): string {
 
 /** What a record says, without what any write changes by itself: its version, its dates, its tallies. */
 const contentOf = (record: object, alsoIgnored: readonly string[] = []): string => {
-  const ignored = new Set(['version', 'importedVersion', 'sourceUpdatedAt', 'createdAt', 'updatedAt', 'productCount', ...alsoIgnored]);
+  const ignored = new Set(['version', 'importedVersion', 'sourceUpdatedAt', 'createdAt', 'updatedAt', ...alsoIgnored]);
   return canonical(Object.fromEntries(Object.entries(record).filter(([field]) => !ignored.has(field))));
 };
 
@@ -121,7 +123,7 @@ const customerKind: Kind<Customer> = {
     return contentOf(stored, ignored) === contentOf(imported, ignored);
   },
   unique: { column: 'customer.email', valueOf: (c) => c.email, lockKey: (email) => customers.lockKey('email', email), ownerOf: (lock) => customers.lockOwner(lock) },
-  // Four steps a customer (the record, its email lock, its change and the change's marker), two for the counters.
+  // Four steps a customer (the record, its email lock, its change and the change's marker), one for the record count.
   perTransaction: 24,
 };
 
@@ -132,23 +134,34 @@ const productKind: Kind<Product> = {
   table: 'product',
   readMany: (ids) => products.readMany(ids),
   steps(records) {
-    const perRule = new Map<number, number>();
-    for (const product of records) perRule.set(product.taxRuleId, (perRule.get(product.taxRuleId) ?? 0) + 1);
-    const counts = [...perRule].map(([ruleId, count]) => countProductStep(ruleId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)));
+    // Each product counts into its own shard of its rule's count; products that share a shard (ids
+    // 32 apart) count in one step, as a transaction takes one step an item.
+    const perShard = new Map<string, { ruleId: number; productId: number; count: number }>();
+    for (const { taxRuleId: ruleId, id: productId } of records) {
+      const shard = JSON.stringify(shardKey(productsUsing(ruleId), productId));
+      const counted = perShard.get(shard) ?? { ruleId, productId, count: 0 };
+      perShard.set(shard, { ...counted, count: counted.count + 1 });
+    }
+    const counts = [...perShard.values()].map(({ ruleId, productId, count }) =>
+      countProductStep(ruleId, productId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)),
+    );
     return [...products.create(...records), ...counts];
   },
   updateSteps(stored, next) {
     const moves =
       stored.taxRuleId === next.taxRuleId
         ? []
-        : [countProductStep(stored.taxRuleId, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)), countProductStep(next.taxRuleId, 1, () => new Conflict(`tax rule ${next.taxRuleId} is no longer in the table`, TAX_RULE_GONE))];
+        : [
+            countProductStep(stored.taxRuleId, stored.id, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)),
+            countProductStep(next.taxRuleId, next.id, 1, () => new Conflict(`tax rule ${next.taxRuleId} is no longer in the table`, TAX_RULE_GONE)),
+          ];
     return [...products.replace(stored, next, stored.version), ...moves];
   },
   same: (stored, imported) => contentOf(stored) === contentOf(imported),
   unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
-  // Four steps a product (the record, its ref lock, its change and the change's marker), two for the
-  // counters, one for each of the products' rules (at most 30 here).
-  perTransaction: 17,
+  // Four steps a product (the record, its ref lock, its change and the change's marker) and at most
+  // one for its rule's count, one for the record count.
+  perTransaction: 19,
 };
 
 /**
@@ -161,7 +174,7 @@ interface TableRecords {
   /** The domain's own delete, at the version given. */
   remove(id: number, version: number): Promise<void>;
   /** Why a record cannot be deleted yet, if it cannot: a rule some products use, less those `freed` by this run's deletions. */
-  inUse?(record: Stored & { productCount?: number | undefined }, freed: number): string | undefined;
+  inUse?(record: Stored, freed: number): Promise<string | undefined>;
   /** The rule a record uses, which its deletion frees (a dry run counts them, as it deletes nothing). */
   rule?(record: Stored & { taxRuleId?: number }): number | undefined;
 }
@@ -173,7 +186,10 @@ const TABLE_RECORDS: Record<RecordKind, TableRecords> = {
     counter: taxRules.counter,
     pages: () => taxRules.pages(),
     remove: deleteTaxRule,
-    inUse: (rule, freed) => ((rule.productCount ?? 0) > freed ? `used by ${rule.productCount! - freed} product(s)` : undefined),
+    async inUse(rule, freed) {
+      const used = (await productsUsingRule(rule.id)) - freed;
+      return used > 0 ? `used by ${used} product(s)` : undefined;
+    },
   },
 };
 
@@ -226,9 +242,9 @@ function* transactions<R extends object>(records: readonly R[], count: number): 
 }
 
 /** A rule of the table's seed that nobody changed or used: the store's own rule of that id takes its place. */
-function untouchedSeed(stored: TaxRule): boolean {
+async function untouchedSeed(stored: TaxRule): Promise<boolean> {
   const seed = seededTaxRules(stored.createdAt).find((candidate) => candidate.id === stored.id);
-  return seed !== undefined && stored.version === 1 && !stored.productCount && contentOf(stored) === contentOf(seed);
+  return seed !== undefined && stored.version === 1 && contentOf(stored) === contentOf(seed) && (await productsUsingRule(stored.id)) === 0;
 }
 
 export class Destination {
@@ -274,7 +290,7 @@ export class Destination {
         return now && contentOf(now) === contentOf(rule) ? UNCHANGED : this.alreadyThere('tax rule', 'tax_rule', now ?? stored, rule, false);
       }
     }
-    if (stored && (same || !untouchedSeed(stored))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
+    if (stored && (same || !(await untouchedSeed(stored)))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
     if (this.dryRun) return IMPORTED;
     try {
       // In place of a seeded rule, it is the seed's next version (its change is recorded as such).
@@ -359,7 +375,7 @@ export class Destination {
     const changedSince = 'changed through the API since the import';
     if (!untouched(record)) return kept(changedSince);
     if (!this.deleteMissing) return missing('not in Thelia any more: --delete-missing deletes it');
-    const inUse = removal.inUse?.(record, this.dryRun ? (this.freedRules.get(record.id) ?? 0) : 0);
+    const inUse = await removal.inUse?.(record, this.dryRun ? (this.freedRules.get(record.id) ?? 0) : 0);
     if (this.dryRun) {
       if (inUse) return kept(inUse);
       const rule = removal.rule?.(record);

@@ -10,16 +10,27 @@
  *   own form stays unique) and is reported, for a person to rename one.
  * - Tax-rule summaries (the titles a list sorts, entity.ts `collection.summary`) for rules written
  *   before lists read them.
+ * - Sharded counts (lib/db/sharded-count.ts). Each kind's record count moves from its counter item,
+ *   which every create's transaction used to update (DynamoDB makes such writes take turns), onto the
+ *   count's shards; a tax rule's `productCount` moves onto the shards of its products' count. Each
+ *   move is one transaction conditioned on the value read, so a write meanwhile only makes it read
+ *   again.
  */
-import { Conflict } from '../db/errors.js';
-import { writeAtomically, type WriteStep } from '../db/transactions.js';
+import { unshardedCountSteps, type Counter } from '../db/counters.js';
+import { Conflict, WriteConflict } from '../db/errors.js';
+import { readItem } from '../db/items.js';
+import { createSteps, readTotal } from '../db/sharded-count.js';
+import { retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
-import { taxRules } from '../tax-rules/entity.js';
+import { productsUsing, taxRules } from '../tax-rules/entity.js';
+import { webhooks } from '../webhooks/entity.js';
 
 export interface Migration {
   locksMoved: number;
   summariesWritten: number;
+  /** Counts moved onto shards: kinds' record counts and rules' product counts. */
+  countsSharded: number;
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
   conflicts: string[];
 }
@@ -49,8 +60,42 @@ async function summarizeTaxRules(migration: Migration): Promise<void> {
   }
 }
 
+/** Runs the steps `makeSteps` reads, again while a concurrent write changes what it read; counts a move when there was one. */
+async function moveCount(migration: Migration, makeSteps: () => Promise<WriteStep[]>): Promise<void> {
+  await retryOnConflict(async () => {
+    const steps = await makeSteps();
+    if (!steps.length) return;
+    await writeAtomically(steps);
+    migration.countsSharded++;
+  });
+}
+
+async function shardCounts(migration: Migration): Promise<void> {
+  const counters = [customers.counter, products.counter, taxRules.counter, webhooks.counter].filter((counter): counter is Counter => counter !== undefined);
+  for (const counter of counters) await moveCount(migration, () => unshardedCountSteps(counter));
+  for (const { id } of await taxRules.readAll()) {
+    await moveCount(migration, async () => {
+      const [shards, rule] = await Promise.all([readTotal(productsUsing(id)), readItem(taxRules.key(id))]);
+      if (shards !== undefined || !rule) return [];
+      // The record's schema no longer reads `productCount`: the item does.
+      const productCount = rule.productCount;
+      const unchanged = productCount === undefined ? 'attribute_not_exists(productCount)' : 'productCount = :read';
+      return [
+        ...createSteps(productsUsing(id), Number(productCount ?? 0)),
+        update(
+          taxRules.key(id),
+          { update: 'REMOVE productCount', condition: `attribute_exists(pk) AND ${unchanged}`, ...(productCount === undefined ? {} : { values: { ':read': productCount } }) },
+          () => new WriteConflict(),
+        ),
+      ];
+    });
+  }
+}
+
 export async function migrate(): Promise<Migration> {
-  const migration: Migration = { locksMoved: 0, summariesWritten: 0, conflicts: [] };
+  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, conflicts: [] };
+  // First: until then, the counter items of an earlier version sit among a list's records.
+  await shardCounts(migration);
   await relockEvery(customers, migration);
   await relockEvery(products, migration);
   await summarizeTaxRules(migration);

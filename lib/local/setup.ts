@@ -15,7 +15,8 @@ import { ABSENT, put, writeAtomically } from '../db/transactions.js';
 import type { I18n } from '../i18n.js';
 import { referenceRecords, seedTaxRules } from '../reference/records.js';
 import { migrate } from './migrate.js';
-import { defaultTaxRule, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
+import { createSteps } from '../db/sharded-count.js';
+import { defaultTaxRule, productsUsing, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
 
 /** Marker items of what the setup has done, and the reference records it loads. */
 const setupMarker = (what: string) => ({ pk: 'SETUP', sk: what });
@@ -59,8 +60,8 @@ export async function enableStream(client: DynamoDBClient, name: string): Promis
   await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
 }
 
-/** What migrate.ts brings a table to: locks in lib/identity.ts's form, tax-rule summaries. */
-const MIGRATION = 'identity-locks+tax-rule-summaries';
+/** What migrate.ts brings a table to: locks in lib/identity.ts's form, tax-rule summaries, sharded counts. */
+const MIGRATION = 'identity-locks+tax-rule-summaries+sharded-counts';
 
 const referenceVersion = createHash('sha256').update(JSON.stringify(referenceRecords)).digest('hex');
 
@@ -95,7 +96,6 @@ export function seededTaxRules(now: string): TaxRule[] {
       taxes: [...new Set(ordered.map((ct) => ct.tax))],
       i18n,
       isDefault: seed.isDefault,
-      productCount: 0,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -111,6 +111,7 @@ async function seedDefaultTaxRules(): Promise<void> {
     await writeAtomically([
       put(setupMarker('TAX_RULES'), ABSENT, () => new Conflict('already seeded')),
       ...taxRules.create(...rules),
+      ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))),
       ...(defaultRule ? [defaultTaxRule.move(undefined, defaultRule.id)] : []),
     ]);
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Product operations. A product's tax rule must exist when it is written: the transaction counts the
- * product into the rule's `productCount` on condition that the rule exists, which is also what lets
- * a rule's deletion refuse (409) without scanning products.
+ * product into its shard of the rule's product count on condition that the shard exists (it lives
+ * as long as the rule), which is also what lets a rule's deletion refuse (409) without scanning
+ * products.
  */
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
@@ -29,15 +30,20 @@ async function readProduct(id: number): Promise<Product> {
 const readTaxRule = async (id: number): Promise<TaxRule | undefined> => (await taxRulesById([id])).get(id);
 
 /**
- * The rule a write refers to: `0` is the current default rule, which the transaction then checks is
- * still the default. Returns the steps that count the product into it.
+ * The rule a write refers to: `0` is the default rule as the request read it. The transaction does
+ * not check the default pointer again: every product write of the store would then include that one
+ * item, and DynamoDB would make them take turns on it. A default moved meanwhile was moved during
+ * the request, and the product takes the rule that was the default when it was sent.
  */
-async function resolveTaxRule(requested: number): Promise<{ ruleId: number; steps: WriteStep[] }> {
-  if (requested !== 0) return { ruleId: requested, steps: [countProductStep(requested, 1, unknownTaxRule)] };
+async function resolveTaxRule(requested: number): Promise<number> {
+  if (requested !== 0) return requested;
   const ruleId = await defaultTaxRule.read();
   if (ruleId === undefined) throw invalidField('tax_rule', 'is 0 (the default tax rule) but there is no default tax rule');
-  return { ruleId, steps: [countProductStep(ruleId, 1, raced), defaultTaxRule.check(ruleId)] };
+  return ruleId;
 }
+
+/** The step that counts the product into its rule, failing as an unknown rule when the rule is gone. */
+const countInto = (ruleId: number, productId: number) => countProductStep(ruleId, productId, 1, unknownTaxRule);
 
 /** The text fields sent, as one locale's texts. */
 export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
@@ -99,14 +105,14 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
 }
 
 export async function createProduct(input: ProductCreateInput, lang: Lang | undefined): Promise<Row> {
-  const { ruleId, steps: ruleSteps } = await resolveTaxRule(input.tax_rule);
+  const ruleId = await resolveTaxRule(input.tax_rule);
   const rule = await readTaxRule(ruleId);
   if (!rule) throw unknownTaxRule();
   const id = await products.allocateId();
   const now = new Date().toISOString();
   const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: textsOf(input) }, createdAt: now, updatedAt: now });
   const row = productRow(product, localeOf(lang, input.locale), rule);
-  await retryOnConflict(() => writeAtomically([...products.create(product), ...ruleSteps], { outcome: row }));
+  await retryOnConflict(() => writeAtomically([...products.create(product), countInto(ruleId, id)], { outcome: row }));
   return row;
 }
 
@@ -117,9 +123,9 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
     let taxRuleId = current.taxRuleId;
     if (input.tax_rule !== undefined) {
       const resolved = await resolveTaxRule(input.tax_rule);
-      if (resolved.ruleId !== current.taxRuleId) {
-        taxRuleId = resolved.ruleId;
-        ruleSteps.push(...resolved.steps, countProductStep(current.taxRuleId, -1, raced));
+      if (resolved !== current.taxRuleId) {
+        taxRuleId = resolved;
+        ruleSteps.push(countInto(resolved, id), countProductStep(current.taxRuleId, id, -1, raced));
       }
     }
     const texts = textsOf(input);
@@ -145,6 +151,6 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
 export async function deleteProduct(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
     const current = await readProduct(id);
-    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, -1, raced)]);
+    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, id, -1, raced)]);
   });
 }

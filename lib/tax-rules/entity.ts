@@ -11,6 +11,7 @@ import { defineEntity } from '../db/entity.js';
 import { bit } from '../row.js';
 import { padId } from '../db/keys.js';
 import { definePointer } from '../db/pointer.js';
+import { shardedCount } from '../db/sharded-count.js';
 import { defineVersionItem } from '../db/version-item.js';
 
 export const TEXT_FIELDS = ['title', 'description'] as const;
@@ -23,8 +24,6 @@ export const TaxRuleRecord = v.object({
   taxes: v.array(v.number()),
   i18n: v.record(v.string(), v.object({ title: v.optional(v.string()), description: v.optional(v.string()) })),
   isDefault: v.boolean(),
-  /** How many products use the rule: a used rule cannot be deleted. */
-  productCount: v.optional(v.number()),
   version: v.number(),
   /** The version the Thelia import wrote (see customers' entity). */
   importedVersion: v.optional(v.number()),
@@ -50,8 +49,6 @@ export const taxRules = defineEntity({
   key: (id: number) => ({ pk: PARTITION, sk: `${RULE_PREFIX}${padId(id)}` }),
   // Lists sort the rules' titles (a few hundred bytes a rule), then read only the page's rules.
   collection: { partition: PARTITION, sortPrefix: RULE_PREFIX, summary: { sortPrefix: 'TITLES#', fields: (rule) => ({ titles: titlesOf(rule) }) } },
-  // Products count themselves in and out of their rule concurrently: a replace never writes it.
-  tallies: ['productCount'],
   // Ids 1 and 2 are the seeded rules of a fresh Thelia install; a store holds at most 1 000 rules
   // (CONTRACT §6), so that lists may read them whole.
   counter: { name: 'TAXRULE', firstId: 3, max: 1000 },
@@ -65,6 +62,14 @@ export const taxRules = defineEntity({
     ],
   },
 });
+
+/**
+ * How many products use a rule (a used rule cannot be deleted), as a count of 32 shards beside it,
+ * made with the rule and deleted with it. A product's write adds to its own shard on condition that
+ * the shard exists: that is the transaction's proof that the rule exists, without every product of
+ * the rule writing the rule's own item (which DynamoDB would make them take turns on).
+ */
+export const productsUsing = (ruleId: number) => shardedCount(`TAXRULE_USE#${ruleId}`, 32);
 
 export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });
 

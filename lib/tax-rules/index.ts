@@ -1,3 +1,3 @@
 export * from './schema.js';
 export * from './operations.js';
-export { defaultTaxRule, taxRulesVersion, type TaxRule } from './entity.js';
+export { defaultTaxRule, productsUsing, taxRulesVersion, type TaxRule } from './entity.js';

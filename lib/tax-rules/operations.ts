@@ -1,17 +1,18 @@
 /**
  * Tax-rule operations. Lists sort the rules' summaries in memory (at most 1 000 per store) and read
- * only the page's rules; the default is a pointer moved in the same transaction as the rules' flags
- * (entity.ts).
+ * only the page's rules; the default is a pointer moved in the same transaction as the rules' flags;
+ * the products using a rule are a sharded count beside it (entity.ts).
  */
 import { Conflict, NotFound } from '../db/errors.js';
 import { readTogether } from '../db/items.js';
 import { pageSorted, type Page, type PageRequest, type Position } from '../db/page.js';
-import { retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { addStep, createSteps, readShards, readTotal, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
+import { raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import { defaultLang, type Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { defaultTaxRule, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
+import { defaultTaxRule, productsUsing, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
 import { taxRuleRow } from './row.js';
 import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
 
@@ -66,9 +67,16 @@ export async function taxRulesAt(version: number, ids: readonly number[]): Promi
   return pricing.rules;
 }
 
-/** A step that counts products in (or out of) a rule, failing when the rule does not exist. */
-export const countProductStep = (ruleId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
-  taxRules.patch(ruleId, { add: { productCount: delta } }, onMissing);
+/**
+ * A step that counts products in (or out of) a rule, on the shard of `productId` (a batch of products
+ * with consecutive ids may count on the shard of any one of them, but a product counted in must be
+ * counted out on its own), failing when the rule does not exist.
+ */
+export const countProductStep = (ruleId: number, productId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
+  addStep(productsUsing(ruleId), productId, delta, { whileExists: onMissing });
+
+/** How many products use the rule. */
+export const productsUsingRule = async (ruleId: number): Promise<number> => (await readTotal(productsUsing(ruleId))) ?? 0;
 
 /**
  * A page of rules, whose cost is bounded by the page (CONTRACT §5): the rules' summaries (ids and
@@ -113,7 +121,7 @@ function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummar
  * default's move.
  */
 export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule, byImport = false): Promise<WriteStep[]> {
-  const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : taxRules.create(rule);
+  const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : [...taxRules.create(rule), ...createSteps(productsUsing(rule.id))];
   const defaultSteps = rule.isDefault
     ? await makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString(), byImport)
     : replaced?.isDefault
@@ -126,7 +134,7 @@ export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule, byImport
 export function newTaxRule(input: TaxRuleCreateInput, creation: { id: number; createdAt: string; updatedAt: string }): TaxRule {
   const i18n: I18n<TaxRuleText> = {};
   for (const entry of input.i18n) i18n[entry.locale] = { title: entry.title, ...(entry.description !== undefined ? { description: entry.description } : {}) };
-  return { ...creation, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, productCount: 0, version: 1 };
+  return { ...creation, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, version: 1 };
 }
 
 export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
@@ -164,15 +172,16 @@ export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | unde
   return taxRuleRow(updated, localeOf(lang, input.i18n?.[0]?.locale));
 }
 
-const inUse = (rule: TaxRule) => new Conflict(`tax rule ${rule.id} is used by ${rule.productCount} product(s)`);
-
 export async function deleteTaxRule(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
-    const rule = await readRule(id);
-    if ((rule.productCount ?? 0) > 0) throw inUse(rule);
-    // The default rule can be deleted; the store then has no default until one is chosen.
+    const [rule, usage] = await Promise.all([readRule(id), readShards(productsUsing(id))]);
+    const used = sumOf(usage);
+    if (used > 0) throw new Conflict(`tax rule ${id} is used by ${used} product(s)`);
+    // The default rule can be deleted; the store then has no default until one is chosen. A product
+    // counted in or out since the read fails a shard's condition: read again.
     await writeAtomically([
-      ...taxRules.remove(rule, expectedVersion, { tally: 'productCount', otherwise: inUse }),
+      ...taxRules.remove(rule, expectedVersion),
+      ...removeAsReadSteps(productsUsing(id), usage, raced),
       taxRulesVersion.bump(),
       ...(rule.isDefault ? [defaultTaxRule.clear(id)] : []),
     ]);
