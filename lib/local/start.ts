@@ -2,6 +2,9 @@
  * `npm start`: the API on http://127.0.0.1:$PORT (default 3000) backed by DynamoDB Local with its
  * data in $DATA_DIR (default .data/), or by $DYNAMODB_ENDPOINT when set. Creates the table and the
  * reference data when missing, makes sure an API key exists, and stops everything on SIGINT/SIGTERM.
+ * With STORE_LOCAL_CONFLICTS=1 it talks to DynamoDB through the conflict-faithful proxy
+ * (conflict-proxy.ts: transactions refused as DynamoDB refuses them, each held
+ * STORE_LOCAL_CONFLICT_HOLD_MS, default 5).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +14,7 @@ import { setUpTable } from './setup.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
+import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { runWebhooksOnce } from '../webhooks/run.js';
 
 /** The server secret of this data dir (lib/secrets.ts), made on first start and kept with the data. */
@@ -55,6 +59,13 @@ async function main(): Promise<void> {
     // `npm run api-key` finds the running DynamoDB Local through this file.
     await writeFile(endpointFile(dataDir), dynamo.endpoint);
   }
+  let conflicts: ConflictProxy | undefined;
+  if (process.env.STORE_LOCAL_CONFLICTS === '1') {
+    const holdMs = Number(process.env.STORE_LOCAL_CONFLICT_HOLD_MS ?? 5);
+    conflicts = await startConflictProxy({ target: process.env.DYNAMODB_ENDPOINT, holdMs });
+    console.log(`DynamoDB's transaction conflicts on: ${conflicts.endpoint} in front of ${process.env.DYNAMODB_ENDPOINT} (each transaction held ${holdMs} ms)`);
+    process.env.DYNAMODB_ENDPOINT = conflicts.endpoint;
+  }
   const server = createLocalServer();
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
@@ -63,6 +74,7 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping`);
     server.close();
     server.closeAllConnections();
+    await conflicts?.close();
     if (dynamo) {
       await rm(endpointFile(dataDir), { force: true });
       await dynamo.stop();

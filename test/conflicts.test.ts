@@ -1,0 +1,164 @@
+/**
+ * Writes under DynamoDB's own transaction conflicts (CONTRACT §2, §7). Every request of this file
+ * goes through the conflict-faithful proxy (lib/local/conflict-proxy.ts) in front of the run's
+ * DynamoDB Local: a transaction on an item another transaction is writing is cancelled
+ * (`TransactionConflict`), a single write to it refused (`TransactionConflictException`), as on AWS.
+ */
+import { setTimeout as pause } from 'node:timers/promises';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TransactionCanceledException, TransactionConflictException, ThrottlingException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createDynamoDbClient, tableName } from '../lib/db/client.js';
+import { WriteConflict } from '../lib/db/errors.js';
+import { toProblem } from '../lib/http/errors.js';
+import { startConflictProxy, type ConflictProxy } from '../lib/local/conflict-proxy.js';
+import { del, get, post, put, type ApiResponse } from './support/api.js';
+import { followChanges, cursorNow } from './support/changes.js';
+import { createProduct, createTaxRule, customerInput, productInput } from './support/fixtures.js';
+
+// Before the table is set up (test/support/table-per-file.ts): the API's client is made on first use.
+const proxy = await startConflictProxy({ target: inject('dynamoEndpoint'), holdMs: 10 });
+process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+afterAll(() => proxy.close());
+
+describe('the conflict-faithful proxy', () => {
+  type Proxied = { slow: ConflictProxy; client: DynamoDBDocumentClient };
+  /** Runs `work` with a second proxy whose transactions stay in flight long enough to be met on purpose. */
+  async function withSlowProxy(work: (proxied: Proxied) => Promise<void>, throttle?: { partitionKey: string; writesPerSecond: number }): Promise<void> {
+    const slow = await startConflictProxy({ target: inject('dynamoEndpoint'), holdMs: 300, ...(throttle ? { throttle } : {}) });
+    const client = DynamoDBDocumentClient.from(createDynamoDbClient(slow.endpoint));
+    try {
+      await work({ slow, client });
+    } finally {
+      client.destroy();
+      await slow.close();
+    }
+  }
+  const TableName = tableName();
+  const transaction = (...pks: string[]) => new TransactWriteCommand({ TransactItems: pks.map((pk) => ({ Put: { TableName, Item: { pk, sk: 'X', at: Date.now() } } })) });
+
+  it('cancels a transaction on an item another transaction is writing, naming that item, and lets the first commit', () =>
+    withSlowProxy(async (proxied) => {
+      const first = proxied.client.send(transaction('PROXY#a', 'PROXY#shared'));
+      await pause(50);
+      const second = await proxied.client.send(transaction('PROXY#b', 'PROXY#shared')).catch((error: unknown) => error);
+      expect(second).toBeInstanceOf(TransactionCanceledException);
+      expect((second as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toEqual(['None', 'TransactionConflict']);
+      await first;
+      expect(proxied.slow.counts().cancelled).toBe(1);
+      // Once the first has answered, its items are free again.
+      await proxied.client.send(transaction('PROXY#b', 'PROXY#shared'));
+    }));
+
+  it('refuses a single write to an item in a transaction, and cancels a transactional read of it', () =>
+    withSlowProxy(async (proxied) => {
+      const first = proxied.client.send(transaction('PROXY#c'));
+      await pause(50);
+      const single = await proxied.client.send(new UpdateCommand({ TableName, Key: { pk: 'PROXY#c', sk: 'X' }, UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': 1 } })).catch((error: unknown) => error);
+      expect(single).toBeInstanceOf(TransactionConflictException);
+      const read = await proxied.client.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName, Key: { pk: 'PROXY#c', sk: 'X' } } }] })).catch((error: unknown) => error);
+      expect((read as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toEqual(['TransactionConflict']);
+      await first;
+      // Other items stay free for single writes.
+      await proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#d', sk: 'X' } }));
+    }));
+
+  it('throttles writes to one partition key past its rate, as a hot partition is', () =>
+    withSlowProxy(async (proxied) => {
+      const writes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#hot', sk: `S${i}` } }))));
+      expect(writes.filter((write) => write.status === 'rejected' && write.reason instanceof ThrottlingException).length).toBeGreaterThan(0);
+      await proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#cold', sk: 'X' } }));
+    }, { partitionKey: 'PROXY#hot', writesPerSecond: 2 }));
+});
+
+/** Runs `clients` loops of `step` until `ms` have passed; every answer's status, counted. */
+async function load(clients: number, ms: number, step: (client: number) => Promise<ApiResponse[]>): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  const until = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (Date.now() < until) for (const { status } of await step(client)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }),
+  );
+  return statuses;
+}
+
+const failures = (statuses: Map<number, number>) => [...statuses].filter(([status]) => status >= 500 || status === 409);
+
+describe('writes under conflicts', () => {
+  it('creates, updates and deletes products from 16 clients without a 5xx or a 409; the total is exact and the feed holds each change once', async () => {
+    const start = await cursorNow('&resource=product');
+    const totalBefore = Number((await get('/api/products')).headers['x-total-count']);
+    const [created, deleted, updated] = [new Set<number>(), new Set<number>(), { count: 0 }];
+    const statuses = await load(16, 4_000, async () => {
+      const create = await post('/api/products', productInput());
+      if (create.status !== 201) return [create];
+      const id = create.body[0].ID as number;
+      created.add(id);
+      const change = await put(`/api/products/${id}`, { price: 12.5 });
+      if (change.status === 204) updated.count++;
+      if (id % 2) return [create, change];
+      const removal = await del(`/api/products/${id}`);
+      if (removal.status === 204) deleted.add(id);
+      return [create, change, removal];
+    });
+    expect(failures(statuses)).toEqual([]);
+    expect(created.size).toBeGreaterThan(16);
+    expect(Number((await get('/api/products')).headers['x-total-count'])).toBe(totalBefore + created.size - deleted.size);
+
+    const { changes } = await followChanges(start, '&resource=product');
+    const once = new Set(changes.map((change) => `${change.ENTITY_ID}#${change.TYPE}#${change.VERSION}`));
+    expect(once.size).toBe(changes.length);
+    expect(changes.filter((c) => c.TYPE === 'created').map((c) => c.ENTITY_ID).sort()).toEqual([...created].sort());
+    expect(changes.filter((c) => c.TYPE === 'updated').length).toBe(updated.count);
+    expect(changes.filter((c) => c.TYPE === 'deleted').map((c) => c.ENTITY_ID).sort()).toEqual([...deleted].sort());
+  });
+
+  it('retries the writers of one record until each has written, without a 409, and each version once', async () => {
+    const { row } = await createProduct();
+    const cancelledBefore = proxy.counts().cancelled;
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => put(`/api/products/${row.ID}`, { price: 10 + i })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(204));
+    expect((await get(`/api/products/${row.ID}`)).body[0].VERSION).toBe(row.VERSION + 8);
+    // They did meet: the proxy cancelled some of their transactions, which were tried again.
+    expect(proxy.counts().cancelled).toBeGreaterThan(cancelledBefore);
+  });
+
+  it('creates and deletes customers from 16 clients at once, the total exact', async () => {
+    const totalBefore = Number((await get('/api/customers')).headers['x-total-count']);
+    let net = 0;
+    const statuses = await load(16, 2_000, async () => {
+      const create = await post('/api/customers', customerInput());
+      if (create.status !== 201) return [create];
+      net++;
+      if (Math.random() < 0.5) return [create];
+      const removal = await del(`/api/customers/${create.body[0].ID}`);
+      if (removal.status === 204) net--;
+      return [create, removal];
+    });
+    expect(failures(statuses)).toEqual([]);
+    expect(Number((await get('/api/customers')).headers['x-total-count'])).toBe(totalBefore + net);
+  });
+
+  it('counts products in and out of one tax rule from concurrent writers, and refuses its deletion exactly while one uses it', async () => {
+    const rule = (await createTaxRule()).ID as number;
+    const ids = (await Promise.all(Array.from({ length: 12 }, () => post('/api/products', productInput({ tax_rule: rule }))))).map((answer) => {
+      expect(answer.status).toBe(201);
+      return answer.body[0].ID as number;
+    });
+    const [last, ...others] = ids;
+    expect((await Promise.all(others.map((id) => del(`/api/products/${id}`)))).map((answer) => answer.status)).toEqual(Array(others.length).fill(204));
+    const refused = await del(`/api/tax-rules/${rule}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('used by 1 product(s)');
+    expect((await del(`/api/products/${last}`)).status).toBe(204);
+    expect((await del(`/api/tax-rules/${rule}`)).status).toBe(204);
+    expect((await post('/api/products', productInput({ tax_rule: rule }))).status).toBe(400);
+  });
+
+  it('answers a conflict that escapes its retries 503 with Retry-After, never 500', () => {
+    const problem = toProblem(new WriteConflict());
+    expect(problem.status).toBe(503);
+    expect(problem.headers['Retry-After']).toBe('1');
+  });
+});
