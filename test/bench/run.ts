@@ -11,7 +11,9 @@
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
  *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), and
  *      how soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay).
- * BENCH_ONLY=cold, warm, login, changes or import runs one of them.
+ *   5. Writes of one kind from 16 clients, with and without DynamoDB's transaction conflicts
+ *      (contention.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import or contention runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { functionEnvironments } from '../../infra/local-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
+import { contentionBenchmark } from './contention.js';
 import { importBenchmark } from './import.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
@@ -334,7 +337,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
-if (!only || ['warm', 'import', 'login', 'changes'].includes(only)) {
+if (!only || ['warm', 'import', 'login', 'changes', 'contention'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -350,6 +353,7 @@ if (!only || ['warm', 'import', 'login', 'changes'].includes(only)) {
       await webhookDelay();
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
+    if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
   } finally {
     await dynamo.stop();
   }
