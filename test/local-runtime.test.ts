@@ -85,6 +85,34 @@ describe('npm start', () => {
     expect(await exited(child)).toBe(0);
   }, 60_000);
 
+  it("runs on DynamoDB's own transaction conflicts with STORE_LOCAL_CONFLICTS=1, retries them, and says on stopping how many it met", async () => {
+    const apiKey = 'ABCDEF0123456789ABCDEF013';
+    const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543211';
+    const port = await freePort();
+    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}`, STORE_LOCAL_CONFLICTS: '1', STORE_LOCAL_CONFLICT_HOLD_MS: '20' });
+    expect(await ready).toMatch(/DynamoDB's transaction conflicts on: http:\/\/127\.0\.0\.1:\d+ in front of /);
+    const send = (method: string, url: string, body?: unknown) => {
+      const raw = body === undefined ? '' : JSON.stringify(body);
+      return fetch(`http://127.0.0.1:${port}${url}?sign=${signBody(secureKey, raw)}`, {
+        method,
+        headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },
+        ...(raw ? { body: raw } : {}),
+      });
+    };
+    const created = await send('POST', '/api/products', { ref: `CONFLICTS-${port}`, default_category: 1, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'Contended' });
+    expect(created.status).toBe(201);
+    const { ID } = ((await created.json()) as Array<{ ID: number }>)[0]!;
+    // Eight writers of one record: their transactions meet, and each is tried again until it writes.
+    const updates = await Promise.all(Array.from({ length: 8 }, (_, i) => send('PUT', `/api/products/${ID}`, { price: 2 + i })));
+    expect(updates.map((update) => update.status)).toEqual(Array(8).fill(204));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    const cancelled = Number(/DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(output)?.[1]);
+    expect(cancelled, output).toBeGreaterThan(0);
+  }, 60_000);
+
   it('says in one line what to install when Java is missing', async () => {
     const bin = path.join(dataDir, 'bin-without-java');
     await mkdir(bin, { recursive: true });

@@ -11,7 +11,9 @@
  *   CUSTOMER_EMAIL#<email> / LOCK   a customer email's lock (identity form, lib/identity.ts), carrying the password hash
  *   PRODUCT#<id> / PRODUCT          products; GSI1 by id, GSI2 by ref, GSI3/GSI4 the same per visibility
  *   PRODUCT_REF#<ref> / LOCK        a product ref's lock (identity form; a digest past a key's size)
- *   COUNTER#<name> / HEAD|TAIL      id allocation and row count of a list (counters.ts)
+ *   COUNTER#<name> / HEAD           a kind's id allocation, in no transaction (counters.ts)
+ *   COUNTER#<name> / S#<nn>         a kind's record count, in shards (sharded-count.ts)
+ *   TAXRULE_USE#<id> / S#<nn>       how many products use a tax rule, in shards (lib/tax-rules/entity.ts)
  *   APIKEY#<key> / APIKEY           API keys; GSI1 lists them
  *   LOGIN#<email> / WINDOW          failed login checks, expiring by TTL (window-counter.ts)
  *   IDEMPOTENCY#<scope> / RECORD    replayable POST answers, expiring by TTL (idempotency-store.ts)

@@ -23,8 +23,6 @@ import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
 import { deleteProduct } from '../products/operations.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
-import { shardKey } from '../db/sharded-count.js';
-import { productsUsing } from '../tax-rules/entity.js';
 import { countProductStep, deleteTaxRule, productsUsingRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
 import type { Kind as RecordKind } from './report.js';
@@ -134,15 +132,11 @@ const productKind: Kind<Product> = {
   table: 'product',
   readMany: (ids) => products.readMany(ids),
   steps(records) {
-    // Each product counts into its own shard of its rule's count; products that share a shard (ids
-    // 32 apart) count in one step, as a transaction takes one step an item.
-    const perShard = new Map<string, { ruleId: number; productId: number; count: number }>();
-    for (const { taxRuleId: ruleId, id: productId } of records) {
-      const shard = JSON.stringify(shardKey(productsUsing(ruleId), productId));
-      const counted = perShard.get(shard) ?? { ruleId, productId, count: 0 };
-      perShard.set(shard, { ...counted, count: counted.count + 1 });
-    }
-    const counts = [...perShard.values()].map(({ ruleId, productId, count }) =>
+    // A batch counts its products into each rule on one shard (the first product's): the fewer items
+    // a transaction shares with the API's writes, the fewer conflicts, and only the sum is read.
+    const perRule = new Map<number, { productId: number; count: number }>();
+    for (const { taxRuleId, id } of records) perRule.set(taxRuleId, { productId: perRule.get(taxRuleId)?.productId ?? id, count: (perRule.get(taxRuleId)?.count ?? 0) + 1 });
+    const counts = [...perRule].map(([ruleId, { productId, count }]) =>
       countProductStep(ruleId, productId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)),
     );
     return [...products.create(...records), ...counts];
@@ -159,9 +153,9 @@ const productKind: Kind<Product> = {
   },
   same: (stored, imported) => contentOf(stored) === contentOf(imported),
   unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
-  // Four steps a product (the record, its ref lock, its change and the change's marker) and at most
-  // one for its rule's count, one for the record count.
-  perTransaction: 19,
+  // Four steps a product (the record, its ref lock, its change and the change's marker), one for the
+  // record count, one for each of the products' rules (at most 30 here).
+  perTransaction: 17,
 };
 
 /**
@@ -216,13 +210,16 @@ async function patiently<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Conflicts a batch waits through: it shares count shards with the API's writes, and an import is worth waiting for. */
+const IMPORT_CONFLICT_ATTEMPTS = 40;
+
 /**
  * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
  * (retryOnConflict). A write whose answer was lost may have been applied: trying it again then fails
  * its conditions, and the record is found unchanged.
  */
 async function persist(makeSteps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
-  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())));
+  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())), IMPORT_CONFLICT_ATTEMPTS);
 }
 
 /** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */

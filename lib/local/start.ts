@@ -74,7 +74,11 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping`);
     server.close();
     server.closeAllConnections();
-    await conflicts?.close();
+    if (conflicts) {
+      const { cancelled, refused, throttled } = conflicts.counts();
+      console.log(`DynamoDB's conflicts met: ${cancelled} transactions cancelled, ${refused} single writes refused, ${throttled} throttled`);
+      await conflicts.close();
+    }
     if (dynamo) {
       await rm(endpointFile(dataDir), { force: true });
       await dynamo.stop();

@@ -32,6 +32,8 @@ interface Server {
   /** Writes answered 201/204: each must be in the feed once. */
   committed: number;
   elapsedMs: number;
+  /** What npm start says as it stops (the conflicts it met, with STORE_LOCAL_CONFLICTS=1). */
+  stopped: Promise<string>;
 }
 
 function startServer(name: string, dynamoEndpoint: string, env: Record<string, string>): Promise<Server> {
@@ -58,6 +60,9 @@ function startServer(name: string, dynamoEndpoint: string, env: Record<string, s
       const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       if (!base) return;
       child.stdout?.off('data', listening);
+      let last = '';
+      child.stdout?.on('data', (more: Buffer) => (last += more));
+      const stopped = new Promise<string>((done) => child.on('exit', () => done(last)));
       const operations = (): Record<Operation, never[]> => ({ create: [], update: [], delete: [] });
       resolve({
         name,
@@ -69,6 +74,7 @@ function startServer(name: string, dynamoEndpoint: string, env: Record<string, s
         live: [],
         committed: 0,
         elapsedMs: 0,
+        stopped,
       });
     };
     child.stdout?.on('data', listening);
@@ -144,8 +150,9 @@ export async function contentionBenchmark(dynamoEndpoint: string): Promise<void>
   try {
     const cursors = await Promise.all(
       servers.map(async (server) => {
-        await call(server, 'GET', '/api/changes?limit=1');
-        return (await call(server, 'GET', '/api/changes?cursor=now')).headers.get('x-next-cursor')!;
+        // A read places what is pending: `cursor=now` is then after every change so far.
+        await call(server, 'GET', '/api/changes?resource=product&limit=1');
+        return (await call(server, 'GET', '/api/changes?resource=product&cursor=now')).headers.get('x-next-cursor')!;
       }),
     );
     for (let i = 0; i < SLICES; i++) for (const server of servers) await slice(server, (SECONDS * 1000) / SLICES);
@@ -167,4 +174,6 @@ export async function contentionBenchmark(dynamoEndpoint: string): Promise<void>
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }
+  const met = /DynamoDB's conflicts met: .*/.exec(await servers[1]!.stopped)?.[0];
+  if (met) console.log(`${met} (each tried again)`);
 }
