@@ -3,8 +3,10 @@
  * field), a failed one records none, and `GET /api/changes` follows them by cursor, with each key
  * seeing only the resources it may view.
  */
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../lib/api-keys/index.js';
+import { pendingPartition } from '../lib/db/changes.js';
 import { del, get, keyWith, logLines, post, put, superadminKey } from './support/api.js';
 import { cursorNow, followChanges as follow, type ChangeRow } from './support/changes.js';
 import { createCustomer, createProduct, createTaxRule, customerInput, productInput, uniqueRef } from './support/fixtures.js';
@@ -271,6 +273,65 @@ describe('GET /api/changes', () => {
     // One feed: every client reads it in the same order.
     expect(walks[1]!.map((c) => c.ID)).toEqual(walks[0]!.map((c) => c.ID));
     expect(walks[2]!.map((c) => c.ID)).toEqual(walks[0]!.map((c) => c.ID));
+  });
+});
+
+describe('the order of the feed (CONTRACT §11)', () => {
+  /** One write, timed: when it was sent and answered, and the change it made. */
+  interface Timed {
+    sent: number;
+    answered: number;
+    change: string;
+  }
+  const nameOf = (resource: string, id: number, type: string, version: number) => `${resource} ${id} ${type} v${version}`;
+  const named = (change: ChangeRow) => nameOf(change.RESOURCE, Number(change.ENTITY_ID), change.TYPE, change.VERSION);
+
+  /** Creates a product, updates it, creates a tax rule, updates a product: what each write made, in the order answered. */
+  async function writeInTurn(writes: number, record: (timed: Timed) => void): Promise<void> {
+    const products: Array<{ id: number; version: number }> = [];
+    for (let step = 0; step < writes; step++) {
+      const sent = performance.now();
+      let change: string;
+      if (step % 4 === 0 || products.length === 0) {
+        const row = (await createProduct()).row;
+        products.push({ id: row.ID, version: 1 });
+        change = nameOf('product', row.ID, 'created', 1);
+      } else if (step % 4 === 2) {
+        const row = await createTaxRule();
+        change = nameOf('tax-rule', row.ID, 'created', 1);
+      } else {
+        const product = products[step % products.length]!;
+        expect((await put(`/api/products/${product.id}`, { price: step })).status).toBe(204);
+        change = nameOf('product', product.id, 'updated', ++product.version);
+      }
+      record({ sent, answered: performance.now(), change });
+    }
+  }
+
+  it('gives writes made one after another oldest first, whatever their records and partitions, DATE never going back', async () => {
+    const from = await cursorNow();
+    const made: Timed[] = [];
+    // Nobody reads meanwhile: every change waits, until they are in all eight marker partitions.
+    const partitions = () => new Set(made.map(({ change }) => pendingPartition(change.split(' ')[0]!, change.split(' ')[1]!)));
+    while (partitions().size < 8 && made.length < 200) await writeInTurn(8, (timed) => made.push(timed));
+    expect(partitions().size).toBe(8);
+    const { changes } = await follow(from);
+    const mine = new Set(made.map(({ change }) => change));
+    const feed = changes.filter((change) => mine.has(named(change)));
+    expect(feed.map(named)).toEqual(made.map(({ change }) => change));
+    const dates = feed.map((change) => change.DATE);
+    expect(dates).toEqual([...dates].sort());
+  });
+
+  it('puts a write answered before another was sent first, for two writers interleaving', async () => {
+    const from = await cursorNow();
+    const made: Timed[] = [];
+    await Promise.all([writeInTurn(16, (timed) => made.push(timed)), writeInTurn(16, (timed) => made.push(timed))]);
+    const { changes } = await follow(from);
+    const place = new Map(changes.map((change, index) => [named(change), index]));
+    for (const a of made) {
+      for (const b of made) if (a.answered < b.sent) expect(place.get(a.change)!, `${a.change} before ${b.change}`).toBeLessThan(place.get(b.change)!);
+    }
   });
 });
 

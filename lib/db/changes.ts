@@ -5,8 +5,11 @@
  *
  *   CHANGE#<resource>#<id> / V#<version>#<0|1>    the change itself: who, when, field by field
  *                                                 (the record's history, read by version)
- *   CHANGES#PENDING#<0-7> / <resource>#<id>#<version>#<0|1>
- *                                                 a marker that the feed (feed.ts) has not placed it yet
+ *   CHANGES#PENDING#<0-7> / <when>#<resource>#<id>#V#<version>#<0|1>
+ *                                                 a marker that the feed (feed.ts) has not placed it
+ *                                                 yet, keyed by the change's time (epoch ms, made
+ *                                                 monotonic per record) so that the feed takes the
+ *                                                 oldest first
  *
  * Both are written only if the transaction commits, so a change exists if and only if its write did.
  * Neither is shared with another record's write: the change lives in the record's own partition, the
@@ -155,11 +158,24 @@ function storedChanges(changes: FieldChange[]): Item {
 const readChanges = (item: Item): FieldChange[] =>
   JSON.parse(item.changesGzip instanceof Uint8Array ? gunzipSync(item.changesGzip).toString() : String(item.changes ?? '[]')) as FieldChange[];
 
+/** The width of a marker's time (epoch milliseconds): every marker sorts by it first. */
+const TIME_DIGITS = 15;
+
+/**
+ * When a change happens: now, or just after the record's previous change (`previousAt`, its last
+ * `updatedAt`) if this container's clock is behind the one that wrote it, so that a record's changes
+ * are never dated, nor sorted in the feed, before one another.
+ */
+export const changeTime = (previousAt: string | undefined, now = Date.now()): number => {
+  const previous = previousAt === undefined ? NaN : Date.parse(previousAt);
+  return Number.isFinite(previous) ? Math.max(now, previous + 1) : now;
+};
+
 /** The steps that record one change of a record, for the transaction that makes it. */
-export function changeSteps(resource: string, entityId: string | number, type: ChangeType, version: number, changes: FieldChange[]): WriteStep[] {
+export function changeSteps(resource: string, entityId: string | number, type: ChangeType, version: number, changes: FieldChange[], previousAt?: string): WriteStep[] {
   const actor = currentActor();
   const key = changeKey(resource, entityId, version, type);
-  const now = Date.now();
+  const now = changeTime(previousAt);
   const item: Item = {
     ...key,
     changeId: randomUUID(),
@@ -173,7 +189,7 @@ export function changeSteps(resource: string, entityId: string | number, type: C
     date: new Date(now).toISOString(),
     [table.ttlAttribute]: expiryOfNewChange(now),
   };
-  const marker: Item = { pk: pendingPartition(resource, entityId), sk: `${resource}#${entityId}#${key.sk}`, resource, change: key };
+  const marker: Item = { pk: pendingPartition(resource, entityId), sk: `${String(now).padStart(TIME_DIGITS, '0')}#${resource}#${entityId}#${key.sk}`, resource, change: key };
   // A record's version is recorded once, never overwritten. Only a record made again under the id of
   // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
   const recorded = () => new Conflict(`${resource} ${entityId} was deleted since it was made, and its history is kept: it is not made again under its id`);

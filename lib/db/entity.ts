@@ -143,7 +143,16 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     if (!audit) return [];
     const record = (after ?? before)!;
     const type = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated';
-    return changeSteps(audit.resource, id(record), type, versionOf(record), diffFields(before && audit.fields(before), after && audit.fields(after)));
+    // A record's last change is dated by its `updatedAt`, where it has one: the new change comes after it.
+    const previousAt = (before as { updatedAt?: unknown } | undefined)?.updatedAt;
+    return changeSteps(
+      audit.resource,
+      id(record),
+      type,
+      versionOf(record),
+      diffFields(before && audit.fields(before), after && audit.fields(after)),
+      typeof previousAt === 'string' ? previousAt : undefined,
+    );
   };
 
   function lockOf(lockName: K): LockDeclaration<R> {

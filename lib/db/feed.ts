@@ -5,7 +5,8 @@
  *   CHANGES#FEED / TAIL                 the number of the last feed item
  *   CHANGES#FEED#<n/1000> / <n>         feed item n: references to up to 98 changes, in their order
  *
- * Placing (`placePending`) reads the eight marker partitions consistently, then in one transaction
+ * Placing (`placePending`) reads the heads of the eight marker partitions consistently and takes the
+ * oldest markers of all (a marker's key starts with its change's time), then in one transaction
  * writes feed item n+1 on condition that the tail is still n, moves the tail, and deletes each marker
  * it placed on condition that it is still there. Two readers placing at once: one transaction wins,
  * the other is cancelled whole and reads again, so a change is placed once. Feed items are numbered
@@ -44,24 +45,29 @@ export interface FeedPosition {
 
 const tailOf = (item: Item | undefined): number => Number(item?.n ?? 0);
 
-async function pendingMarkers(): Promise<Item[]> {
+/**
+ * The oldest pending markers, whatever their partition: each partition's head is sorted by time,
+ * so the first PLACED_PER_ITEM of all the heads merged are the oldest pending changes. A record's
+ * markers (one partition) are then put in version order, should two containers' clocks disagree.
+ */
+async function oldestPending(): Promise<Item[]> {
   const heads = await Promise.all(
     Array.from({ length: PENDING_PARTITIONS }, async (_, shard) =>
       (await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pendingPartitionKey(shard) }, ConsistentRead: true, Limit: PLACED_PER_ITEM })).items,
     ),
   );
-  // Each partition's head in turn, so that a backlog in one delays no other; within a partition the
-  // order is kept, so a record's markers are placed in version order.
-  const markers: Item[] = [];
-  for (let i = 0; markers.length < PLACED_PER_ITEM && heads.some((head) => i < head.length); i++) {
-    for (const head of heads) if (i < head.length && markers.length < PLACED_PER_ITEM) markers.push(head[i]!);
-  }
-  return markers;
+  const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const oldest = heads.flat().sort((a, b) => byKey(String(a.sk), String(b.sk))).slice(0, PLACED_PER_ITEM);
+  const recordOf = (marker: Item) => (marker.change as Key).pk;
+  const versions = new Map<string, Item[]>();
+  for (const marker of oldest) versions.set(recordOf(marker), [...(versions.get(recordOf(marker)) ?? []), marker]);
+  for (const markers of versions.values()) markers.sort((a, b) => byKey((a.change as Key).sk, (b.change as Key).sk));
+  return oldest.map((marker) => versions.get(recordOf(marker))!.shift()!);
 }
 
 /** One round of placing: whether it placed anything, and the tail after it. Cancelled by a concurrent placer: WriteConflict. */
 async function placeOnce(): Promise<{ placed: boolean; tail: number }> {
-  const [markers, tailItem] = await Promise.all([pendingMarkers(), readItem(TAIL)]);
+  const [markers, tailItem] = await Promise.all([oldestPending(), readItem(TAIL)]);
   const tail = tailOf(tailItem);
   if (markers.length === 0) return { placed: false, tail };
   const n = tail + 1;
