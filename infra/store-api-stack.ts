@@ -8,7 +8,9 @@ import type { Construct } from 'constructs';
 import { routes } from '../lib/routes.js';
 import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
+import { type FunctionSettings } from './constructs/bundled-function.js';
 import { ChangeEvents } from './constructs/change-events.js';
+import { ChangePlacer } from './constructs/change-placer.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { WebhookDeliveries } from './constructs/webhook-deliveries.js';
 import { RouteFunction } from './constructs/route-function.js';
@@ -88,6 +90,11 @@ export class StoreApiStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: logRetention })) },
     });
 
+    const settings: FunctionSettings = {
+      logLevel: props.logLevel ?? 'INFO',
+      architecture: props.architecture ?? 'arm64',
+      changeRetentionDays: props.changeRetentionDays ?? 365,
+    };
     const functions: Array<{ name: string; fn: NodejsFunction; timeout: Duration }> = [];
     for (const route of routes) {
       const id = constructId(route.name);
@@ -95,9 +102,7 @@ export class StoreApiStack extends Stack {
         route,
         table,
         logRetention,
-        logLevel: props.logLevel ?? 'INFO',
-        architecture: props.architecture ?? 'arm64',
-        changeRetentionDays: props.changeRetentionDays ?? 365,
+        settings,
         serverSecret,
       });
       functions.push({ name: route.name, fn, timeout });
@@ -111,9 +116,11 @@ export class StoreApiStack extends Stack {
       if (route.method === 'GET') new HttpRoute(this, `${id}HeadRoute`, { httpApi: api, routeKey: HttpRouteKey.with(route.path, HttpMethod.HEAD), integration });
     }
 
-    const events = new ChangeEvents(this, 'ChangeEvents', { table, logRetention, logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64' });
+    const events = new ChangeEvents(this, 'ChangeEvents', { table, logRetention, settings });
     functions.push({ name: 'events/publish', fn: events.publisher, timeout: events.timeout });
-    const webhookDeliveries = new WebhookDeliveries(this, 'Webhooks', { table, logRetention, logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64' });
+    const placer = new ChangePlacer(this, 'Changes', { table, logRetention, settings });
+    functions.push({ name: 'changes/place', fn: placer.placer, timeout: placer.timeout });
+    const webhookDeliveries = new WebhookDeliveries(this, 'Webhooks', { table, logRetention, settings });
     functions.push({ name: 'webhooks/run', fn: webhookDeliveries.worker, timeout: webhookDeliveries.timeout });
 
     new Monitoring(this, 'Monitoring', { api, table, functions, changeEvents: events, alarmEmail: props.alarmEmail });

@@ -30,6 +30,8 @@ export interface RouteDefinition {
   readonly body: boolean;
   /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
   readonly dynamodb: readonly DynamoDbAction[];
+  /** Where its writes may go, when not anywhere: the partition keys' patterns (`dynamodb:LeadingKeys`). */
+  readonly writesUnder?: readonly string[];
   /** Whether the route hashes or verifies passwords: CPU-bound work of ~100 ms a request. */
   readonly hashesPasswords: boolean;
   /** Lambda memory (and so CPU): the routes that hash passwords get more. */
@@ -54,7 +56,14 @@ interface RouteOptions {
   assets?: readonly string[];
   /** A create that takes no Idempotency-Key: its answer holds a secret shown once, never kept to replay. */
   notIdempotent?: true;
+  writesUnder?: readonly string[];
 }
+
+/**
+ * The change feed's partitions (lib/db/feed.ts: its tail, lease and items; lib/db/changes.ts: the
+ * pending markers): all that a reader of the feed may write, when it places in the placer's stead.
+ */
+export const FEED_PARTITIONS = ['CHANGES#FEED', 'CHANGES#FEED#*', 'CHANGES#PENDING#*'] as const;
 
 /** Every protected route reads the caller's API key. */
 const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
@@ -84,6 +93,7 @@ const route = <const Name extends string, const Path extends string>(
     hashesPasswords: options.hashesPasswords ?? false,
     memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
     ...(options.assets ? { assets: options.assets } : {}),
+    ...(options.writesUnder ? { writesUnder: options.writesUnder } : {}),
     list,
     feed: options.resource === 'change' && list,
     idempotent,
@@ -140,7 +150,12 @@ export const routes = [
   route('products/delete', 'DELETE', '/api/products/{productId}', 204, { resource: 'product', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
 
   // The change feed places what is pending before it reads (lib/db/feed.ts): a transaction of Put, Update and Delete.
-  route('changes/list', 'GET', '/api/changes', 200, { resource: 'change', access: 'VIEW', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
+  route('changes/list', 'GET', '/api/changes', 200, {
+    resource: 'change',
+    access: 'VIEW',
+    dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    writesUnder: FEED_PARTITIONS,
+  }),
 
   // Webhook subscriptions (CONTRACT §12), superadmin only. A subscription starts after the feed's tail.
   route('webhooks/list', 'GET', '/api/webhooks', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),

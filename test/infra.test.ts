@@ -8,7 +8,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { StoreApiStack } from '../infra/store-api-stack.js';
 import { stackFromContext } from '../infra/context.js';
 import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
-import { routes } from '../lib/routes.js';
+import { FEED_PARTITIONS, routes } from '../lib/routes.js';
+import { PENDING_INSERTS } from '../lib/changes/placer.js';
 import { table } from '../lib/db/table.js';
 import { CHANGE_INSERTS } from '../lib/events/stream-filter.js';
 
@@ -32,8 +33,8 @@ function functionOf(routeName: string): [string, Resource] {
 }
 
 describe('StoreApiStack', () => {
-  it('has one function per route of the route table, the change publisher and the webhooks\' worker, ESM on Node 24 arm64', () => {
-    expect(functions).toHaveLength(routes.length + 2);
+  it("has one function per route of the route table, the change publisher, the feed's placer and the webhooks' worker, ESM on Node 24 arm64", () => {
+    expect(functions).toHaveLength(routes.length + 3);
     for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
     for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);
@@ -106,16 +107,15 @@ describe('StoreApiStack', () => {
     expect(functionLogicalId(json, 'tax-rules/get')).not.toBe(role);
   });
 
-  it('gives every route that writes the changes\' retention, 365 days unless -c changeRetentionDays says otherwise', () => {
+  it("gives every function the changes' retention, 365 days unless -c changeRetentionDays says otherwise", () => {
     const retention = (context: Record<string, string>) => {
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
       const { stackName, props } = stackFromContext((key) => context[key]);
       const functions = Template.fromStack(new StoreApiStack(app, stackName, props)).findResources('AWS::Lambda::Function');
-      return Object.fromEntries(routes.map((route) => [route.name, functions[functionLogicalId({ Resources: functions } as SynthesizedTemplate, route.name)]!.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS]));
+      return Object.values(functions).map((fn) => (fn as Resource).Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS);
     };
-    const byDefault = retention({});
-    for (const route of routes) expect(byDefault[route.name], route.name).toBe(route.dynamodb.includes('PutItem') ? '365' : undefined);
-    expect(retention({ changeRetentionDays: '30' })['products/update']).toBe('30');
+    expect(new Set(retention({}))).toEqual(new Set(['365']));
+    expect(new Set(retention({ changeRetentionDays: '30' }))).toEqual(new Set(['30']));
     expect(() => stackFromContext((key) => ({ changeRetentionDays: '0' })[key])).toThrow('-c changeRetentionDays must be a positive number of days');
   });
 
@@ -135,10 +135,14 @@ describe('StoreApiStack', () => {
     // The API's 5xx; each function's errors, throttles and near-timeout (the publisher's and the
     // webhooks' worker's too); the table's two, lock-outs; the publisher's iterator age and dead
     // letters; a webhook disabled.
-    expect(alarms).toHaveLength(1 + 3 * (routes.length + 2) + 3 + 2 + 1);
+    // The feed's oldest pending change, the dispatcher's lag and the due queue.
+    expect(alarms).toHaveLength(1 + 3 * (routes.length + 3) + 3 + 2 + 1 + 3);
     expect(described.some((d) => d.includes('5xx'))).toBe(true);
     expect(described.some((d) => d.includes('lock-out') || d.includes('refused for too many failures'))).toBe(true);
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 2);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 3);
+    for (const metric of ['OldestPendingAge', 'DispatchLag', 'DueJobs']) expect(alarms.some((a) => JSON.stringify(a.Properties).includes(`"${metric}"`)), metric).toBe(true);
+    const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]!.Properties.DashboardBody);
+    for (const metric of ['OldestPendingAge', 'FeedLag', 'DispatchLag', 'DueJobs']) expect(dashboard).toContain(metric);
     expect(resources('AWS::CloudWatch::Dashboard')).toHaveLength(1);
     // Without an email, no topic; with one, every alarm notifies it.
     expect(resources('AWS::SNS::Topic')).toHaveLength(0);
@@ -183,7 +187,11 @@ describe('StoreApiStack', () => {
       for (const statement of tableStatements) {
         expect(JSON.stringify(statement.Action)).not.toContain('*');
         const targets = [statement.Resource].flat().map((r: any) => JSON.stringify(r));
-        expect(targets.some((t: string) => t.includes('/index/*'))).toBe(route.dynamodb.includes('Query'));
+        const limited = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+        // A read that may place the feed writes only the feed's partitions.
+        if (limited) expect(limited, route.name).toEqual(route.writesUnder);
+        else expect([statement.Action].flat().some((a: string) => /Put|Update|Delete/.test(a)) && route.writesUnder !== undefined).toBe(false);
+        expect(targets.some((t: string) => t.includes('/index/*'))).toBe(route.dynamodb.includes('Query') && !limited);
       }
     }
   });
@@ -191,7 +199,7 @@ describe('StoreApiStack', () => {
   it("puts every change on its event bus from the table's stream: filtered, partial failures retried, dead letters kept and alarmed", () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    const [mapping] = resources('AWS::Lambda::EventSourceMapping');
+    const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.FilterCriteria).includes('CHANGE#'));
     expect(mapping!.Properties).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -213,6 +221,21 @@ describe('StoreApiStack', () => {
     );
     const described = resources('AWS::CloudWatch::Alarm').map((a) => String(a.Properties.AlarmDescription));
     expect(described.filter((d) => d.includes('event bus') || d.includes('EventBridge'))).toHaveLength(2);
+  });
+
+  it("places the feed's changes from the table's stream and every minute, one placer at a time, writing only the feed's partitions", () => {
+    const [id, placer] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([name]) => name.startsWith('ChangesPlacer')) as [string, Resource];
+    expect(placer.Properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60 });
+    const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.FunctionName).includes(id))!;
+    expect(mapping.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([PENDING_INSERTS]);
+    expect(mapping.Properties.StartingPosition).toBe('LATEST');
+    const rules = resources('AWS::Events::Rule').filter((rule) => JSON.stringify(rule.Properties.Targets).includes(id));
+    expect(rules.map((rule) => rule.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
+    const [policy] = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([name]) => name.startsWith('ChangesPlacer'));
+    const statements = (policy![1] as Resource).Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Condition?: Record<string, Record<string, string[]>> }>;
+    const writes = statements.filter((s) => [s.Action].flat().some((action) => /dynamodb:(Put|Update|Delete)Item/.test(action)));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...FEED_PARTITIONS] } });
   });
 
   it('runs the webhooks\' worker every minute, one run at a time, on the store table alone', () => {

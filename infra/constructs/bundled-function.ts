@@ -20,19 +20,31 @@ export const BUNDLE = {
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
 } as const;
 
-export interface BundledFunctionOptions {
+/** What every function of the stack is given alike, from the stack's context. */
+export interface FunctionSettings {
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  readonly architecture: FunctionArchitecture;
+  /**
+   * How long changes are kept (CONTRACT §11): every function has it, whatever it writes, so that
+   * changes and feed items all expire alike (the placer also notes it in the table for the tools).
+   */
+  readonly changeRetentionDays: number;
+}
+
+export interface BundledFunctionOptions extends FunctionSettings {
   /** The handler module, from the repository's root (its export `handler`). */
   readonly entry: string;
   readonly logGroup: ILogGroup;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  readonly architecture: FunctionArchitecture;
   /** Files (from the repository's root) shipped beside the bundle, read when first needed. */
   readonly assets?: readonly string[] | undefined;
+  /** The function's own environment (the retention is added to it). */
+  readonly environment?: Record<string, string>;
 }
 
-/** What every function of the stack shares: runtime, CPU, tracing, JSON logs, and the local esbuild's bundle. */
-export function bundledFunction({ entry, logGroup, logLevel, architecture, assets }: BundledFunctionOptions): NodejsFunctionProps {
+/** What every function of the stack shares: runtime, CPU, tracing, JSON logs, the retention of changes, and the local esbuild's bundle. */
+export function bundledFunction({ entry, logGroup, logLevel, architecture, assets, environment, changeRetentionDays }: BundledFunctionOptions): NodejsFunctionProps {
   return {
+    environment: { ...environment, STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays) },
     entry: path.join(root, entry),
     handler: 'handler',
     projectRoot: root,

@@ -8,15 +8,13 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CHANGE_INSERTS } from '../../lib/events/stream-filter.js';
-import type { FunctionArchitecture } from '../context.js';
-import { bundledFunction } from './bundled-function.js';
+import { bundledFunction, type FunctionSettings } from './bundled-function.js';
 
 export interface ChangeEventsProps {
   /** The store table, with its stream of new images. */
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  readonly architecture: FunctionArchitecture;
+  readonly settings: FunctionSettings;
 }
 
 /**
@@ -39,10 +37,9 @@ export class ChangeEvents extends Construct {
     this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED });
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.publisher = new NodejsFunction(this, 'Publisher', {
-      ...bundledFunction({ entry: 'functions/events/publish.ts', logGroup, logLevel: props.logLevel, architecture: props.architecture }),
+      ...bundledFunction({ ...props.settings, entry: 'functions/events/publish.ts', logGroup, environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName } }),
       memorySize: 256,
       timeout: this.timeout,
-      environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName },
     });
     this.bus.grantPutEventsTo(this.publisher);
     props.table.grantStreamRead(this.publisher);

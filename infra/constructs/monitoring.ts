@@ -10,6 +10,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../../lib/http/request-log.js';
 import { WEBHOOKS_NAMESPACE } from '../../lib/webhooks/metrics.js';
+import { CHANGES_NAMESPACE } from '../../lib/changes/placer.js';
 
 export interface MonitoringProps {
   readonly api: IHttpApi;
@@ -78,6 +79,14 @@ export class Monitoring extends Construct {
     const disabled = new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName: 'Disabled', statistic: 'sum', period: FIVE_MINUTES });
     alarm('WebhookDisabled', disabled, 1, 'A webhook subscription was disabled (its receiver answered 410, or failed for three days): see GET /api/webhooks');
 
+    // The change feed (CONTRACT §11): a change waiting for its placer over a minute; the webhooks'
+    // dispatcher more than 5 minutes behind the feed, or a queue of due deliveries round after round.
+    const changes = (metricName: string, statistic = 'max') => new Metric({ namespace: CHANGES_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
+    const webhookRounds = (metricName: string, statistic = 'max') => new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
+    alarm('ChangesOldestPending', changes('OldestPendingAge'), 60_000, 'A change waited more than a minute to be placed in the feed (GET /api/changes, webhooks): see the changes/place function');
+    alarm('WebhooksDispatchLag', webhookRounds('DispatchLag'), 5 * 60_000, "The webhooks' dispatcher is more than 5 minutes behind the change feed");
+    alarm('WebhooksDueQueue', webhookRounds('DueJobs', 'avg'), 20, 'Webhook deliveries are queuing: rounds kept finding a full load of due jobs for 5 minutes');
+
     const lockOuts = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'LockOuts', dimensionsMap: { Route: 'customers/check-login' }, statistic: 'sum', period: FIVE_MINUTES });
     alarm('LoginLockOutSpike', lockOuts, 20, 'More than 20 login checks were refused for too many failures in 5 minutes: someone may be guessing passwords');
 
@@ -92,6 +101,10 @@ export class Monitoring extends Construct {
         [
           new GraphWidget({ title: 'Latency per route (p99, ms)', left: byRoute('Latency', 'p99'), width: 12 }),
           new GraphWidget({ title: '4xx and 5xx per route', left: byRoute('Status4xx'), right: byRoute('Status5xx'), width: 12 }),
+        ],
+        [
+          new GraphWidget({ title: 'Change feed: oldest pending and lag (max, ms)', left: [changes('OldestPendingAge'), changes('FeedLag')], right: [changes('Placed', 'sum')], width: 12 }),
+          new GraphWidget({ title: "Webhooks: dispatcher's lag (max, ms), due jobs a round", left: [webhookRounds('DispatchLag')], right: [webhookRounds('DueJobs', 'avg')], width: 12 }),
         ],
         [
           new GraphWidget({ title: 'Login failures and lock-outs', left: byRoute('LoginFailures'), right: [lockOuts], width: 12 }),

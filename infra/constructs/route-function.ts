@@ -6,10 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { handlerFile, type RouteDefinition } from '../../lib/routes.js';
-import type { FunctionArchitecture } from '../context.js';
 import { ROUTE_METADATA } from '../function-ids.js';
-import { bundledFunction } from './bundled-function.js';
-
+import { bundledFunction, type FunctionSettings } from './bundled-function.js';
 
 export interface RouteFunctionProps {
   readonly route: RouteDefinition;
@@ -17,11 +15,10 @@ export interface RouteFunctionProps {
   readonly logRetention: RetentionDays;
   /** The server secret, read by the routes that use it (only GetSecretValue, only on it). */
   readonly serverSecret?: ISecret;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  readonly architecture: FunctionArchitecture;
-  /** How long the changes this route's writes record are kept. */
-  readonly changeRetentionDays: number;
+  readonly settings: FunctionSettings;
 }
+
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
 
 /** One route's Lambda: its handler module bundled by the local esbuild, with only the table actions it needs. */
 export class RouteFunction extends Construct {
@@ -29,35 +26,44 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, logLevel, architecture, changeRetentionDays }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, settings }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledFunction({ entry: handlerFile(route), logGroup, logLevel, architecture, assets: route.assets }),
+      ...bundledFunction({
+        ...settings,
+        entry: handlerFile(route),
+        logGroup,
+        assets: route.assets,
+        environment: {
+          STORE_TABLE_NAME: table.tableName,
+          // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
+          // Local: an --env-vars file only overrides variables the template declares.
+          DYNAMODB_ENDPOINT: '',
+          // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
+          // that `sam local` and the artifact test may give it.
+          ...(route.usesServerSecret && serverSecret ? { STORE_SECRET: '', STORE_SECRET_ARN: serverSecret.secretArn } : {}),
+        },
+      }),
       memorySize: route.memoryMb,
       timeout: this.timeout,
-      environment: {
-        STORE_TABLE_NAME: table.tableName,
-        // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
-        // Local: an --env-vars file only overrides variables the template declares.
-        DYNAMODB_ENDPOINT: '',
-        // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
-        // that `sam local` and the artifact test may give it.
-        ...(route.usesServerSecret && serverSecret ? { STORE_SECRET: '', STORE_SECRET_ARN: serverSecret.secretArn } : {}),
-        // Routes that write record changes (and the feed, which places them) give them their TTL.
-        ...(route.dynamodb.includes('PutItem') ? { STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays) } : {}),
-      },
     });
     // How tooling finds this route's function in the template (infra/function-ids.ts).
     (this.function.node.defaultChild as CfnResource).addMetadata(ROUTE_METADATA, route.name);
     if (route.usesServerSecret && serverSecret) {
       this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [serverSecret.secretArn] }));
     }
-    if (route.dynamodb.length > 0) {
+    const resources = route.dynamodb.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
+    // A route whose writes are limited to some partitions (a read that may place the feed) writes nowhere else.
+    const limited = route.writesUnder ? route.dynamodb.filter((action) => WRITES.has(action)) : [];
+    const free = route.dynamodb.filter((action) => !limited.includes(action));
+    if (free.length > 0) this.function.addToRolePolicy(new PolicyStatement({ actions: free.map((action) => `dynamodb:${action}`), resources }));
+    if (limited.length > 0) {
       this.function.addToRolePolicy(
         new PolicyStatement({
-          actions: route.dynamodb.map((action) => `dynamodb:${action}`),
-          resources: route.dynamodb.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
+          actions: limited.map((action) => `dynamodb:${action}`),
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...route.writesUnder!] } },
         }),
       );
     }

@@ -6,14 +6,12 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { FunctionArchitecture } from '../context.js';
-import { bundledFunction } from './bundled-function.js';
+import { bundledFunction, type FunctionSettings } from './bundled-function.js';
 
 export interface WebhookDeliveriesProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  readonly architecture: FunctionArchitecture;
+  readonly settings: FunctionSettings;
 }
 
 /**
@@ -30,11 +28,10 @@ export class WebhookDeliveries extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.worker = new NodejsFunction(this, 'Worker', {
-      ...bundledFunction({ entry: 'functions/webhooks/run.ts', logGroup, logLevel: props.logLevel, architecture: props.architecture }),
+      ...bundledFunction({ ...props.settings, entry: 'functions/webhooks/run.ts', logGroup, environment: { STORE_TABLE_NAME: props.table.tableName } }),
       memorySize: 256,
       timeout: this.timeout,
       reservedConcurrentExecutions: 1,
-      environment: { STORE_TABLE_NAME: props.table.tableName },
     });
     this.worker.addToRolePolicy(
       new PolicyStatement({

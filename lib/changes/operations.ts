@@ -3,7 +3,7 @@
  * of the resources its key may VIEW (API keys' changes: superadmin only).
  */
 import { allows, type ApiKeyRecord } from '../api-keys/index.js';
-import { feedEnd, historyEnd, placePending, readFeed, readHistory } from '../db/feed.js';
+import { feedEnd, follow, historyEnd, readHistory } from '../db/feed.js';
 import { positionOf, type Page, type PageRequest } from '../db/page.js';
 import { Forbidden, invalidField } from '../errors.js';
 import type { Row } from '../row.js';
@@ -27,9 +27,12 @@ export async function listChanges(query: ChangeListInput, page: PageRequest, cal
     const end = await feedEnd();
     return { items: [], next: [end.n, end.i], positions: [] };
   }
-  const tail = await placePending();
   const after = page.after === undefined ? undefined : positionOf(page.after, 2);
-  const { changes, next, positions } = await readFeed(after && { n: Number(after[0]), i: Number(after[1]) }, (resource) => wanted.has(resource as ChangeResource), page.limit, tail);
+  const { changes, next, positions } = await follow({
+    from: after && { n: Number(after[0]), i: Number(after[1]) },
+    wanted: (resource) => wanted.has(resource as ChangeResource),
+    limit: page.limit,
+  });
   return { items: changes.map(changeRow), next: [next.n, next.i], positions: positions.map((p) => [p.n, p.i]) };
 }
 

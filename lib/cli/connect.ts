@@ -2,15 +2,23 @@
  * Which table a command works on, the same for every CLI (`npm run api-key`, `npm run import`):
  * $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME) when set, or $STORE_TABLE_NAME alone on AWS; else the
  * DynamoDB Local of a running `npm start`; else a DynamoDB Local started for the command on
- * $DATA_DIR (default .data/), with the table set up as `npm start` would. The caller stops what
- * this returns.
+ * $DATA_DIR (default .data/), with the table set up as `npm start` would. The changes a command
+ * writes are kept as long as the store keeps them (the retention its placer noted in the table).
+ * The caller stops what this returns.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { useStoreRetention } from '../db/feed.js';
 import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { setUpTable } from '../local/setup.js';
 
 export async function connectToTable(): Promise<DynamoDbLocal | undefined> {
+  const local = await tableEndpoint();
+  await useStoreRetention();
+  return local;
+}
+
+async function tableEndpoint(): Promise<DynamoDbLocal | undefined> {
   if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);

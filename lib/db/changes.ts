@@ -89,7 +89,11 @@ const toolActor: Actor = { apiKey: 'cli', requestId: randomUUID() };
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => actors.run(actor, work);
 export const currentActor = (): Actor => actors.getStore() ?? toolActor;
 
-/** How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for tests). */
+/**
+ * How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for
+ * tests). On AWS every function has it from the stack (`-c changeRetentionDays`); the feed's placer
+ * notes it in the table, where the tools take it from (`useStoreRetention` in feed.ts).
+ */
 export function retentionSeconds(): number {
   const days = Number(process.env.STORE_CHANGE_RETENTION_DAYS ?? 365);
   return Math.max(1, Math.round((Number.isFinite(days) && days > 0 ? days : 365) * 86_400));
@@ -136,8 +140,10 @@ export const changeKey = (resource: string, entityId: string | number, version: 
   sk: `V#${padVersion(version)}#${typeRank(type)}`,
 });
 
+/** Where the markers of pending changes are: their partitions' common prefix. */
+export const PENDING_PREFIX = 'CHANGES#PENDING#';
 /** The marker partitions, by number; a record's markers are all in one, picked by the record. */
-export const pendingPartitionKey = (shard: number): string => `CHANGES#PENDING#${shard}`;
+export const pendingPartitionKey = (shard: number): string => `${PENDING_PREFIX}${shard}`;
 export const pendingPartition = (resource: string, entityId: string | number): string => pendingPartitionKey(shardOf(`${resource}#${entityId}`, PENDING_PARTITIONS));
 
 /** Field changes past this many bytes of JSON are stored compressed (texts compress well). */
@@ -189,7 +195,14 @@ export function changeSteps(resource: string, entityId: string | number, type: C
     date: new Date(now).toISOString(),
     [table.ttlAttribute]: expiryOfNewChange(now),
   };
-  const marker: Item = { pk: pendingPartition(resource, entityId), sk: `${String(now).padStart(TIME_DIGITS, '0')}#${resource}#${entityId}#${key.sk}`, resource, change: key };
+  // The marker carries its change's expiry: the feed item that will name it lives as long as its changes.
+  const marker: Item = {
+    pk: pendingPartition(resource, entityId),
+    sk: `${String(now).padStart(TIME_DIGITS, '0')}#${resource}#${entityId}#${key.sk}`,
+    resource,
+    change: key,
+    changeExpiresAt: item[table.ttlAttribute],
+  };
   // A record's version is recorded once, never overwritten. Only a record made again under the id of
   // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
   const recorded = () => new Conflict(`${resource} ${entityId} was deleted since it was made, and its history is kept: it is not made again under its id`);

@@ -17,9 +17,13 @@
  * and a later version commits only after the earlier one did (its condition is on that version), so
  * they are placed in version order.
  */
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, type Change } from './changes.js';
+import { request, tableName } from './client.js';
 import { Contended, Gone, WriteConflict } from './errors.js';
-import { queryPage, readItem, readItems, type Item } from './items.js';
+import { queryPage, readEach, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
 import { ABSENT, holds, put, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
@@ -65,25 +69,34 @@ async function oldestPending(): Promise<Item[]> {
   return oldest.map((marker) => versions.get(recordOf(marker))!.shift()!);
 }
 
-/** One round of placing: whether it placed anything, and the tail after it. Cancelled by a concurrent placer: WriteConflict. */
-async function placeOnce(): Promise<{ placed: boolean; tail: number }> {
+/** The time a marker's key starts with: when its change happened (epoch ms). */
+const markerTime = (marker: Item): number => Number(String(marker.sk).split('#')[0]);
+
+/**
+ * One round of placing: how many changes it placed, the tail after it, and the time of the oldest
+ * change pending when it began. Cancelled by a concurrent placer: WriteConflict.
+ */
+async function placeOnce(): Promise<{ placed: number; tail: number; oldestAt: number | undefined; newestAt: number | undefined }> {
   const [markers, tailItem] = await Promise.all([oldestPending(), readItem(TAIL)]);
   const tail = tailOf(tailItem);
-  if (markers.length === 0) return { placed: false, tail };
+  if (markers.length === 0) return { placed: 0, tail, oldestAt: undefined, newestAt: undefined };
   const n = tail + 1;
   const entries: Entry[] = markers.map((marker) => {
     const change = marker.change as Key;
     return { r: String(marker.resource), p: change.pk, s: change.sk };
   });
+  // A feed item lives as long as the last of its changes: it never names only changes that are gone, nor outlives none.
+  const expiresAt = Math.max(...markers.map((marker) => Number(marker.changeExpiresAt ?? Math.floor(Date.now() / 1000) + retentionSeconds())));
   const steps: WriteStep[] = [
-    put({ ...feedKey(n), n, entries, [table.ttlAttribute]: Math.floor(Date.now() / 1000) + retentionSeconds() }, ABSENT, () => new WriteConflict()),
+    put({ ...feedKey(n), n, entries, [table.ttlAttribute]: expiresAt }, ABSENT, () => new WriteConflict()),
     tail === 0
       ? put({ ...TAIL, n }, ABSENT, () => new WriteConflict())
       : update(TAIL, { update: 'SET n = :next', condition: 'n = :tail', values: { ':next': n, ':tail': tail } }, () => new WriteConflict()),
     ...markers.map((marker) => remove({ pk: String(marker.pk), sk: String(marker.sk) }, holds('sk', marker.sk), () => new WriteConflict())),
   ];
   await writeAtomically(steps);
-  return { placed: true, tail: n };
+  const times = markers.map(markerTime).filter(Number.isFinite);
+  return { placed: markers.length, tail: n, oldestAt: Math.min(...times), newestAt: Math.max(...times) };
 }
 
 /**
@@ -92,13 +105,13 @@ async function placeOnce(): Promise<{ placed: boolean; tail: number }> {
  * Gives back the feed's tail as it last saw it, so that the read that follows need not ask again
  * (a tail moved since only means a later read sees more); undefined when other placers kept winning.
  */
-export async function placePending(rounds = 10): Promise<number | undefined> {
+async function placePending(rounds = 10): Promise<number | undefined> {
   let tail: number | undefined;
   try {
     for (let round = 0; round < rounds; round++) {
       const outcome = await retryOnConflict(placeOnce, 5);
       tail = outcome.tail;
-      if (!outcome.placed) return tail;
+      if (outcome.placed === 0) return tail;
     }
     return tail;
   } catch (error) {
@@ -109,9 +122,115 @@ export async function placePending(rounds = 10): Promise<number | undefined> {
   }
 }
 
+/**
+ * The feed's placer: one at a time, under a lease (`CHANGES#FEED / PLACER`), which it renews as it
+ * goes and leaves when done, noting when it last ran (its heartbeat). Readers rely on it while its
+ * heartbeat is recent, and place themselves only when it is not (`follow`): so placers do not race
+ * one another for the tail on every read.
+ */
+const PLACER: Key = { pk: 'CHANGES#FEED', sk: 'PLACER' };
+/** A lease not renewed for this long is free again (its placer died). */
+const LEASE_MS = 30_000;
+/** A placer not heard of for this long is not relied on: readers place what is pending (a fallback). */
+export const PLACER_SILENT_MS = 90_000;
+
+/** Takes (or renews) the placer's lease for `owner`: false when another placer holds it. */
+async function holdLease(owner: string, leaseUntil: number): Promise<boolean> {
+  const now = Date.now();
+  try {
+    await request((db, options) =>
+      db.send(
+        new PutCommand({
+          TableName: tableName(),
+          // With the store's retention, for the tools that write changes (`useStoreRetention`).
+          Item: { ...PLACER, owner, leaseUntil, heartbeatAt: now, retentionSeconds: retentionSeconds() },
+          ConditionExpression: 'attribute_not_exists(pk) OR leaseUntil < :now OR #owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':now': now, ':owner': owner },
+        }),
+        options,
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException || error instanceof WriteConflict) return false;
+    throw error;
+  }
+}
+
+/** What a run of the placer did. */
+export interface PlacerRun {
+  /** Whether it held the lease (else another placer was at work, and it did nothing). */
+  held: boolean;
+  placed: number;
+  /** How old the oldest change pending was when it began (undefined: none was). */
+  oldestPendingMs: number | undefined;
+  /** When the newest change it placed happened (epoch ms). */
+  lastPlacedAt: number | undefined;
+  /** Whether it stopped at its deadline with changes still pending. */
+  behind: boolean;
+}
+
+/** Places every pending change, oldest first, as the feed's one placer, until none is left or `until` (epoch ms). */
+export async function runPlacer(until: number): Promise<PlacerRun> {
+  const owner = randomUUID();
+  if (!(await holdLease(owner, Date.now() + LEASE_MS))) return { held: false, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
+  const run: PlacerRun = { held: true, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
+  try {
+    for (;;) {
+      if (Date.now() >= until) {
+        run.behind = true;
+        break;
+      }
+      const round = await retryOnConflict(placeOnce, 5);
+      if (run.oldestPendingMs === undefined && round.oldestAt !== undefined) run.oldestPendingMs = Math.max(0, Date.now() - round.oldestAt);
+      if (round.placed === 0) break;
+      run.placed += round.placed;
+      run.lastPlacedAt = Math.max(run.lastPlacedAt ?? 0, round.newestAt ?? 0) || undefined;
+      if (!(await holdLease(owner, Date.now() + LEASE_MS))) break;
+    }
+  } catch (error) {
+    // Readers placing as a fallback kept winning: they placed what was pending.
+    if (!(error instanceof Contended)) throw error;
+  } finally {
+    await holdLease(owner, 0);
+  }
+  return run;
+}
+
+/**
+ * Makes this process keep changes as long as the store does: the retention its placer noted (the
+ * stack's `-c changeRetentionDays` on AWS, `npm start`'s locally), when one did. For tools (the
+ * import, `npm run api-key`, `npm run migrate`), which run outside the stack's functions.
+ */
+export async function useStoreRetention(): Promise<void> {
+  const seconds = Number((await readItem(PLACER))?.retentionSeconds);
+  if (Number.isFinite(seconds) && seconds > 0) process.env.STORE_CHANGE_RETENTION_DAYS = String(seconds / 86_400);
+}
+
 /** The position after every change placed so far: what `cursor=now` answers (pending changes come after it). */
-export async function feedEnd(knownTail?: number): Promise<FeedPosition> {
-  return { n: (knownTail ?? tailOf(await readItem(TAIL))) + 1, i: 0 };
+export async function feedEnd(): Promise<FeedPosition> {
+  return { n: tailOf(await readItem(TAIL)) + 1, i: 0 };
+}
+
+/** A page of the feed: its changes, the position after each, and the position after the last entry read. */
+export interface FeedPage {
+  changes: Change[];
+  positions: FeedPosition[];
+  next: FeedPosition;
+}
+
+/**
+ * Follows the feed: up to `limit` changes after `from` (else from the oldest kept) of the resources
+ * `wanted` takes. What is pending is placed by the placer; a reader places it first itself only when
+ * the placer has not run for PLACER_SILENT_MS (none runs in tests' processes; one that stopped), so
+ * that a change is never kept from its readers for long. Gone when `from` is past the retention.
+ */
+export async function follow(options: { from?: FeedPosition | undefined; wanted: (resource: string) => boolean; limit: number }): Promise<FeedPage> {
+  const [placer, tailItem] = await readEach([PLACER, TAIL]);
+  const silent = Number(placer?.heartbeatAt ?? 0) < Date.now() - PLACER_SILENT_MS;
+  const tail = (silent ? await placePending() : undefined) ?? tailOf(tailItem);
+  return readFeed({ ...options, tail });
 }
 
 const entryKey = (entry: Entry): Key => ({ pk: entry.p, sk: entry.s });
@@ -145,15 +264,21 @@ const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? 
  * and the position after the last entry read (entries of other resources are passed over). A
  * position whose changes are past their retention is Gone. Reads at most `scanItems` feed items.
  */
-export async function readFeed(
-  from: FeedPosition | undefined,
-  wanted: (resource: string) => boolean,
-  limit: number,
-  /** The tail `placePending` gave back, if the read follows it: not asked for again. */
-  knownTail?: number,
+async function readFeed({
+  from,
+  wanted,
+  limit,
+  tail,
   scanItems = 50,
-): Promise<{ changes: Change[]; next: FeedPosition; positions: FeedPosition[] }> {
-  const tail = knownTail ?? tailOf(await readItem(TAIL));
+}: {
+  from?: FeedPosition | undefined;
+  wanted: (resource: string) => boolean;
+  limit: number;
+  /** The feed's last item, as the caller just read it. */
+  tail: number;
+  /** At most this many feed items are read. */
+  scanItems?: number;
+}): Promise<FeedPage> {
   const start = from ?? { n: 1, i: 0 };
   const { items, next: scannedTo } = await feedItemsFrom(start.n, tail, scanItems);
   const now = Date.now();

@@ -16,6 +16,7 @@ import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal 
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { runWebhooksOnce } from '../webhooks/run.js';
+import { placeChanges } from '../changes/placer.js';
 
 /** The server secret of this data dir (lib/secrets.ts), made on first start and kept with the data. */
 async function ensureServerSecret(dataDir: string): Promise<void> {
@@ -29,19 +30,26 @@ async function ensureServerSecret(dataDir: string): Promise<void> {
   process.env.STORE_SECRET = secret;
 }
 
-/**
- * The webhooks' rounds, every second, as the scheduled function runs them on AWS (lib/webhooks/run.ts).
- */
-function deliverWebhooks(): void {
-  const round = async () => {
+/** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
+function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
+  const run = async () => {
     try {
-      await runWebhooksOnce();
+      await job();
     } catch (error) {
-      console.error(`webhooks: ${(error as Error).name}: ${(error as Error).message}`);
+      console.error(`${name}: ${(error as Error).name}: ${(error as Error).message}`);
     }
-    setTimeout(round, 1_000).unref();
+    setTimeout(run, everyMs).unref();
   };
-  setTimeout(round, 1_000).unref();
+  setTimeout(run, everyMs).unref();
+}
+
+/**
+ * The background work AWS runs on its own: the change feed's placer (the table's stream runs it
+ * there), four times a second, and the webhooks' rounds (lib/webhooks/run.ts), every second.
+ */
+function runBackgroundWork(): void {
+  every(250, 'changes', () => placeChanges(Date.now() + 5_000));
+  every(1_000, 'webhooks', () => runWebhooksOnce());
 }
 
 async function main(): Promise<void> {
@@ -114,7 +122,7 @@ async function main(): Promise<void> {
       : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
-    deliverWebhooks();
+    runBackgroundWork();
   } catch (error) {
     console.error(`start failed: ${(error as Error).message}`);
     await stop('error', 1);

@@ -1,8 +1,8 @@
 /**
  * How webhook subscriptions live in the table, declared once, and the jobs that deliver changes to
  * them. The secret is kept as API keys' secure keys are (signing needs it) and shown only once, in
- * the create's answer. `start` is the change feed's position when the subscription was made: it
- * gets the changes after it.
+ * the create's answer. `start` is the change feed's position when the subscription was made, and
+ * `startAt` the time: it gets the changes placed after the one and dated after the other.
  */
 import * as v from 'valibot';
 import type { Change } from '../db/changes.js';
@@ -21,6 +21,8 @@ export const WebhookRecord = v.object({
   disabledReason: v.string(),
   secret: v.string(),
   start: v.tuple([v.number(), v.number()]),
+  /** When its create began (epoch ms): it takes only changes dated after (none before its answer). Absent on older subscriptions. */
+  startAt: v.optional(v.number()),
   version: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),

@@ -2,8 +2,9 @@
  * Webhook subscriptions (CONTRACT §12): made, read, changed and removed by superadmins; their
  * delivery log; and replay from a position of the change feed.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import { NotFound } from '../db/errors.js';
-import { feedEnd, placePending, readFeed } from '../db/feed.js';
+import { feedEnd, follow } from '../db/feed.js';
 import { queryPage } from '../db/items.js';
 import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
@@ -37,9 +38,11 @@ async function checkedUrl(url: string): Promise<string> {
 
 export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
   const url = await checkedUrl(input.url);
-  const now = new Date().toISOString();
-  // After every change committed before it: those pending are placed first.
-  const start = await feedEnd(await placePending());
+  // It takes the changes dated after this moment (and placed after the feed's end now): exactly those
+  // committed after its answer, however many were still pending when it was made.
+  const startAt = Date.now();
+  const now = new Date(startAt).toISOString();
+  const start = await feedEnd();
   const webhook: WebhookSubscription = {
     id: await webhooks.allocateId(),
     url,
@@ -49,11 +52,14 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
     disabledReason: '',
     secret: newWebhookSecret(),
     start: [start.n, start.i],
+    startAt,
     version: 1,
     createdAt: now,
     updatedAt: now,
   };
   await writeAtomically(webhooks.create(webhook));
+  // A change sent after this answer must be dated after `startAt`, even by a clock read in the same millisecond.
+  while (Date.now() <= startAt) await pause(1);
   // The secret, this once.
   return { ...webhookRow(webhook), SECRET: webhook.secret };
 }
@@ -122,14 +128,12 @@ export const REPLAY_MAX = 1000;
  */
 export async function replayWebhook(id: number, from: unknown): Promise<Row> {
   const webhook = await readWebhook(id);
-  const tail = await placePending();
-  const [n, i] = from === 'now' ? ((end) => [end.n, end.i])(await feedEnd(tail)) : positionOf(from, 2);
+  const [n, i] = from === 'now' ? ((end) => [end.n, end.i])(await feedEnd()) : positionOf(from, 2);
   let position = { n: Number(n), i: Number(i) };
   let replayed = 0;
   const now = Date.now();
   while (replayed < REPLAY_MAX) {
-    // Up to the tail as placing left it: what commits meanwhile is dispatched as usual.
-    const page = await readFeed(position, () => true, Math.min(100, REPLAY_MAX - replayed), tail);
+    const page = await follow({ from: position, wanted: () => true, limit: Math.min(100, REPLAY_MAX - replayed) });
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
       await writeAtomically(wanted.map((change) => firstDelivery(id, change, now)));

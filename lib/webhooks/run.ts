@@ -12,7 +12,7 @@
 import { changeRow } from '../changes/row.js';
 import { changeOf, type Change } from '../db/changes.js';
 import { Conflict, Gone, WriteConflict } from '../db/errors.js';
-import { feedEnd, placePending, readFeed, type FeedPosition } from '../db/feed.js';
+import { feedEnd, follow, type FeedPage, type FeedPosition } from '../db/feed.js';
 import { readItem, type Item } from '../db/items.js';
 import { table } from '../db/table.js';
 import { ABSENT, holds, put, raced, writeAtomically, type WriteStep } from '../db/transactions.js';
@@ -30,27 +30,34 @@ const CLAIM_MS = 60_000;
 const LOG_DAYS = 30;
 
 const after = (a: FeedPosition, b: FeedPosition) => a.n > b.n || (a.n === b.n && a.i > b.i);
+
+/**
+ * Whether a subscription takes a change placed at `at`: its patterns match, and the change came
+ * after the subscription was made (placed after its start, and dated after its create began, so
+ * that changes committed before it but placed after are not its own).
+ */
+const takes = (w: WebhookSubscription, change: Change, at: FeedPosition): boolean =>
+  after(at, { n: w.start[0], i: w.start[1] }) && (w.startAt === undefined || Date.parse(change.date) > w.startAt) && matches(w.events, change.resource, change.type);
 const enabledSubscriptions = async (): Promise<WebhookSubscription[]> => (await webhooks.readAll()).filter((w) => w.enabled);
 
-/** Queues the jobs of the changes placed since the last round; how many it queued. */
-export async function dispatchChanges(subscriptions: WebhookSubscription[]): Promise<number> {
+/** Queues the jobs of the changes placed since the last round: how many it queued, and the time of the last change it read. */
+export async function dispatchChanges(subscriptions: WebhookSubscription[]): Promise<{ queued: number; lastChangeAt: number | undefined }> {
   const cursorItem = await readItem(DISPATCH_CURSOR);
   const stored = cursorItem?.position as [number, number] | undefined;
-  if (subscriptions.length === 0 && stored === undefined) return 0;
+  if (subscriptions.length === 0 && stored === undefined) return { queued: 0, lastChangeAt: undefined };
   // The first round starts where the earliest subscription started.
   let position: FeedPosition = stored
     ? { n: stored[0], i: stored[1] }
     : subscriptions.map((w) => ({ n: w.start[0], i: w.start[1] })).reduce((a, b) => (after(a, b) ? b : a));
   let cursorExists = stored !== undefined;
-  const tail = await placePending();
-  let page: Awaited<ReturnType<typeof readFeed>>;
+  let page: FeedPage;
   try {
-    page = await readFeed(position, () => true, 90, tail);
+    page = await follow({ from: position, wanted: () => true, limit: 90 });
   } catch (error) {
     if (!(error instanceof Gone)) throw error;
     // Not run for longer than the changes are kept: what was between is gone; go on from the end.
     log('warn', 'webhooks: the dispatcher was behind the changes\' retention; it goes on from the newest change', {});
-    page = { changes: [], positions: [], next: await feedEnd(tail) };
+    page = { changes: [], positions: [], next: await feedEnd() };
   }
   // The cursor moves from where it was read (or is made, the first time): two dispatchers never both move it.
   const moveCursor = (to: FeedPosition): WriteStep =>
@@ -72,15 +79,17 @@ export async function dispatchChanges(subscriptions: WebhookSubscription[]): Pro
     return true;
   };
   const now = Date.now();
+  const last = page.changes.at(-1);
+  const lastChangeAt = last && Date.parse(last.date);
   for (const [k, change] of page.changes.entries()) {
     const at = page.positions[k]!;
-    const takers = subscriptions.filter((w) => after(at, { n: w.start[0], i: w.start[1] }) && matches(w.events, change.resource, change.type));
+    const takers = subscriptions.filter((w) => takes(w, change, at));
     // A transaction holds 100 steps: the cursor moves with the jobs of the changes before this one.
-    if (jobs.length + takers.length > 99 && !(await flush(page.positions[k - 1]!))) return queued;
+    if (jobs.length + takers.length > 99 && !(await flush(page.positions[k - 1]!))) return { queued, lastChangeAt };
     jobs.push(...takers.map((w) => firstDelivery(w.id, change, now)));
   }
   if (page.changes.length > 0 || after(page.next, position)) await flush(page.next);
-  return queued;
+  return { queued, lastChangeAt };
 }
 
 interface RoundOutcome {
@@ -175,10 +184,24 @@ export async function deliverDue(subscriptions: ReadonlyMap<number, WebhookSubsc
   return outcome;
 }
 
-/** One round: dispatch what the feed has, then attempt what is due; `nextDue`: when the next job left is due. */
+/** The jobs a round attempts at most: a round that finds this many due has a queue behind it. */
+const ROUND_JOBS = 25;
+
+/**
+ * One round: dispatch what the feed has, then attempt what is due; `nextDue`: when the next job left
+ * is due. A round that found work writes one line, also an EMF document: `DispatchLag` (how old the
+ * last change the dispatcher read was) and `DueJobs` (the jobs due it found, ROUND_JOBS at most).
+ */
 export async function runWebhooksOnce(): Promise<RoundOutcome & { queued: number; nextDue: number | undefined }> {
   const subscriptions = await enabledSubscriptions();
-  const queued = await dispatchChanges(subscriptions);
-  const outcome = await deliverDue(new Map(subscriptions.map((w) => [w.id, w])));
+  const { queued, lastChangeAt } = await dispatchChanges(subscriptions);
+  const outcome = await deliverDue(new Map(subscriptions.map((w) => [w.id, w])), ROUND_JOBS);
+  if (lastChangeAt !== undefined || outcome.attempted > 0) {
+    log('info', 'webhooks round', {
+      DispatchLag: lastChangeAt === undefined ? 0 : Math.max(0, Date.now() - lastChangeAt),
+      DueJobs: outcome.attempted,
+      ...metricsDirective(WEBHOOKS_NAMESPACE, [['DispatchLag', 'Milliseconds'], ['DueJobs', 'Count']]),
+    });
+  }
   return { queued, ...outcome, nextDue: await deliveryJobs.nextDue() };
 }

@@ -1,0 +1,60 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { PENDING_INSERTS } from '../../lib/changes/placer.js';
+import { FEED_PARTITIONS } from '../../lib/routes.js';
+import { bundledFunction, type FunctionSettings } from './bundled-function.js';
+
+export interface ChangePlacerProps {
+  /** The store table, with its stream of new images. */
+  readonly table: ITableV2;
+  readonly logRetention: RetentionDays;
+  readonly settings: FunctionSettings;
+}
+
+/**
+ * The change feed's placer (CONTRACT §11): the table's stream, filtered to inserted markers of
+ * pending changes, runs it within a second of a write, and a schedule every minute runs it whatever
+ * the stream does. One runs at a time (reserved concurrency 1, and its lease in the table). It may
+ * write only the feed's partitions (dynamodb:LeadingKeys): nothing else of the store.
+ */
+export class ChangePlacer extends Construct {
+  readonly placer: NodejsFunction;
+  readonly timeout = Duration.seconds(60);
+
+  constructor(scope: Construct, id: string, props: ChangePlacerProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.placer = new NodejsFunction(this, 'Placer', {
+      ...bundledFunction({ ...props.settings, entry: 'functions/changes/place.ts', logGroup, environment: { STORE_TABLE_NAME: props.table.tableName } }),
+      memorySize: 256,
+      timeout: this.timeout,
+      reservedConcurrentExecutions: 1,
+    });
+    this.placer.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...FEED_PARTITIONS] } },
+      }),
+    );
+    props.table.grantStreamRead(this.placer);
+    new EventSourceMapping(this, 'FromStream', {
+      target: this.placer,
+      eventSourceArn: props.table.tableStreamArn!,
+      // What is pending when it starts is placed by its first run: the stream only wakes it.
+      startingPosition: StartingPosition.LATEST,
+      filters: [FilterCriteria.filter(PENDING_INSERTS)],
+      batchSize: 1000,
+      // A failed run is not retried from the stream: the next marker, or the schedule, runs it again.
+      retryAttempts: 0,
+    });
+    new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.placer, { retryAttempts: 0 })] });
+  }
+}

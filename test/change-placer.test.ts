@@ -1,0 +1,123 @@
+/**
+ * The change feed kept up in the background (CONTRACT §11, §12): its placer (lib/db/feed.ts
+ * `runPlacer`, run by `npm start`'s loop and on AWS by the table's stream and a schedule) places
+ * what is pending oldest first, one placer at a time; readers rely on it while it is heard of, and
+ * place themselves only when it is silent; a subscription made during a backlog gets exactly the
+ * changes committed after its answer; changes and feed items are kept as long as the store says.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { retentionSeconds } from '../lib/db/changes.js';
+import { PLACER_SILENT_MS, runPlacer, useStoreRetention } from '../lib/db/feed.js';
+import { writeAtomically } from '../lib/db/transactions.js';
+import { products } from '../lib/products/entity.js';
+import { newProduct } from '../lib/products/operations.js';
+import { countProductStep } from '../lib/tax-rules/operations.js';
+import { runWebhooksOnce } from '../lib/webhooks/run.js';
+import { get, post, put } from './support/api.js';
+import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
+import { createProduct, productInput, uniqueRef } from './support/fixtures.js';
+import { useReceiver } from './support/receiver.js';
+
+process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
+const receiver = useReceiver();
+afterEach(() => vi.useRealTimers());
+
+/** `count` products created straight through the data layer, 20 to a transaction, as the import writes them: a backlog, fast; their ids by transaction. */
+async function backlogOf(count: number): Promise<number[][]> {
+  const batches: number[][] = [];
+  for (let made = 0; made < count; made += 20) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(20, count - made) }, async () => {
+        const now = new Date().toISOString();
+        const input = { ...productInput(), price: 1n, weight: 0n } as unknown as Parameters<typeof newProduct>[0];
+        return newProduct(input, { id: await products.allocateId(), taxRuleId: 1, i18n: { en_US: { title: 'Backlog' } }, createdAt: now, updatedAt: now });
+      }),
+    );
+    await writeAtomically([...products.create(...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no rule 1'))]);
+    batches.push(batch.map((product) => product.id));
+  }
+  return batches;
+}
+
+const created = (changes: ChangeRow[]) => changes.filter((change) => change.TYPE === 'created').map((change) => Number(change.ENTITY_ID));
+
+describe('the placer', () => {
+  it('places a backlog of more than ten reads\' worth oldest first, one placer at a time, and readers then find it placed', async () => {
+    const from = await cursorNow();
+    const batches = await backlogOf(1_200);
+    const [first, second] = await Promise.all([runPlacer(Date.now() + 60_000), runPlacer(Date.now() + 60_000)]);
+    // One held the lease and placed everything; the other found it held (or nothing left).
+    expect(first.placed + second.placed).toBe(1_200);
+    expect([first.held, second.held].filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    expect(Math.max(first.oldestPendingMs ?? 0, second.oldestPendingMs ?? 0)).toBeGreaterThan(0);
+    // Oldest first: batch after batch (a batch is one transaction: its changes share their moment).
+    const batchOf = new Map(batches.flatMap((batch, index) => batch.map((id) => [id, index] as const)));
+    const order = created((await followChanges(from, '', undefined, 500)).changes).map((id) => batchOf.get(id)!);
+    expect(order).toHaveLength(1_200);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('is relied on while heard of: a reader then places nothing itself, and a silent placer makes readers place again', async () => {
+    await runPlacer(Date.now() + 10_000);
+    const from = await cursorNow();
+    const { row } = await createProduct();
+    // The placer ran a moment ago: this read leaves the new change to it.
+    expect(created((await followChanges(from)).changes)).toEqual([]);
+    await runPlacer(Date.now() + 10_000);
+    expect(created((await followChanges(from)).changes)).toEqual([row.ID]);
+
+    const later = (await followChanges(from)).cursor;
+    const another = (await createProduct()).row;
+    // A placer not heard of for PLACER_SILENT_MS: readers place what is pending themselves.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + PLACER_SILENT_MS + 1_000 });
+    expect(created((await followChanges(later)).changes)).toEqual([another.ID]);
+  });
+});
+
+describe('a subscription made during a backlog', () => {
+  it('gets exactly the changes committed after its answer, however many were still pending', async () => {
+    await runPlacer(Date.now() + 10_000);
+    await backlogOf(1_000);
+    const subscription = await post('/api/webhooks', { url: `${receiver.base}/backlog`, events: ['product.*'] });
+    expect(subscription.status).toBe(201);
+    const after = await createProduct({ ref: uniqueRef('AFTER') });
+    // The placer and the dispatcher catch up.
+    await runPlacer(Date.now() + 60_000);
+    // A round reads 90 changes: enough rounds to pass the whole backlog.
+    for (let round = 0; round < 15; round++) await runWebhooksOnce();
+    const delivered = receiver.at('/backlog').map((request) => JSON.parse(request.body) as { ENTITY_ID: number; TYPE: string });
+    expect(delivered.map((change) => [change.ENTITY_ID, change.TYPE])).toEqual([[after.row.ID, 'created']]);
+  });
+});
+
+describe('the retention of changes', () => {
+  it("is the store's: a tool takes the one its placer noted, feed items live as long as their changes, and past it a cursor is 410 with nothing retained skipped", async () => {
+    const kept = process.env.STORE_CHANGE_RETENTION_DAYS;
+    try {
+      // The store keeps changes 30 days: its placer notes it; a tool started without it takes it.
+      process.env.STORE_CHANGE_RETENTION_DAYS = '30';
+      await runPlacer(Date.now() + 10_000);
+      delete process.env.STORE_CHANGE_RETENTION_DAYS;
+      expect(retentionSeconds()).toBe(365 * 86_400);
+      await useStoreRetention();
+      expect(retentionSeconds()).toBe(30 * 86_400);
+
+      const start = await cursorNow();
+      const old = (await createProduct()).row;
+      await runPlacer(Date.now() + 10_000);
+      const { cursor } = await followChanges(start);
+      expect(created((await followChanges(start)).changes)).toEqual([old.ID]);
+      // 31 days later: what was before `cursor` is past the retention, what comes after is kept.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31 * 86_400_000 });
+      const gone = await get(`/api/changes?cursor=${encodeURIComponent(start)}`);
+      expect(gone.status, gone.text).toBe(410);
+      expect((await put(`/api/products/${old.ID}`, { price: 3 })).status).toBe(204);
+      const fresh = (await createProduct()).row;
+      const { changes } = await followChanges(cursor);
+      expect(changes.map((change) => `${change.ENTITY_ID} ${change.TYPE}`)).toEqual([`${old.ID} updated`, `${fresh.ID} created`]);
+    } finally {
+      if (kept === undefined) delete process.env.STORE_CHANGE_RETENTION_DAYS;
+      else process.env.STORE_CHANGE_RETENTION_DAYS = kept;
+    }
+  });
+});
