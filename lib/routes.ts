@@ -40,8 +40,8 @@ export interface RouteDefinition {
   readonly assets?: readonly string[];
   /** A protected GET of a collection: it pages (limit, offset, cursor) and answers rows with list headers. */
   readonly list: boolean;
-  /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now`. */
-  readonly feed: boolean;
+  /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now` and may answer 410. */
+  readonly followed: boolean;
   /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
   readonly idempotent: boolean;
   /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
@@ -95,7 +95,7 @@ const route = <const Name extends string, const Path extends string>(
     ...(options.assets ? { assets: options.assets } : {}),
     ...(options.writesUnder ? { writesUnder: options.writesUnder } : {}),
     list,
-    feed: options.resource === 'change' && list,
+    followed: options.resource === 'change' && list,
     idempotent,
     usesServerSecret: list || idempotent,
   };

@@ -6,9 +6,9 @@
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { TransactionCanceledException, TransactionConflictException, ThrottlingException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException, TransactionConflictException, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createDynamoDbClient, tableName } from '../lib/db/client.js';
+import { endpointConfig, tableName } from '../lib/db/client.js';
 import { WriteConflict } from '../lib/db/errors.js';
 import { toProblem } from '../lib/http/errors.js';
 import { startConflictProxy, type ConflictProxy } from '../lib/local/conflict-proxy.js';
@@ -26,7 +26,8 @@ describe('the conflict-faithful proxy', () => {
   /** Runs `work` with a second proxy whose transactions stay in flight long enough to be met on purpose. */
   async function withSlowProxy(work: (proxied: Proxied) => Promise<void>, throttle?: { partitionKey: string; writesPerSecond: number }): Promise<void> {
     const slow = await startConflictProxy({ target: inject('dynamoEndpoint'), holdMs: 300, ...(throttle ? { throttle } : {}) });
-    const client = DynamoDBDocumentClient.from(createDynamoDbClient(slow.endpoint));
+    // One attempt a call: the SDK would retry a throttled call, and this shows what the proxy answers.
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ ...endpointConfig(slow.endpoint), maxAttempts: 1 }));
     try {
       await work({ slow, client });
     } finally {

@@ -54,10 +54,10 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
   /** The caller's API key (never its secure key). */
   caller: ApiKeyRecord;
   /**
-   * The position of a cursor of `GET /api/changes` without filters (a webhook replay's), `now` as
-   * that route takes it (the position after the feed's end); 400 when it is neither.
+   * The position a cursor of the list the route takes cursors of (`cursorsOf`, unfiltered) holds, or
+   * `now` where that list takes it; 400 when it is neither.
    */
-  feedPosition: (cursor: string) => Promise<unknown>;
+  positionOf: (cursor: string) => Promise<unknown>;
 }
 
 /** A row; a page of rows (lists); or nothing (204). */
@@ -120,7 +120,8 @@ async function respond(route: RouteDefinition, result: OperationResult, event: H
 
 export function defineHandler<Name extends RouteName, Body extends BodySchema | undefined = undefined, Query extends QuerySchema | undefined = undefined>(
   name: Name,
-  schemas: { body?: Body; query?: Query },
+  /** Its input schemas; `cursorsOf`: the list whose cursors its body carries (a replay's), for `positionOf`. */
+  schemas: { body?: Body; query?: Query; cursorsOf?: RouteName },
   operation: (input: OperationInput<Name, Output<Body>, Output<Query>>) => Promise<OperationResult>,
 ) {
   const route = routeByName(name);
@@ -139,7 +140,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     });
     const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
     const scope = cursorScope(name, listQuery);
-    const fromNow = route.feed && cursor === 'now';
+    const fromNow = route.followed && cursor === 'now';
     const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
     const caller = context.apiKey!;
     // The changes a write records name the key and the request (the request log's id).
@@ -150,7 +151,11 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
       page,
       expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
       caller,
-      feedPosition: (feedCursor) => (feedCursor === 'now' ? Promise.resolve('now') : decodeCursor(cursorScope('changes/list', {}), feedCursor)),
+      positionOf: (text) => {
+        const list = schemas.cursorsOf;
+        if (!list) throw new Error(`${name} takes no cursor of another list`);
+        return text === 'now' && routeByName(list).followed ? Promise.resolve('now') : decodeCursor(cursorScope(list, {}), text);
+      },
     }));
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;

@@ -45,10 +45,10 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
 
 /**
  * The background work AWS runs on its own: the change feed's placer (the table's stream runs it
- * there), four times a second, and the webhooks' rounds (lib/webhooks/run.ts), every second.
+ * there), twice a second, and the webhooks' rounds (lib/webhooks/run.ts), every second.
  */
 function runBackgroundWork(): void {
-  every(250, 'changes', () => placeChanges(Date.now() + 5_000));
+  every(500, 'changes', () => placeChanges(Date.now() + 5_000));
   every(1_000, 'webhooks', () => runWebhooksOnce());
 }
 

@@ -70,7 +70,7 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   if (route.method !== 'GET' && !isCheckLogin) statuses.add(409);
   if (isCheckLogin) statuses.add(429);
   // A feed's cursor past the changes' retention.
-  if (route.feed) statuses.add(410);
+  if (route.followed) statuses.add(410);
   const special: Record<number, JsonObject> = { 401: ref('responses/Unauthorized'), 429: ref('responses/TooManyAttempts') };
   return {
     ...Object.fromEntries([...statuses].sort().map((status) => [status, special[status] ?? ref('responses/Problem')])),
@@ -86,7 +86,7 @@ function success(route: RouteDefinition): JsonObject {
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? ROWS[route.permission!.resource]).name}`);
   const many = ROUTE_ROWS[route.name]?.many === true;
-  const headers: Record<string, JsonObject> = route.feed
+  const headers: Record<string, JsonObject> = route.followed
     ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
     : route.list
     ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }

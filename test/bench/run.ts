@@ -9,8 +9,9 @@
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
- *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), and
- *      how soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay).
+ *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), how
+ *      soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay), and the feed kept up by its
+ *      placer under 16 writers and through a backlog of 100 000 (feed.ts).
  *   5. Writes of one kind from 16 clients, with and without DynamoDB's transaction conflicts
  *      (contention.ts).
  * BENCH_ONLY=cold, warm, login, changes, import or contention runs one of them.
@@ -27,6 +28,7 @@ import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { contentionBenchmark } from './contention.js';
+import { feedInBackground } from './feed.js';
 import { importBenchmark } from './import.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
@@ -351,6 +353,8 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention'].includes(only)
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
       await changeCosts();
       await webhookDelay();
+      // Last: from here on the placer runs, and readers leave placing to it.
+      await feedInBackground();
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
