@@ -258,6 +258,8 @@ async function feedItemsFrom(n: number, tail: number, count: number, hops = 20):
 }
 
 const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? Infinity) <= Math.floor(now / 1000);
+/** The position of feed item n's first entry. */
+const startOf = (n: number): FeedPosition => ({ n, i: 0 });
 
 /**
  * Up to `limit` changes after `from` (else from the oldest kept), of the resources `wanted` takes,
@@ -279,19 +281,18 @@ async function readFeed({
   /** At most this many feed items are read. */
   scanItems?: number;
 }): Promise<FeedPage> {
-  const start = from ?? { n: 1, i: 0 };
+  const start = from ?? startOf(1);
   const { items, next: scannedTo } = await feedItemsFrom(start.n, tail, scanItems);
   const now = Date.now();
-  if (from && from.n <= tail && (items[0] === undefined || Number(items[0].n) !== from.n || expired(items[0], now))) {
-    throw new Gone('retention of changes');
-  }
+  // A position in the feed whose item is no longer there, or expired, is past the retention.
+  const [first] = items;
+  if (from && from.n <= tail && (first === undefined || Number(first.n) !== from.n || expired(first, now))) throw new Gone('retention of changes');
   const picked: { entry: Entry; after: FeedPosition }[] = [];
-  // Past everything read (empty blocks included), unless the page fills first.
-  let position: FeedPosition = items.length === 0 ? (scannedTo > start.n ? { n: scannedTo, i: 0 } : start) : start;
+  let position = start;
   for (const item of items) {
     const n = Number(item.n);
     if (expired(item, now)) {
-      position = { n: n + 1, i: 0 };
+      position = startOf(n + 1);
       continue;
     }
     const entries = item.entries as Entry[];
@@ -299,10 +300,12 @@ async function readFeed({
     for (; i < entries.length && picked.length < limit; i++) {
       if (wanted(entries[i]!.r)) picked.push({ entry: entries[i]!, after: { n, i: i + 1 } });
     }
-    position = i >= entries.length ? { n: n + 1, i: 0 } : { n, i };
+    // Where the next page goes on: inside this item if the page filled in it, else at the next item.
+    position = i < entries.length ? { n, i } : startOf(n + 1);
     if (picked.length >= limit) break;
   }
-  if (picked.length < limit && position.n < scannedTo) position = { n: scannedTo, i: 0 };
+  // A page that did not fill read everything up to `scannedTo` (blocks emptied by the TTL included).
+  if (picked.length < limit && position.n < scannedTo) position = startOf(scannedTo);
   const found = new Map((await readItems(picked.map(({ entry }) => entryKey(entry)))).map((item) => [`${item.pk}|${item.sk}`, item]));
   const changes: Change[] = [];
   const positions: FeedPosition[] = [];

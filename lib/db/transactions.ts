@@ -197,11 +197,11 @@ const MAX_BACKOFF_MS = 320;
  * Runs a read-then-write operation again when a concurrent transaction got in its way (DynamoDB
  * cancels a transaction on an item another one is writing). Waits are jittered over a window that
  * doubles each time (full jitter), so that writers of one record spread out instead of meeting
- * again (20 attempts wait at most about 5 s in all, 2.5 s on average); the request's budget
- * (client.ts `withDeadline`) ends them too. Past the attempts the item is busy, not taken:
- * `Contended`, an `Unavailable` the caller may try again later.
+ * again. A request's retries are bounded by its budget (client.ts `withDeadline`: then
+ * `OutOfTime`), tooling's by the attempts (40 wait at most about 12 s, 6 s on average). Past them
+ * the item is busy, not taken: `Contended`, an `Unavailable` the caller may try again later.
  */
-export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 20): Promise<T> {
+export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 40): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();

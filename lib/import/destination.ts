@@ -210,16 +210,13 @@ async function patiently<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Conflicts a batch waits through: it shares count shards with the API's writes, and an import is worth waiting for. */
-const IMPORT_CONFLICT_ATTEMPTS = 40;
-
 /**
  * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
  * (retryOnConflict). A write whose answer was lost may have been applied: trying it again then fails
  * its conditions, and the record is found unchanged.
  */
 async function persist(makeSteps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
-  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())), IMPORT_CONFLICT_ATTEMPTS);
+  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())));
 }
 
 /** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */
