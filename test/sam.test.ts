@@ -71,7 +71,8 @@ describe('npm run sam', () => {
     }
     // The printed command is the one that ran.
     expect(stderr).toContain(`$ sam ${invocations[0]!.join(' ')}`);
-  }, 120_000);
+    // A synthesis and a fresh process per sample: about a minute alone, up to three beside two other test files.
+  }, 240_000);
 
   it('invokes one route by name with its sample, without synthesizing again when nothing changed', async () => {
     rmSync(commandLog, { force: true });
