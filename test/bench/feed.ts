@@ -1,6 +1,6 @@
 /**
  * The change feed kept up in the background (CONTRACT §11), in-process against DynamoDB Local, with
- * the placer run as `npm start` runs it (every 250 ms):
+ * the placer run as `npm start` runs it (every 500 ms):
  *   1. 16 writers updating products for 10 s, nobody placing but the placer: from each write's answer
  *      to its change in the feed (seen by an observer that reads the feed every 50 ms and, the placer
  *      being heard of, never places), p50 / p99 / max;
@@ -49,13 +49,13 @@ export async function feedInBackground(): Promise<void> {
     return ids;
   };
 
-  // 1. Kept up: writers, the placer every 250 ms, an observer that only reads.
+  // 1. Kept up: writers, the placer every 500 ms, an observer that only reads.
   const ids = await create(WRITERS * 4);
   let running = true;
   const placing = (async () => {
     while (running) {
       await runPlacer(Date.now() + 5_000);
-      await pause(250);
+      await pause(500);
     }
   })();
   await runPlacer(Date.now() + 5_000);
@@ -86,7 +86,7 @@ export async function feedInBackground(): Promise<void> {
   await Promise.race([observing, pause(30_000)]);
   await placing;
   const delays = [...answered].map(([key, at]) => (seen.get(key) ?? Infinity) - at);
-  console.log(`\nthe feed kept up in the background: ${WRITERS} writers × ${WRITE_SECONDS} s, ${answered.size} updates, nobody placing but the placer (every 250 ms)`);
+  console.log(`\nthe feed kept up in the background: ${WRITERS} writers × ${WRITE_SECONDS} s, ${answered.size} updates, nobody placing but the placer (every 500 ms)`);
   console.log("a write's answer to its change in the feed".padEnd(50), `p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms`);
 
   // 2. A backlog, drained oldest first: each change and its marker as a write would record them.
