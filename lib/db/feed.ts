@@ -18,15 +18,12 @@
  * they are placed in version order.
  */
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, type Change } from './changes.js';
-import { request, tableName } from './client.js';
 import { Contended, Gone, WriteConflict } from './errors.js';
 import { queryPage, readEach, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
-import { ABSENT, holds, put, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
+import { ABSENT, holds, put, putIf, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
 
 const TAIL: Key = { pk: 'CHANGES#FEED', sk: 'TAIL' };
 const BLOCK = 1000;
@@ -137,23 +134,14 @@ export const PLACER_SILENT_MS = 90_000;
 /** Takes (or renews) the placer's lease for `owner`: false when another placer holds it. */
 async function holdLease(owner: string, leaseUntil: number): Promise<boolean> {
   const now = Date.now();
+  // With the store's retention, for the tools that write changes (`useStoreRetention`).
+  const lease = { ...PLACER, owner, leaseUntil, heartbeatAt: now, retentionSeconds: retentionSeconds() };
+  const free = { expression: 'attribute_not_exists(pk) OR leaseUntil < :now OR #owner = :owner', names: { '#owner': 'owner' }, values: { ':now': now, ':owner': owner } };
   try {
-    await request((db, options) =>
-      db.send(
-        new PutCommand({
-          TableName: tableName(),
-          // With the store's retention, for the tools that write changes (`useStoreRetention`).
-          Item: { ...PLACER, owner, leaseUntil, heartbeatAt: now, retentionSeconds: retentionSeconds() },
-          ConditionExpression: 'attribute_not_exists(pk) OR leaseUntil < :now OR #owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':now': now, ':owner': owner },
-        }),
-        options,
-      ),
-    );
-    return true;
+    return (await putIf(lease, free)).written;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || error instanceof WriteConflict) return false;
+    // A reader placing in its stead holds the item in a transaction: another placer, for the moment.
+    if (error instanceof WriteConflict) return false;
     throw error;
   }
 }

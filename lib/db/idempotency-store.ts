@@ -8,13 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
-import { retryOnConflict, update, type WriteStep } from './transactions.js';
+import { putIf, retryOnConflict, update, type WriteStep } from './transactions.js';
 
 /** What a request finds under its key when another request has it. */
 export interface IdempotencyRecord<Outcome> {
@@ -62,33 +61,24 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
       // this put for the moment: taken again once it has, it then finds that outcome.
       return retryOnConflict(async () => {
         const now = Date.now();
-        try {
-          await request((db, options) =>
-            db.send(
-              new PutCommand({
-                TableName: tableName(),
-                Item: { ...key(scope), fingerprint, state: 'RUNNING', token: lease.token, leaseUntil: now + leaseMs, [table.ttlAttribute]: Math.floor(now / 1000) + ttlSeconds },
-                ConditionExpression: 'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :running AND leaseUntil < :now AND fingerprint = :fingerprint)',
-                ExpressionAttributeNames: { '#expires': table.ttlAttribute, '#state': 'state' },
-                ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':now': now, ':running': 'RUNNING', ':fingerprint': fingerprint },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-              options,
-            ),
-          );
-          return { lease };
-        } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-          const old = unmarshall(error.Item);
-          return {
-            found: {
-              fingerprint: String(old.fingerprint),
-              state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
-              leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
-              outcome: old.outcome as Outcome | undefined,
-            },
-          };
-        }
+        const taken = await putIf(
+          { ...key(scope), fingerprint, state: 'RUNNING', token: lease.token, leaseUntil: now + leaseMs, [table.ttlAttribute]: Math.floor(now / 1000) + ttlSeconds },
+          {
+            expression: 'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :running AND leaseUntil < :now AND fingerprint = :fingerprint)',
+            names: { '#expires': table.ttlAttribute, '#state': 'state' },
+            values: { ':nowSeconds': Math.floor(now / 1000), ':now': now, ':running': 'RUNNING', ':fingerprint': fingerprint },
+          },
+        );
+        if (taken.written) return { lease };
+        const old = taken.found ?? {};
+        return {
+          found: {
+            fingerprint: String(old.fingerprint),
+            state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
+            leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
+            outcome: old.outcome as Outcome | undefined,
+          },
+        };
       });
     },
 

@@ -5,8 +5,8 @@
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
@@ -44,6 +44,21 @@ export const put = (item: Item, condition?: Condition, onConditionFailed?: OnCon
   item: { Put: { TableName: tableName(), Item: item, ...conditionParts(condition) } },
   onConditionFailed,
 });
+
+/**
+ * One item put on its own, on condition: `written`, or not, with the item found (a lease taken by
+ * another, a record already there). Not a step of a transaction: for leases and records that stand
+ * alone.
+ */
+export async function putIf(item: Item, condition: Condition): Promise<{ written: true } | { written: false; found: Item | undefined }> {
+  try {
+    await request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: item, ...conditionParts(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), options));
+    return { written: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return { written: false, found: error.Item && unmarshall(error.Item) };
+  }
+}
 
 export const EXISTS: Condition = { expression: 'attribute_exists(pk)' };
 export const ABSENT: Condition = { expression: 'attribute_not_exists(pk)' };
