@@ -91,7 +91,7 @@ describe('writes under conflicts', () => {
     const start = await cursorNow('&resource=product');
     const totalBefore = Number((await get('/api/products')).headers['x-total-count']);
     const [created, deleted, updated] = [new Set<number>(), new Set<number>(), { count: 0 }];
-    const statuses = await load(16, 3_000, async () => {
+    const statuses = await load(16, 2_000, async () => {
       const create = await post('/api/products', productInput());
       if (create.status !== 201) return [create];
       const id = create.body[0].ID as number;
@@ -128,7 +128,7 @@ describe('writes under conflicts', () => {
   it('creates and deletes customers from 16 clients at once, the total exact', async () => {
     const totalBefore = Number((await get('/api/customers')).headers['x-total-count']);
     let net = 0;
-    const statuses = await load(16, 1_500, async () => {
+    const statuses = await load(16, 1_000, async () => {
       const create = await post('/api/customers', customerInput());
       if (create.status !== 201) return [create];
       net++;

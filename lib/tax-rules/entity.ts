@@ -64,12 +64,12 @@ export const taxRules = defineEntity({
 });
 
 /**
- * How many products use a rule (a used rule cannot be deleted), as a count of 32 shards beside it,
+ * How many products use a rule (a used rule cannot be deleted), as a count of 16 shards beside it,
  * made with the rule and deleted with it. A product's write adds to its own shard on condition that
  * the shard exists: that is the transaction's proof that the rule exists, without every product of
  * the rule writing the rule's own item (which DynamoDB would make them take turns on).
  */
-export const productsUsing = (ruleId: number) => shardedCount(`TAXRULE_USE#${ruleId}`, 32);
+export const productsUsing = (ruleId: number) => shardedCount(`TAXRULE_USE#${ruleId}`, 16);
 
 export const defaultTaxRule = definePointer({ pk: PARTITION, sk: 'DEFAULT' });
 
