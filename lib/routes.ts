@@ -44,6 +44,8 @@ export interface RouteDefinition {
   readonly followed: boolean;
   /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
   readonly idempotent: boolean;
+  /** Why a create refuses an Idempotency-Key (400), when it does: said in the answer and the reference. */
+  readonly refusesIdempotencyKey?: string;
   /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
   readonly usesServerSecret: boolean;
 }
@@ -54,8 +56,11 @@ interface RouteOptions {
   dynamodb: readonly DynamoDbAction[];
   hashesPasswords?: boolean;
   assets?: readonly string[];
-  /** A create that takes no Idempotency-Key: its answer holds a secret shown once, never kept to replay. */
-  notIdempotent?: true;
+  /**
+   * A create that refuses an Idempotency-Key (400), and why: its answer holds a secret shown once,
+   * which a replay would show again.
+   */
+  refusesIdempotencyKey?: string;
   writesUnder?: readonly string[];
 }
 
@@ -81,7 +86,7 @@ const route = <const Name extends string, const Path extends string>(
   options: RouteOptions,
 ): RouteDefinition & { name: Name; path: Path } => {
   const list = options.resource !== null && method === 'GET' && !path.includes('{');
-  const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE' && !options.notIdempotent;
+  const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE' && !options.refusesIdempotencyKey;
   return {
     name,
     method,
@@ -94,6 +99,7 @@ const route = <const Name extends string, const Path extends string>(
     memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
     ...(options.assets ? { assets: options.assets } : {}),
     ...(options.writesUnder ? { writesUnder: options.writesUnder } : {}),
+    ...(options.refusesIdempotencyKey ? { refusesIdempotencyKey: options.refusesIdempotencyKey } : {}),
     list,
     followed: options.resource === 'change' && list,
     idempotent,
@@ -161,7 +167,13 @@ export const routes = [
   route('webhooks/list', 'GET', '/api/webhooks', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),
   route('webhooks/get', 'GET', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['GetItem'] }),
   // A subscription starts after every change committed before it: its create places what is pending.
-  route('webhooks/create', 'POST', '/api/webhooks', 201, { resource: 'webhook', access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'], notIdempotent: true }),
+  route('webhooks/create', 'POST', '/api/webhooks', 201, {
+    resource: 'webhook',
+    access: 'CREATE',
+    dynamodb: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    refusesIdempotencyKey:
+      'is not taken here: the answer holds the subscription\'s secret, shown once, which a replay would show again; after a 503, list the subscriptions (GET /api/webhooks) to see whether it was made',
+  }),
   route('webhooks/update', 'PUT', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
   route('webhooks/delete', 'DELETE', '/api/webhooks/{webhookId}', 204, { resource: 'webhook', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
   route('webhooks/deliveries', 'GET', '/api/webhooks/{webhookId}/deliveries', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Context } from 'aws-lambda';
 import { handler as scheduledRun } from '../functions/webhooks/run.js';
 import { runWebhooksOnce } from '../lib/webhooks/run.js';
-import { del, get, keyWith, logLines, post, put } from './support/api.js';
+import { del, get, keyWith, logLines, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { cursorNow, type ChangeRow } from './support/changes.js';
 import { createCustomer, createProduct } from './support/fixtures.js';
 import { useReceiver } from './support/receiver.js';
@@ -202,6 +202,26 @@ describe('webhooks', () => {
     }
     expect((await post('/api/webhooks', { url: `${receiver.base}/x`, events: [] })).status).toBe(400);
     expect((await post('/api/webhooks', { url: `${receiver.base}/x`, events: ['order.created'] })).status).toBe(400);
+  });
+
+  it('refuses an Idempotency-Key, saying why, and a description with control characters or a lone surrogate; writes nothing', async () => {
+    const before = await tableSnapshot();
+    const body = { url: `${receiver.base}/refused`, events: ['product.*'] };
+    const keyed = await post('/api/webhooks', body, { headers: { 'idempotency-key': 'webhook-1' } });
+    expect(keyed.status).toBe(400);
+    expect(problemFields(keyed)).toEqual(['Idempotency-Key']);
+    expect(keyed.body.detail).toContain('secret');
+    for (const description of ['a\u0000b', 'a\ud800', 'bell\u0007']) {
+      const refused = await post('/api/webhooks', { ...body, description });
+      expect(refused.status, description).toBe(400);
+      expect(problemFields(refused)).toEqual(['description']);
+    }
+    expect(await tableSnapshot()).toEqual(before);
+    // Line breaks and tabs are a description's own; it is trimmed and kept in NFC.
+    const kept = await post('/api/webhooks', { ...body, description: ' Orders\tto the ERP\nsecond line ' });
+    expect(kept.status).toBe(201);
+    expect(kept.body[0].DESCRIPTION).toBe('Orders\tto the ERP\nsecond line');
+    expect((await del(`/api/webhooks/${kept.body[0].ID}`)).status).toBe(204);
   });
 
   it('is for superadmins only, and lists, changes and removes subscriptions', async () => {

@@ -28,7 +28,7 @@ import { logged } from './request-log.js';
 import { bodyLimit } from './body-limit.js';
 import { decodeCursor } from './cursor.js';
 import { problemErrors } from './errors.js';
-import { idempotency, outcomeRecorder } from './idempotency.js';
+import { idempotency, outcomeRecorder, refusingIdempotencyKey } from './idempotency.js';
 import { exactJsonBody } from './exact-numbers.js';
 import { jsonRequest } from './json-request.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
@@ -165,6 +165,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
 
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
   if (route.idempotent) handler.use(idempotency((row) => rowResponse(route, row)));
+  if (route.refusesIdempotencyKey) handler.use(refusingIdempotencyKey(route.refusesIdempotencyKey));
   if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(exactJsonBody());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
   return Object.assign(logged(route, answeringHead(withinBudget(handler))), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });

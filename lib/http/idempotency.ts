@@ -90,3 +90,11 @@ export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware 
     }
   },
 });
+
+/** For a create that refuses Idempotency-Key (`refusesIdempotencyKey`): a request that sends one is a 400 saying why, before anything is written. */
+export const refusingIdempotencyKey = (why: string): HttpMiddleware => ({
+  before: async (request) => {
+    if (header(request.event, 'idempotency-key') !== undefined) throw invalidField('Idempotency-Key', why);
+    return undefined;
+  },
+});

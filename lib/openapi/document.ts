@@ -116,7 +116,14 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
   return {
     operationId: route.name.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
     tags: [route.permission?.resource ?? 'service'],
-    ...(sample ? { description: `Example: \`${route.method} ${sample.url}\`${sample.body ? ' with the body below' : ''}.` } : {}),
+    ...(sample || route.refusesIdempotencyKey
+      ? {
+          description: [
+            ...(sample ? [`Example: \`${route.method} ${sample.url}\`${sample.body ? ' with the body below' : ''}.`] : []),
+            ...(route.refusesIdempotencyKey ? [`\`Idempotency-Key\` ${route.refusesIdempotencyKey} (400).`] : []),
+          ].join(' '),
+        }
+      : {}),
     ...(route.permission
       ? { security: [{ token: [] }], 'x-required-access': `${route.permission.resource}:${route.permission.access}` }
       : { security: [] }),

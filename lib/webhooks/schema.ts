@@ -1,6 +1,6 @@
 /** Inputs of the webhook routes (CONTRACT §12). */
 import * as v from 'valibot';
-import { flag, integer } from '../validation.js';
+import { flag, integer, longText } from '../validation.js';
 import { CHANGE_RESOURCES } from '../changes/schema.js';
 
 /** `*`, `<resource>.*` or `<resource>.<type>`. */
@@ -13,7 +13,8 @@ const events = () =>
     v.minLength(1, 'must name at least one event pattern'),
     v.maxLength(20, 'must name at most 20 patterns'),
   );
-const description = () => v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'));
+/** A person's note on the subscription: a long text by §6's rules (valid Unicode, trimmed, NFC, no control characters but line breaks and tabs). */
+const description = () => longText(500);
 
 export const WebhookCreate = v.strictObject({ url: url(), events: events(), description: v.optional(description(), '') });
 export const WebhookUpdate = v.pipe(
