@@ -1,76 +1,29 @@
 /**
  * Where a webhook may be delivered (CONTRACT §12): an `https` URL whose host resolves only to public
- * addresses. Refused: loopback, private, shared (CGNAT), link-local (the metadata service's
- * 169.254.169.254 among them), multicast, reserved and documentation ranges, the unspecified
- * address, AWS's IPv6 metadata address, and an IPv4 address inside an IPv6 one (mapped, NAT64,
- * 6to4) by the address it holds. The WHATWG URL parser has already turned decimal, hex and octal
+ * addresses. An address is judged by `ipaddr.js`'s ranges, which follow IANA's special-purpose
+ * registries: only `unicast` (globally reachable) is allowed. Loopback, private, shared (CGNAT),
+ * link-local (the metadata service's 169.254.169.254 among them), unique local (AWS's IPv6 metadata
+ * address among them), site-local, multicast, reserved, documentation, benchmarking, ORCHID, Teredo,
+ * segment routing... are refused. An IPv6 address that carries an IPv4 one (mapped, SIIT, NAT64's
+ * well-known prefix, 6to4) is judged by the address it carries; local-use NAT64 (RFC 8215) is
+ * refused whatever it carries. The WHATWG URL parser has already turned decimal, hex and octal
  * spellings of an IPv4 host into a dotted quad. A deployment may allow `http` and the loopback
  * addresses 127.0.0.1 and ::1 (`npm start`, tests), nothing more.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const refusedV4 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  refusedV4.addSubnet(network, prefix, 'ipv4');
-}
+/** IPv6 ranges that carry an IPv4 address, and where: the offset of its four bytes. */
+const CARRIED_AT: Readonly<Record<string, number>> = { ipv4Mapped: 12, rfc6145: 12, rfc6052: 12, '6to4': 2 };
 
-const refusedV6 = new BlockList();
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001::', 32], // Teredo: its IPv4 address is obfuscated
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local, AWS's fd00:ec2::254 included
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  refusedV6.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The 16 bytes of an IPv6 address. */
-function bytesOf(address: string): number[] {
-  const [head = '', tail] = address.split('::');
-  const groups = (part: string): number[] => {
-    if (!part) return [];
-    const pieces = part.split(':');
-    const last = pieces.at(-1)!;
-    // A dotted IPv4 ending (::ffff:1.2.3.4) is two groups.
-    const words = isIPv4(last) ? [...pieces.slice(0, -1).map((p) => parseInt(p, 16)), ...(([a, b, c, d]) => [(a! << 8) | b!, (c! << 8) | d!])(last.split('.').map(Number))] : pieces.map((p) => parseInt(p, 16));
-    return words;
-  };
-  const [before, after] = [groups(head), groups(tail ?? '')];
-  const words = tail === undefined ? before : [...before, ...Array(8 - before.length - after.length).fill(0), ...after];
-  return words.flatMap((word) => [word >> 8, word & 0xff]);
-}
-
-/** The IPv4 address an IPv6 one carries, when it carries one (mapped, NAT64, 6to4, IPv4-compatible). */
-function embeddedIPv4(address: string): string | undefined {
-  const b = bytesOf(address);
-  const quad = (offset: number) => b.slice(offset, offset + 4).join('.');
-  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return quad(12); // ::ffff:a.b.c.d
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return quad(12); // 64:ff9b::/96
-  if (b[0] === 0x20 && b[1] === 0x02) return quad(2); // 2002:aabb:ccdd::/48
-  if (zero(0, 12) && !zero(12, 16)) return quad(12); // ::a.b.c.d (deprecated)
-  return undefined;
+/** The IPv4 address an IPv6 one carries, when its range carries one; `refused` for local-use NAT64, whose mapping is the network's own. */
+function carriedIPv4(address: ipaddr.IPv6): string | 'refused' | undefined {
+  const offset = CARRIED_AT[address.range()];
+  if (offset === undefined) return undefined;
+  const bytes = address.toByteArray();
+  // 64:ff9b::/96 carries it in its last 4 bytes; 64:ff9b:1::/48 (RFC 8215) is for local use.
+  if (address.range() === 'rfc6052' && bytes.slice(4, 12).some((byte) => byte !== 0)) return 'refused';
+  return bytes.slice(offset, offset + 4).join('.');
 }
 
 export interface AddressOptions {
@@ -81,11 +34,14 @@ export interface AddressOptions {
 /** Whether a webhook may be delivered to this IP address. */
 export function isAllowedAddress(address: string, options: AddressOptions = {}): boolean {
   if (options.allowLoopback && (address === '127.0.0.1' || address === '::1')) return true;
-  if (isIPv4(address)) return !refusedV4.check(address, 'ipv4');
-  if (!isIPv6(address)) return false;
-  const v4 = embeddedIPv4(address);
-  if (v4 !== undefined) return isAllowedAddress(v4, { ...options, allowLoopback: false });
-  return !refusedV6.check(address, 'ipv6');
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6') {
+    const carried = carriedIPv4(parsed as ipaddr.IPv6);
+    if (carried === 'refused') return false;
+    if (carried !== undefined) return isAllowedAddress(carried, { ...options, allowLoopback: false });
+  }
+  return parsed.range() === 'unicast';
 }
 
 export class AddressRefused extends Error {
@@ -102,8 +58,27 @@ export interface CheckedTarget {
   family: 4 | 6;
 }
 
-/** Parses and checks a webhook URL, resolving its host; AddressRefused says why not. */
-export async function checkWebhookUrl(text: string, options: AddressOptions = {}): Promise<CheckedTarget> {
+/** The host's addresses, unless `signal` aborts first (an attempt's time covers its name's resolution). */
+async function resolve(host: string, signal: AbortSignal | undefined): Promise<Array<{ address: string; family: number }>> {
+  if (!signal) return lookup(host, { all: true, verbatim: true });
+  signal.throwIfAborted();
+  let stop: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([lookup(host, { all: true, verbatim: true }), aborted]);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+/**
+ * Parses and checks a webhook URL, resolving its host within `signal`'s time; AddressRefused says
+ * why not (an abort comes out as the signal's reason).
+ */
+export async function checkWebhookUrl(text: string, options: AddressOptions = {}, signal?: AbortSignal): Promise<CheckedTarget> {
   let url: URL;
   try {
     url = new URL(text);
@@ -114,11 +89,12 @@ export async function checkWebhookUrl(text: string, options: AddressOptions = {}
   if (url.username || url.password) throw new AddressRefused('must not hold a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: Array<{ address: string; family: number }>;
-  if (isIPv4(host) || isIPv6(host)) addresses = [{ address: host, family: isIPv4(host) ? 4 : 6 }];
+  if (ipaddr.isValid(host)) addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv4' ? 4 : 6 }];
   else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
-    } catch {
+      addresses = await resolve(host, signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
       throw new AddressRefused('does not resolve');
     }
   }

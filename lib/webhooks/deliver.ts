@@ -1,12 +1,15 @@
 /**
  * One delivery attempt (CONTRACT §12): a POST of the change row, signed, to an address checked at
  * this attempt (checkWebhookUrl) and connected to as checked, so that a name cannot resolve
- * elsewhere between the check and the connection. A 2xx within the timeout delivers it; a redirect
- * is never followed. What the attempt gives back is what the delivery log shows: the receiver's
- * status (0 when none came) and an error word, never the body or the secret.
+ * elsewhere between the check and the connection. The timeout covers the name's resolution too. A
+ * 2xx within it delivers it; a redirect is never followed. The connection goes through an agent of
+ * its own, never the global one, which NODE_USE_ENV_PROXY would send through HTTP(S)_PROXY: a proxy
+ * would resolve the name itself and reach what the check refused. What the attempt gives back is
+ * what the delivery log shows: the receiver's status (0 when none came) and an error word, never
+ * the body or the secret.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AddressRefused, checkWebhookUrl, type AddressOptions } from './address-policy.js';
 import { deliveryHeaders } from './signature.js';
 
@@ -37,14 +40,17 @@ const errorWord = (error: NodeJS.ErrnoException): string =>
 export async function deliver(url: string, secret: string, changeId: string, body: string, options: DeliveryOptions = {}): Promise<Attempt> {
   const started = performance.now();
   const done = (status: number, error: string): Attempt => ({ status, error, delivered: error === '', latencyMs: Math.round(performance.now() - started) });
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   let target;
   try {
-    target = await checkWebhookUrl(url, options);
+    target = await checkWebhookUrl(url, options, signal);
   } catch (error) {
     if (error instanceof AddressRefused) return done(0, error.reason === 'address not allowed' ? error.reason : `url ${error.reason}`);
+    if (signal.aborted) return done(0, 'timeout');
     throw error;
   }
-  const request = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = target.url.protocol === 'https:';
+  const request = https ? httpsRequest : httpRequest;
   const headers = { ...deliveryHeaders(secret, changeId, new Date(), body), 'user-agent': 'store-api-webhooks/1', 'content-length': String(Buffer.byteLength(body)) };
   try {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -54,7 +60,9 @@ export async function deliver(url: string, secret: string, changeId: string, bod
         // Connect to the address checked, whatever the name resolves to now; TLS still checks the name.
         lookup: ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) =>
           lookupOptions.all ? callback(null, [{ address: target.address, family: target.family }]) : callback(null, target.address, target.family)) as never,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        signal,
+        // One connection of its own: no proxy from the environment, no socket kept for another target.
+        agent: https ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false }),
       });
       outgoing.on('response', resolve);
       outgoing.on('error', reject);

@@ -44,8 +44,43 @@ describe('where a webhook may be delivered', () => {
     }
   });
 
+  it('refuses every special-purpose range that is not globally reachable, and what IPv6 carries of them', async () => {
+    for (const url of [
+      // SIIT (::ffff:0:0:0/96), carrying loopback, a private and the metadata address
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[::ffff:0:a00:1]/',
+      'https://[::ffff:0:a9fe:a9fe]/',
+      // local-use NAT64 (RFC 8215), whatever it carries
+      'https://[64:ff9b:1::a00:1]/',
+      'https://[64:ff9b:1::a9fe:a9fe]/',
+      'https://[64:ff9b:1::808:808]/',
+      'https://[fec0::1]/', // site-local (deprecated)
+      'https://[2001:2::1]/', // benchmarking
+      'https://[2001:10::1]/', // ORCHID (deprecated)
+      'https://[2001:20::1]/', // ORCHIDv2
+      'https://[3fff::1]/', // documentation (2024)
+      'https://[5f00::1]/', // segment routing SIDs
+      'https://[2001::1]/', // Teredo
+      'https://[100::1]/', // discard-only
+      'https://[2001:db8::1]/', // documentation
+      'https://192.0.0.170/', // IETF protocol assignments
+      'https://192.0.2.1/',
+      'https://198.18.0.1/', // benchmarking
+      'https://198.51.100.1/',
+      'https://203.0.113.1/',
+      'https://192.31.196.1/', // AS112
+      'https://192.175.48.1/', // AS112
+      'https://240.0.0.1/',
+      'https://255.255.255.255/',
+    ]) {
+      expect(await refusal(url), url).toBe('address not allowed');
+    }
+  });
+
   it('takes public addresses, and an IPv6 that maps a public IPv4', async () => {
-    for (const url of ['https://93.184.215.14/hooks', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:93.184.215.14]/']) expect(await refusal(url), url).toBeUndefined();
+    for (const url of ['https://93.184.215.14/hooks', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:93.184.215.14]/', 'https://[64:ff9b::808:808]/', 'https://[2002:808:808::1]/']) {
+      expect(await refusal(url), url).toBeUndefined();
+    }
     expect(isAllowedAddress('8.8.8.8')).toBe(true);
   });
 
@@ -62,6 +97,7 @@ describe('where a webhook may be delivered', () => {
     expect(await refusal('http://[::1]:8080/hook', local)).toBeUndefined();
     expect(await refusal('http://127.0.0.2/', local)).toBe('address not allowed');
     expect(await refusal('http://[::ffff:127.0.0.1]/', local)).toBe('address not allowed');
+    expect(await refusal('http://[::ffff:0:127.0.0.1]/', local)).toBe('address not allowed');
     expect(await refusal('http://10.0.0.1/', local)).toBe('address not allowed');
     expect(await refusal('http://169.254.169.254/', local)).toBe('address not allowed');
   });
