@@ -7,6 +7,8 @@
  *   logLevel      the functions' application log level (default INFO)
  *   corsOrigins   comma-separated origins; CORS is off without them
  *   changeRetentionDays  how long changes are kept (CONTRACT §11; default 365): the TTL the writes give them
+ *   throttleRate, throttleBurst  the HTTP API stage's throttle, for all callers together: requests a
+ *                 second (default 100) and the burst above it (default 200)
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
@@ -33,6 +35,12 @@ export function stackFromContext(context: (key: string) => unknown): { stackName
   const retention = text('changeRetentionDays');
   const changeRetentionDays = retention === undefined ? 365 : Number(retention);
   if (!Number.isFinite(changeRetentionDays) || changeRetentionDays <= 0) throw new Error('-c changeRetentionDays must be a positive number of days');
+  const whole = (key: string, fallback: number): number => {
+    const value = text(key) === undefined ? fallback : Number(text(key));
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`-c ${key} must be a positive whole number`);
+    return value;
+  };
+  const throttle = { rateLimit: whole('throttleRate', 100), burstLimit: whole('throttleBurst', 200) };
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');
   return {
@@ -41,6 +49,7 @@ export function stackFromContext(context: (key: string) => unknown): { stackName
       disposable: text('disposable') === 'true',
       architecture: architecture ?? 'arm64',
       changeRetentionDays,
+      throttle,
       ...(alarmEmail ? { alarmEmail } : {}),
       ...(logLevel ? { logLevel } : {}),
       ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),

@@ -250,6 +250,18 @@ describe('StoreApiStack', () => {
     expect(id).toBeTruthy();
   });
 
+  it("throttles the stage as -c throttleRate and -c throttleBurst say, 100 and 200 requests a second unless they do", () => {
+    const stage = (context: Record<string, string>) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const { stackName, props } = stackFromContext((key) => context[key]);
+      const [found] = Object.values(Template.fromStack(new StoreApiStack(app, stackName, props)).findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
+      return found!.Properties.DefaultRouteSettings;
+    };
+    expect(stage({})).toMatchObject({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    expect(stage({ throttleRate: '40', throttleBurst: '80' })).toMatchObject({ ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 });
+    for (const bad of ['0', '-5', '1.5', 'many']) expect(() => stackFromContext((key) => ({ throttleRate: bad })[key]), bad).toThrow('-c throttleRate must be a positive whole number');
+  });
+
   it('throttles and logs the default stage, keeps logs a month, and outputs the URL and table name', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { createLocalServer, listen } from '../lib/local/server.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { signBody } from '../lib/http/auth.js';
+import { ensureApiKey, findActiveKey, revokeApiKey } from '../lib/api-keys/index.js';
 import { superadminKey } from './support/api.js';
 import { start } from './support/npm-start.js';
 
@@ -111,6 +112,23 @@ describe('npm start', () => {
     expect(await exited(child)).toBe(0);
     const cancelled = Number(/DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(output)?.[1]);
     expect(cancelled, output).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses to start on a STORE_BOOTSTRAP_API_KEY that was revoked, saying so, and the key stays revoked', async () => {
+    const apiKey = 'ABCDEF0123456789ABCDEF014';
+    const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543212';
+    await ensureApiKey(apiKey, secureKey);
+    expect(await revokeApiKey(apiKey)).toBe(true);
+    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(await freePort()), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+    const failed = await ready.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/exited with 1: .*start failed: the key ABCDEF0123456789ABCDEF014 \(STORE_BOOTSTRAP_API_KEY\) was revoked on .* and stays revoked/s);
+    expect(child.exitCode).toBe(1);
+    expect(await findActiveKey(apiKey)).toBeUndefined();
+    // Revoking it again is no error: it is revoked, once.
+    expect(await revokeApiKey(apiKey)).toBe(true);
   }, 60_000);
 
   it('says in one line what to install when Java is missing', async () => {

@@ -39,13 +39,20 @@ export async function createApiKey(options: { label: string; superadmin?: boolea
   return { apiKey, secureKey };
 }
 
-/** Makes sure a superadmin key with exactly these values exists and is active (STORE_BOOTSTRAP_API_KEY). */
+/**
+ * Makes sure a superadmin key with exactly these values exists and is active (STORE_BOOTSTRAP_API_KEY).
+ * A key revoked since stays revoked: someone revoked it on purpose, and a start must not undo that
+ * unseen. The start fails, saying so.
+ */
 export async function ensureApiKey(apiKey: string, secureKey: string, label = 'bootstrap'): Promise<void> {
   if (!API_KEY_PATTERN.test(apiKey) || !SECURE_KEY_PATTERN.test(secureKey)) {
     throw new Error('an API key is 25 uppercase hex characters and its secure key 48 hex characters');
   }
   const existing = await apiKeys.read(apiKey);
-  if (existing && !existing.revokedAt && existing.superadmin && existing.secureKey === secureKey) return;
+  if (existing?.revokedAt) {
+    throw new Error(`the key ${apiKey} (STORE_BOOTSTRAP_API_KEY) was revoked on ${existing.revokedAt} and stays revoked: remove the variable, or name another key`);
+  }
+  if (existing && existing.superadmin && existing.secureKey === secureKey) return;
   const key = { apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString() };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
   await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
