@@ -8,14 +8,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retentionSeconds } from '../lib/db/changes.js';
 import { PLACER_SILENT_MS, runPlacer, useStoreRetention } from '../lib/db/feed.js';
-import { writeAtomically } from '../lib/db/transactions.js';
-import { products } from '../lib/products/entity.js';
-import { newProduct } from '../lib/products/operations.js';
-import { countProductStep } from '../lib/tax-rules/operations.js';
 import { runWebhooksOnce } from '../lib/webhooks/run.js';
 import { get, post, put } from './support/api.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
-import { createProduct, productInput, uniqueRef } from './support/fixtures.js';
+import { createProduct, uniqueRef } from './support/fixtures.js';
+import { productsWrittenDirectly } from './support/backlog.js';
 import { useReceiver } from './support/receiver.js';
 
 process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
@@ -30,29 +27,12 @@ async function placeAll(): Promise<void> {
   }
 }
 
-/** `count` products created straight through the data layer, 20 to a transaction, as the import writes them: a backlog, fast; their ids by transaction. */
-async function backlogOf(count: number): Promise<number[][]> {
-  const batches: number[][] = [];
-  for (let made = 0; made < count; made += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, count - made) }, async () => {
-        const now = new Date().toISOString();
-        const input = { ...productInput(), price: 1n, weight: 0n } as unknown as Parameters<typeof newProduct>[0];
-        return newProduct(input, { id: await products.allocateId(), taxRuleId: 1, i18n: { en_US: { title: 'Backlog' } }, createdAt: now, updatedAt: now });
-      }),
-    );
-    await writeAtomically([...products.create(...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no rule 1'))]);
-    batches.push(batch.map((product) => product.id));
-  }
-  return batches;
-}
-
 const created = (changes: ChangeRow[]) => changes.filter((change) => change.TYPE === 'created').map((change) => Number(change.ENTITY_ID));
 
 describe('the placer', () => {
   it('places a backlog of more than ten reads\' worth oldest first, one placer at a time, and readers then find it placed', async () => {
     const from = await cursorNow();
-    const batches = await backlogOf(1_000);
+    const batches = await productsWrittenDirectly(1_000);
     const [first, second] = await Promise.all([runPlacer(Date.now() + 60_000), runPlacer(Date.now() + 60_000)]);
     // One held the lease and placed everything; the other found it held (or nothing left).
     expect(first.placed + second.placed).toBe(1_000);
@@ -85,7 +65,7 @@ describe('the placer', () => {
 describe('a subscription made during a backlog', () => {
   it('gets exactly the changes committed after its answer, however many were still pending', async () => {
     await placeAll();
-    await backlogOf(1_000);
+    await productsWrittenDirectly(1_000);
     const subscription = await post('/api/webhooks', { url: `${receiver.base}/backlog`, events: ['product.*'] });
     expect(subscription.status).toBe(201);
     const after = await createProduct({ ref: uniqueRef('AFTER') });

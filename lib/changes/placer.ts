@@ -7,13 +7,14 @@
  * deadline with changes still pending), for the alarms and the dashboard (Monitoring).
  */
 import { PENDING_PREFIX } from '../db/changes.js';
+import { insertsUnder } from '../events/stream-filter.js';
 import { runPlacer, type PlacerRun } from '../db/feed.js';
 import { log, metricsDirective } from '../log.js';
 
 export const CHANGES_NAMESPACE = 'StoreApi/Changes';
 
 /** The stream's records that wake the placer: inserted markers of pending changes. */
-export const PENDING_INSERTS = { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: PENDING_PREFIX }] } } } } as const;
+export const PENDING_INSERTS = insertsUnder(PENDING_PREFIX);
 
 /** Places what is pending, oldest first, until none is left or `until` (epoch ms); another placer at work makes it a no-op. */
 export async function placeChanges(until: number): Promise<PlacerRun> {

@@ -14,11 +14,11 @@ import { readItem } from './items.js';
 import type { Key } from './keys.js';
 import { addStep, readTotal, shardedCount, type ShardedCount } from './sharded-count.js';
 import { keyAttributeNames, table } from './table.js';
-import { remove, update, type OnConditionFailed, type WriteStep } from './transactions.js';
+import { remove, update, type WriteStep } from './transactions.js';
 
 const indexKeyAttributes = new Set(keyAttributeNames().filter((name) => name !== table.partitionKey && name !== table.sortKey));
 
-export const COUNTER_PREFIX = 'COUNTER#';
+const COUNTER_PREFIX = 'COUNTER#';
 
 /** Shards of an unbounded count: more than the creates a kind has in flight at once, so that consecutive ids never meet. */
 export const COUNT_SHARDS = 32;
@@ -92,8 +92,7 @@ export async function reserveIdsThrough(counter: Counter, lastId: number): Promi
  * with its `full()` error.
  */
 export function countChange(counter: Counter, recordId: number, delta: number): WriteStep {
-  const full: OnConditionFailed | undefined = counter.max?.full;
-  return addStep(countOf(counter), recordId, delta, counter.max && full ? { atMost: { max: counter.max.count, full } } : {});
+  return addStep(countOf(counter), recordId, delta, counter.max ? { atMost: { max: counter.max.count, full: counter.max.full } } : {});
 }
 
 /** The record count, exact whenever no write is in flight. */

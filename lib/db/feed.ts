@@ -71,11 +71,11 @@ const markerTime = (marker: Item): number => Number(String(marker.sk).split('#')
 
 /**
  * One round of placing: how many changes it placed, the tail after it, and the time of the oldest
- * change pending when it began. Cancelled by a concurrent placer: WriteConflict.
+ * change pending when it began. Cancelled by a concurrent placer: WriteConflict. `knownTail`: the
+ * tail as the caller's previous round left it, not read again.
  */
-async function placeOnce(): Promise<{ placed: number; tail: number; oldestAt: number | undefined; newestAt: number | undefined }> {
-  const [markers, tailItem] = await Promise.all([oldestPending(), readItem(TAIL)]);
-  const tail = tailOf(tailItem);
+async function placeOnce(knownTail: number | undefined): Promise<{ placed: number; tail: number; oldestAt: number | undefined; newestAt: number | undefined }> {
+  const [markers, tail] = await Promise.all([oldestPending(), knownTail ?? readItem(TAIL).then(tailOf)]);
   if (markers.length === 0) return { placed: 0, tail, oldestAt: undefined, newestAt: undefined };
   const n = tail + 1;
   const entries: Entry[] = markers.map((marker) => {
@@ -102,11 +102,24 @@ async function placeOnce(): Promise<{ placed: number; tail: number; oldestAt: nu
  * Gives back the feed's tail as it last saw it, so that the read that follows need not ask again
  * (a tail moved since only means a later read sees more); undefined when other placers kept winning.
  */
+/**
+ * One round, tried again while a concurrent placer cancels it. The tail the previous round wrote is
+ * taken as it is: only a cancelled attempt (the tail moved meanwhile) reads it again.
+ */
+function placeRound(knownTail: number | undefined): ReturnType<typeof placeOnce> {
+  let tail = knownTail;
+  return retryOnConflict(() => {
+    const known = tail;
+    tail = undefined;
+    return placeOnce(known);
+  }, 5);
+}
+
 async function placePending(rounds = 10): Promise<number | undefined> {
   let tail: number | undefined;
   try {
     for (let round = 0; round < rounds; round++) {
-      const outcome = await retryOnConflict(placeOnce, 5);
+      const outcome = await placeRound(tail);
       tail = outcome.tail;
       if (outcome.placed === 0) return tail;
     }
@@ -164,13 +177,15 @@ export async function runPlacer(until: number): Promise<PlacerRun> {
   const owner = randomUUID();
   if (!(await holdLease(owner, Date.now() + LEASE_MS))) return { held: false, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
   const run: PlacerRun = { held: true, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
+  let tail: number | undefined;
   try {
     for (;;) {
       if (Date.now() >= until) {
         run.behind = true;
         break;
       }
-      const round = await retryOnConflict(placeOnce, 5);
+      const round = await placeRound(tail);
+      tail = round.tail;
       if (run.oldestPendingMs === undefined && round.oldestAt !== undefined) run.oldestPendingMs = Math.max(0, Date.now() - round.oldestAt);
       if (round.placed === 0) break;
       run.placed += round.placed;

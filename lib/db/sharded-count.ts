@@ -27,7 +27,7 @@ const VALUE = 'n';
 export const shardedCount = (partition: string, shards: number): ShardedCount => ({ partition, shards });
 
 /** The shard item that holds the additions for the record `recordId`. */
-export const shardKey = (count: ShardedCount, recordId: number): Key => ({
+const shardKey = (count: ShardedCount, recordId: number): Key => ({
   pk: count.partition,
   sk: `${SHARD_PREFIX}${String(recordId % count.shards).padStart(2, '0')}`,
 });

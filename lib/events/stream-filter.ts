@@ -5,7 +5,10 @@
  */
 import { CHANGE_KEY_PREFIX } from '../db/changes.js';
 
-export const CHANGE_INSERTS = { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: CHANGE_KEY_PREFIX }] } } } } as const;
+/** The stream's records of items inserted under partition keys that start with `prefix`, as an event source mapping filters them. */
+export const insertsUnder = (prefix: string) => ({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix }] } } } }) as const;
+
+export const CHANGE_INSERTS = insertsUnder(CHANGE_KEY_PREFIX);
 
 export const isChangeInsert = (record: { eventName?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }): boolean =>
   record.eventName === 'INSERT' && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHANGE_KEY_PREFIX);

@@ -10,6 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as pause } from 'node:timers/promises';
+import { productsWrittenDirectly } from '../support/backlog.js';
 
 const WRITERS = 16;
 const WRITE_SECONDS = Number(process.env.BENCH_FEED_SECONDS ?? 10);
@@ -20,34 +21,12 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 export async function feedInBackground(): Promise<void> {
   const { runPlacer, follow, feedEnd } = await import('../../lib/db/feed.js');
   const { products } = await import('../../lib/products/entity.js');
-  const { newProduct, updateProduct } = await import('../../lib/products/operations.js');
-  const { writeAtomically } = await import('../../lib/db/transactions.js');
-  const { countProductStep } = await import('../../lib/tax-rules/operations.js');
+  const { updateProduct } = await import('../../lib/products/operations.js');
   const { changeSteps } = await import('../../lib/db/changes.js');
   const { db, tableName } = await import('../../lib/db/client.js');
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 
-  /** `count` new products, 20 to a transaction, as the import writes them. */
-  const create = async (count: number): Promise<number[]> => {
-    const ids: number[] = [];
-    for (let made = 0; made < count; made += 20) {
-      const now = new Date().toISOString();
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(20, count - made) }, async () =>
-          newProduct({ ref: `FEED-${made}-${Math.random()}`, price: 1n, weight: 0n, currency: 1, tax_rule: 1, default_category: 1 } as never, {
-            id: await products.allocateId(),
-            taxRuleId: 1,
-            i18n: { en_US: { title: 'Feed' } },
-            createdAt: now,
-            updatedAt: now,
-          }),
-        ),
-      );
-      await writeAtomically([...products.create(...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no rule 1'))]);
-      ids.push(...batch.map((product) => product.id));
-    }
-    return ids;
-  };
+  const create = async (count: number): Promise<number[]> => (await productsWrittenDirectly(count)).flat();
 
   // 1. Kept up: writers, the placer every 500 ms, an observer that only reads.
   const ids = await create(WRITERS * 4);
