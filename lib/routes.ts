@@ -17,6 +17,11 @@ export type Access = (typeof ACCESSES)[number];
 /** The DynamoDB IAM actions a route's function may use (transactions are authorized per item action). */
 export type DynamoDbAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
+export interface Permission {
+  readonly resource: ProtectedBy;
+  readonly access: Access;
+}
+
 export interface RouteDefinition {
   /** Stable name, also the handler module under `functions/` and the CDK construct id. */
   readonly name: string;
@@ -25,12 +30,15 @@ export interface RouteDefinition {
   readonly path: string;
   readonly status: 200 | 201 | 204 | 404;
   /** `null` for open routes; otherwise what the caller's key must be granted. */
-  readonly permission: { readonly resource: ProtectedBy; readonly access: Access } | null;
+  readonly permission: Permission | null;
   /** Whether the route takes a JSON body (POST and PUT). */
   readonly body: boolean;
   /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
   readonly dynamodb: readonly DynamoDbAction[];
-  /** Where its writes may go, when not anywhere: the partition keys' patterns (`dynamodb:LeadingKeys`). */
+  /**
+   * Where its writes may go, when not anywhere: the partition keys' patterns (`dynamodb:LeadingKeys`);
+   * a read's only writes are its caller's quota.
+   */
   readonly writesUnder?: readonly string[];
   /** Whether the route hashes or verifies passwords: CPU-bound work of ~100 ms a request. */
   readonly hashesPasswords: boolean;
@@ -70,8 +78,17 @@ interface RouteOptions {
  */
 export const FEED_PARTITIONS = ['CHANGES#FEED', 'CHANGES#FEED#*', 'CHANGES#PENDING#*'] as const;
 
-/** Every protected route reads the caller's API key. */
+/**
+ * Every protected route counts its caller's requests against the key's quota (lib/api-keys/quota.ts),
+ * in items of their own under this prefix: all a read-only route may write.
+ */
+export const QUOTA_PREFIX = 'QUOTA';
+export const QUOTA_PARTITIONS = [`${QUOTA_PREFIX}#*`] as const;
+
+/** Every protected route reads the caller's API key, and counts its request (under QUOTA_PARTITIONS). */
 const KEY_LOOKUP: readonly DynamoDbAction[] = ['GetItem'];
+const QUOTA_COUNT: readonly DynamoDbAction[] = ['UpdateItem'];
+const WRITE_ACTIONS: ReadonlySet<DynamoDbAction> = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 /** Every create may record its answer under an Idempotency-Key (lib/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD: readonly DynamoDbAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
@@ -87,6 +104,10 @@ const route = <const Name extends string, const Path extends string>(
 ): RouteDefinition & { name: Name; path: Path } => {
   const list = options.resource !== null && method === 'GET' && !path.includes('{');
   const idempotent = options.resource !== null && method === 'POST' && options.access === 'CREATE' && !options.refusesIdempotencyKey;
+  const dynamodb = [...new Set([...(options.resource ? [...KEY_LOOKUP, ...QUOTA_COUNT] : []), ...(idempotent ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])];
+  // A route that writes nowhere else (or only under some partitions) writes its quota's items too.
+  const writesElsewhere = [...(idempotent ? IDEMPOTENCY_RECORD : []), ...options.dynamodb].some((action) => WRITE_ACTIONS.has(action));
+  const writesUnder = options.resource && (!writesElsewhere || options.writesUnder) ? [...(options.writesUnder ?? []), ...QUOTA_PARTITIONS] : options.writesUnder;
   return {
     name,
     method,
@@ -94,11 +115,11 @@ const route = <const Name extends string, const Path extends string>(
     status,
     permission: options.resource ? { resource: options.resource, access: options.access } : null,
     body: method === 'POST' || method === 'PUT',
-    dynamodb: [...new Set([...(options.resource ? KEY_LOOKUP : []), ...(idempotent ? IDEMPOTENCY_RECORD : []), ...options.dynamodb])],
+    dynamodb,
     hashesPasswords: options.hashesPasswords ?? false,
     memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
     ...(options.assets ? { assets: options.assets } : {}),
-    ...(options.writesUnder ? { writesUnder: options.writesUnder } : {}),
+    ...(writesUnder ? { writesUnder } : {}),
     ...(options.refusesIdempotencyKey ? { refusesIdempotencyKey: options.refusesIdempotencyKey } : {}),
     list,
     followed: options.resource === 'change' && list,

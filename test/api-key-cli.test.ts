@@ -36,6 +36,40 @@ describe('npm run api-key', () => {
     expect(JSON.parse(apiKeyTool('list').stdout)).toContainEqual(expect.objectContaining({ apiKey: key.apiKey, revokedAt: expect.any(String) }));
   }, 30_000);
 
+  it('gives the keys it creates the default quota, or the one asked for, and sets or lifts it later', async () => {
+    const byDefault = JSON.parse(apiKeyTool('create', '--label', 'storefront', '--grant', 'tax:VIEW').stdout) as { apiKey: string; secureKey: string };
+    expect((await call('GET', '/api/tax-rules/1', { as: byDefault })).headers['ratelimit-policy']).toBe('"default";q=1200;w=60');
+
+    const created = apiKeyTool('create', '--label', 'batch', '--grant', 'tax:VIEW', '--quota', '2/3600');
+    expect(created.status, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout) as { apiKey: string; secureKey: string };
+    expect(JSON.parse(apiKeyTool('list').stdout)).toContainEqual(expect.objectContaining({ apiKey: key.apiKey, quota: { requests: 2, seconds: 3600 } }));
+    expect((await call('GET', '/api/tax-rules/1', { as: key })).status).toBe(200);
+    expect((await call('GET', '/api/tax-rules/1', { as: key })).status).toBe(200);
+    expect((await call('GET', '/api/tax-rules/1', { as: key })).status).toBe(429);
+
+    const lifted = apiKeyTool('quota', key.apiKey, 'none');
+    expect(lifted.status, lifted.stderr).toBe(0);
+    const unlimited = await call('GET', '/api/tax-rules/1', { as: key });
+    expect(unlimited.status).toBe(200);
+    expect(unlimited.headers.ratelimit).toBeUndefined();
+
+    expect(apiKeyTool('quota', key.apiKey, '6000/60').status).toBe(0);
+    expect((await call('GET', '/api/tax-rules/1', { as: key })).headers['ratelimit-policy']).toBe('"default";q=6000;w=60');
+
+    const noQuota = JSON.parse(apiKeyTool('create', '--label', 'trusted job', '--superadmin', '--quota', 'none').stdout) as { apiKey: string; secureKey: string };
+    expect((await call('GET', '/api/tax-rules/1', { as: noQuota })).headers['ratelimit-policy']).toBeUndefined();
+  }, 60_000);
+
+  it('refuses a quota that is not N/SECONDS or none, and an unknown key', () => {
+    for (const quota of ['0/60', '10/0', '10', 'ten/60', '10/60/2']) {
+      const refused = apiKeyTool('create', '--label', 'x', '--superadmin', '--quota', quota);
+      expect(refused.status, quota).toBe(2);
+      expect(refused.stderr).toContain('a quota is N/SECONDS');
+    }
+    expect(apiKeyTool('quota', 'ABCDEF0123456789ABCDEF012', '10/60').status).toBe(1);
+  }, 60_000);
+
   it('refuses unknown resources and accesses, a missing profile, and an unknown key to revoke', () => {
     expect(apiKeyTool('create', '--label', 'x', '--grant', 'orders:VIEW').status).toBe(2);
     expect(apiKeyTool('create', '--label', 'x', '--grant', 'tax:READ').status).toBe(2);

@@ -4,6 +4,7 @@
  * container has cached the tax rules). Counted at the SDK's initialize step: one per logical request.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../lib/api-keys/index.js';
 import { db } from '../lib/db/client.js';
 import { get, post, put, del, superadminKey } from './support/api.js';
 import { createCustomer, createProduct, customerInput, productInput } from './support/fixtures.js';
@@ -76,5 +77,16 @@ describe('product routes', () => {
     expect(await count(() => post('/api/products', productInput()), 201)).toBeLessThanOrEqual(3);
     expect(await count(() => put(`/api/products/${row.ID}`, { price: 3, tax_rule: 2 }), 204)).toBeLessThanOrEqual(3);
     expect(await count(() => del(`/api/products/${row.ID}`), 204)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a key with a quota', () => {
+  it('costs one write per lease of its quota, not one per request', async () => {
+    // 1 200 per minute: leases of 7 (lib/db/quota-windows.ts); a day's window keeps this test in one.
+    const key = await createApiKey({ label: 'counted', superadmin: true, quota: { requests: 1_200, seconds: 86_400 } });
+    let total = 0;
+    for (let i = 0; i < 21; i++) total += await count(() => get('/api/tax-rules/1', { as: key }), 200);
+    // 21 reads, the key's first lookup, and a lease taken for the first request then beside every seventh.
+    expect(total).toBeLessThanOrEqual(21 + 1 + 1 + 3);
   });
 });

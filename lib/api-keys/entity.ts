@@ -12,6 +12,8 @@ const ApiKeyItem = v.object({
   grants: v.record(v.picklist(RESOURCES), v.array(v.picklist(ACCESSES))),
   createdAt: v.string(),
   revokedAt: v.optional(v.string()),
+  /** Requests per window (CONTRACT §3); none: not limited. */
+  quota: v.optional(v.object({ requests: v.number(), seconds: v.number() })),
 });
 
 export type ApiKeyItem = v.InferOutput<typeof ApiKeyItem>;

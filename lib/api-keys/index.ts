@@ -10,6 +10,7 @@ import { NotFound } from '../db/errors.js';
 import { update, writeAtomically } from '../db/transactions.js';
 import { ACCESSES, RESOURCES, type Access, type ProtectedBy } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
+import type { Quota } from './quota.js';
 
 export { ACCESSES, RESOURCES };
 export type Grants = ApiKeyItem['grants'];
@@ -31,10 +32,19 @@ export function allows(record: ApiKeyRecord, resource: ProtectedBy, access: Acce
   return record.superadmin || (record.grants[resource] ?? []).includes(access);
 }
 
-export async function createApiKey(options: { label: string; superadmin?: boolean; grants?: Grants }): Promise<{ apiKey: string; secureKey: string }> {
+/** Makes a key; with no `quota`, it is not limited (the tool gives its keys DEFAULT_QUOTA). */
+export async function createApiKey(options: { label: string; superadmin?: boolean; grants?: Grants; quota?: Quota }): Promise<{ apiKey: string; secureKey: string }> {
   const apiKey = randomBytes(13).toString('hex').slice(0, 25).toUpperCase();
   const secureKey = randomBytes(24).toString('hex').toUpperCase();
-  const item = { apiKey, secureKey, label: options.label, superadmin: options.superadmin ?? false, grants: options.grants ?? {}, createdAt: new Date().toISOString() };
+  const item = {
+    apiKey,
+    secureKey,
+    label: options.label,
+    superadmin: options.superadmin ?? false,
+    grants: options.grants ?? {},
+    createdAt: new Date().toISOString(),
+    ...(options.quota ? { quota: options.quota } : {}),
+  };
   await writeAtomically(apiKeys.create(item));
   return { apiKey, secureKey };
 }
@@ -53,7 +63,8 @@ export async function ensureApiKey(apiKey: string, secureKey: string, label = 'b
     throw new Error(`the key ${apiKey} (STORE_BOOTSTRAP_API_KEY) was revoked on ${existing.revokedAt} and stays revoked: remove the variable, or name another key`);
   }
   if (existing && existing.superadmin && existing.secureKey === secureKey) return;
-  const key = { apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString() };
+  // A quota set on it since stays.
+  const key = { apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString(), ...(existing?.quota ? { quota: existing.quota } : {}) };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
   await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
 }
@@ -73,6 +84,23 @@ export async function listApiKeys(): Promise<ApiKeyRecord[]> {
 export async function hasAnyApiKey(): Promise<boolean> {
   const page = await apiKeys.list('all', { order: 'created', reverse: false }, { limit: 1, offset: 0 });
   return page.items.length > 0;
+}
+
+/**
+ * Sets a key's quota, or takes it off (null); false when there is no such key. Running containers
+ * apply it when their cached copy of the key expires (lib/http/auth.ts).
+ */
+export async function setApiKeyQuota(apiKey: string, quota: Quota | null): Promise<boolean> {
+  const spec = quota
+    ? { update: 'SET #quota = :quota', condition: 'attribute_exists(pk)', names: { '#quota': 'quota' }, values: { ':quota': quota } }
+    : { update: 'REMOVE #quota', condition: 'attribute_exists(pk)', names: { '#quota': 'quota' } };
+  try {
+    await writeAtomically([update(apiKeys.key(apiKey), spec, () => new NotFound('API key'))]);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFound) return false;
+    throw error;
+  }
 }
 
 /** Revokes a key (the first revocation's time is kept); returns false when there is no such key. */

@@ -1,6 +1,7 @@
 /**
- * npm run api-key -- create --label L (--superadmin | --grant customer:VIEW,CREATE [--grant tax:VIEW ...])
+ * npm run api-key -- create --label L (--superadmin | --grant customer:VIEW,CREATE [--grant tax:VIEW ...]) [--quota N/SECONDS|none]
  * npm run api-key -- list
+ * npm run api-key -- quota <API_KEY> N/SECONDS|none
  * npm run api-key -- revoke <API_KEY>
  *
  * Works on the table connect.ts picks: $DYNAMODB_ENDPOINT, else the DynamoDB Local of a running
@@ -8,15 +9,18 @@
  * STORE_TABLE_NAME and the usual AWS_* variables.
  */
 import { parseArgs } from 'node:util';
-import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, type Grants } from '../api-keys/index.js';
+import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, setApiKeyQuota, type Grants } from '../api-keys/index.js';
+import { DEFAULT_QUOTA, parseQuota } from '../api-keys/quota.js';
 import type { Access, Resource } from '../routes.js';
 import { connectToTable } from './connect.js';
 
 const USAGE = `usage:
-  npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...)
+  npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...) [--quota N/SECONDS|none]
   npm run api-key -- list
+  npm run api-key -- quota API_KEY N/SECONDS|none
   npm run api-key -- revoke API_KEY
-resources: ${RESOURCES.join(', ')}; accesses: ${ACCESSES.join(', ')}`;
+resources: ${RESOURCES.join(', ')}; accesses: ${ACCESSES.join(', ')}
+quota: requests per window, by default ${DEFAULT_QUOTA.requests}/${DEFAULT_QUOTA.seconds}; none for no limit`;
 
 export function parseGrants(values: readonly string[]): Grants {
   const grants: Grants = {};
@@ -34,9 +38,9 @@ async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { label: { type: 'string' }, grant: { type: 'string', multiple: true }, superadmin: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: { label: { type: 'string' }, grant: { type: 'string', multiple: true }, superadmin: { type: 'boolean' }, quota: { type: 'string' }, help: { type: 'boolean' } },
   });
-  const [command, argument] = positionals;
+  const [command, argument, quotaText] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
     return command ? 0 : 2;
@@ -48,7 +52,18 @@ async function run(argv: string[]): Promise<number> {
         if (!values.label) throw new Error('create needs --label');
         const grants = parseGrants(values.grant ?? []);
         if (!values.superadmin && Object.keys(grants).length === 0) throw new Error('create needs --superadmin or at least one --grant');
-        console.log(JSON.stringify(await createApiKey({ label: values.label, superadmin: values.superadmin ?? false, grants })));
+        const quota = values.quota === undefined ? DEFAULT_QUOTA : parseQuota(values.quota);
+        console.log(JSON.stringify(await createApiKey({ label: values.label, superadmin: values.superadmin ?? false, grants, ...(quota ? { quota } : {}) })));
+        return 0;
+      }
+      case 'quota': {
+        if (!argument || !quotaText) throw new Error('quota needs the API key and N/SECONDS or none');
+        const quota = parseQuota(quotaText);
+        if (!(await setApiKeyQuota(argument, quota))) {
+          console.error(`no API key ${argument}`);
+          return 1;
+        }
+        console.log(JSON.stringify({ apiKey: argument, quota }));
         return 0;
       }
       case 'list':

@@ -2,13 +2,14 @@
  * Thelia-compatible authentication (CONTRACT §3), in the contract's order:
  *   401 + WWW-Authenticate: Token   no `Authorization: Token <key>`, or an unknown or revoked key
  *   412                             `sign` missing or not the HMAC-SHA1 of the raw body
+ *   (429                            past the key's quota: quota.ts, between the two middlewares)
  *   403                             the key's profile lacks the route's access
  * Keys are cached per container for STORE_API_KEY_CACHE_SECONDS (default 30), so a warm request
  * costs no DynamoDB request and a revocation takes effect within that time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { allows, findActiveKey, type ApiKeyRecord } from '../api-keys/index.js';
-import type { RouteDefinition } from '../routes.js';
+import type { Permission } from '../routes.js';
 import { HttpProblem } from './problem.js';
 import { header, rawBody, type HttpEvent, type HttpMiddleware } from './types.js';
 
@@ -48,10 +49,9 @@ function signatureMatches(event: HttpEvent, secureKey: Buffer): boolean {
   return timingSafeEqual(expected, Buffer.from(sign, 'hex'));
 }
 
-export const authenticate = (route: RouteDefinition): HttpMiddleware => ({
+/** Who calls (401) and whether the body is theirs (412): then the request is the key's, and counts against its quota. */
+export const authenticate = (): HttpMiddleware => ({
   before: async (request) => {
-    const permission = route.permission;
-    if (!permission) return;
     const match = /^token\s+(\S+)\s*$/i.exec(header(request.event, 'authorization') ?? '');
     if (!match?.[1]) throw unauthorized('an API key is required: Authorization: Token <API_KEY>');
     const key = await lookUp(match[1]);
@@ -59,9 +59,15 @@ export const authenticate = (route: RouteDefinition): HttpMiddleware => ({
     if (!signatureMatches(request.event, key.secureKey)) {
       throw new HttpProblem(412, 'the sign query parameter must be the HMAC-SHA1 of the body, keyed with the secure key');
     }
-    if (!allows(key.record, permission.resource, permission.access)) {
+    request.context.apiKey = key.record;
+  },
+});
+
+/** Whether the key's profile has the route's access (403). */
+export const authorize = (permission: Permission): HttpMiddleware => ({
+  before: async (request) => {
+    if (!allows(request.context.apiKey!, permission.resource, permission.access)) {
       throw new HttpProblem(403, `this API key may not ${permission.access} ${permission.resource}`);
     }
-    request.context.apiKey = key.record;
   },
 });

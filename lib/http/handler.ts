@@ -5,7 +5,7 @@
  *   export const handler = defineHandler('tax-rules/create', { body: TaxRuleCreate, query: TaxRuleQuery },
  *     ({ body, query }) => createTaxRule(body, query.lang));
  *
- * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → profile (403) →
+ * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → quota (429) → profile (403) →
  * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412); all of it
  * within the request's time budget (budget.ts).
  * Operations answer with a row, a page of rows, or nothing; this module turns each into the
@@ -21,7 +21,9 @@ import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';
 import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
-import { authenticate } from './auth.js';
+import { authenticate, authorize } from './auth.js';
+import { quotaPerKey } from './quota.js';
+import { responseHeaders } from './response-headers.js';
 import { withinBudget } from './budget.js';
 import { answeringHead } from './head.js';
 import { logged } from './request-log.js';
@@ -163,7 +165,14 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     return respond(route, result, event, scope, page);
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core).use(problemErrors()).use(pathIds()).use(bodyLimit()).use(authenticate(route));
+  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core)
+    .use(responseHeaders())
+    .use(problemErrors())
+    .use(pathIds())
+    .use(bodyLimit())
+    .use(authenticate())
+    .use(quotaPerKey())
+    .use(authorize(route.permission));
   if (route.idempotent) handler.use(idempotency((row) => rowResponse(route, row)));
   if (route.refusesIdempotencyKey) handler.use(refusingIdempotencyKey(route.refusesIdempotencyKey));
   if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(exactJsonBody());

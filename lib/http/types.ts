@@ -11,6 +11,8 @@ export interface HttpContext extends Context {
   apiKey?: ApiKeyRecord;
   /** The lease on this request's Idempotency-Key, when it sent one (idempotency.ts). */
   idempotencyLease?: Lease;
+  /** Headers for the answer, whatever it turns out to be (response-headers.ts). */
+  responseHeaders?: Record<string, string>;
 }
 
 export type HttpRequest = Request<HttpEvent, HttpResponse, Error, HttpContext>;

@@ -55,6 +55,9 @@ function runBackgroundWork(): void {
 async function main(): Promise<void> {
   // A local receiver may be on http://127.0.0.1 or ::1 (lib/webhooks/address-policy.ts); a deployment never allows it.
   process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK ??= '1';
+  // One process serves every route here: checking keys each second costs next to nothing, and an
+  // `npm run api-key -- revoke` or `quota` then takes effect at once, not after a Lambda's 30 s.
+  process.env.STORE_API_KEY_CACHE_SECONDS ??= '1';
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
   await mkdir(dataDir, { recursive: true });

@@ -10,6 +10,7 @@ import { sampleRequests } from '../../infra/sample-events.js';
 import { ChangeRow } from '../changes/row-schema.js';
 import { CustomerRow } from '../customers/row-schema.js';
 import { ProductRow } from '../products/row-schema.js';
+import { QUOTA_EXCEEDED_TYPE } from '../http/problem.js';
 import type { ProtectedBy, RouteDefinition } from '../routes.js';
 import { TaxRuleRow } from '../tax-rules/row-schema.js';
 import { DeliveryRow, ReplayRow, WebhookRow } from '../webhooks/row-schema.js';
@@ -59,16 +60,19 @@ const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema; many?: 
 
 const ref = (path: string) => ({ $ref: `#/components/${path}` });
 
+/** On every answer to a key with a quota (CONTRACT §3). */
+const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('headers/RateLimit-Policy'), RateLimit: ref('headers/RateLimit') };
+
 /** The problems a route may answer with, by status (CONTRACT §2), and where each is described. */
 function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas']): Record<string, JsonObject> {
   if (!route.permission) return route.method === 'ANY' ? { 404: ref('responses/Problem'), 405: ref('responses/MethodNotAllowed') } : { 413: ref('responses/Problem') };
-  const statuses = new Set([401, 403, 412, 413]);
+  // 429: past the key's quota (any route), or a login's attempts (checkLogin).
+  const statuses = new Set([401, 403, 412, 413, 429]);
   if (schemas.body || schemas.query) statuses.add(400);
   if (route.body) statuses.add(415);
   const isCheckLogin = route.name === 'customers/check-login';
   if (route.path.includes('{') || route.method === 'PUT' || isCheckLogin) statuses.add(404);
   if (route.method !== 'GET' && !isCheckLogin) statuses.add(409);
-  if (isCheckLogin) statuses.add(429);
   // A feed's cursor past the changes' retention.
   if (route.followed) statuses.add(410);
   const special: Record<number, JsonObject> = { 401: ref('responses/Unauthorized'), 429: ref('responses/TooManyAttempts') };
@@ -86,11 +90,14 @@ function success(route: RouteDefinition): JsonObject {
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? ROWS[route.permission!.resource]).name}`);
   const many = ROUTE_ROWS[route.name]?.many === true;
-  const headers: Record<string, JsonObject> = route.followed
-    ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
-    : route.list
-    ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
-    : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) };
+  const headers: Record<string, JsonObject> = {
+    ...(route.followed
+      ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
+      : route.list
+      ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
+      : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) }),
+    ...RATE_LIMIT_HEADERS,
+  };
   return {
     description: route.list ? 'a page of loop rows' : many ? 'loop rows' : 'one loop row',
     headers,
@@ -204,6 +211,14 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         'X-Next-Cursor': { description: 'the cursor of the next page, when there is one', schema: { type: 'string' } },
         Link: { description: '`<next page>; rel="next"`, when there is one', schema: { type: 'string' } },
         'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Policy': {
+          description: "the API key's quota (IETF ratelimit-headers): `\"default\";q=<requests>;w=<seconds>`; only for a key with a quota",
+          schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
+        },
+        RateLimit: {
+          description: 'what is left of the quota: `"default";r=<requests left>;t=<seconds until the window resets>`; only for a key with a quota',
+          schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
+        },
         'Idempotent-Replayed': { description: '`true` when the answer is the recorded one of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
       },
       schemas: {
@@ -211,7 +226,7 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         Problem: {
           type: 'object',
           properties: {
-            type: { const: 'about:blank' },
+            type: { enum: ['about:blank', QUOTA_EXCEEDED_TYPE], description: 'about:blank, or quota-exceeded when the API key used up its quota' },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
@@ -222,11 +237,11 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         },
       },
       responses: {
-        Problem: problemHeaders({}),
+        Problem: problemHeaders(RATE_LIMIT_HEADERS),
         Unauthorized: problemHeaders({ 'WWW-Authenticate': { description: '`Token`', schema: { const: 'Token' } } }),
         MethodNotAllowed: problemHeaders({ Allow: { description: 'the methods the path takes', schema: { type: 'string' } } }),
-        TooManyAttempts: problemHeaders({ 'Retry-After': ref('headers/Retry-After') }),
-        Unavailable: problemHeaders({ 'Retry-After': ref('headers/Retry-After') }),
+        TooManyAttempts: problemHeaders({ 'Retry-After': ref('headers/Retry-After'), ...RATE_LIMIT_HEADERS }),
+        Unavailable: problemHeaders({ 'Retry-After': ref('headers/Retry-After'), ...RATE_LIMIT_HEADERS }),
       },
     },
   };

@@ -7,7 +7,8 @@
  *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios. Then what
  *      --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
- *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products.
+ *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
+ *      key's quota costs a read, against a raw GetItem (quotaCost).
  *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
  *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), how
  *      soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay), and the feed kept up by its
@@ -104,11 +105,11 @@ async function coldStart(): Promise<void> {
 }
 
 /** Calls the API in-process, through the local server's dispatch, signed with a new superadmin key. */
-async function signedCaller(label: string) {
+async function signedCaller(label: string, quota?: { requests: number; seconds: number }) {
   const { createApiKey } = await import('../../lib/api-keys/index.js');
   const { signBody } = await import('../../lib/http/auth.js');
   const { dispatch } = await import('../../lib/local/dispatch.js');
-  const key = await createApiKey({ label, superadmin: true });
+  const key = await createApiKey({ label, superadmin: true, ...(quota ? { quota } : {}) });
   return async (method: string, url: string, body?: unknown) => {
     const raw = body === undefined ? '' : JSON.stringify(body);
     const response = await dispatch({
@@ -119,6 +120,37 @@ async function signedCaller(label: string) {
     });
     return { status: response.statusCode ?? 0, body: response.body ?? '', headers: (response.headers ?? {}) as Record<string, string> };
   };
+}
+
+/**
+ * What a key's quota costs a read: a warm `GET /api/tax-rules/{id}` with a key without a quota and
+ * with the default one (1 200 a minute), beside a raw GetItem of the same item from the same process;
+ * interleaved, so that the machine's drift touches the three alike. Medians, and their ratios to the raw read.
+ */
+async function quotaCost(): Promise<void> {
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db, tableName } = await import('../../lib/db/client.js');
+  const { taxRules } = await import('../../lib/tax-rules/entity.js');
+  const unlimited = await signedCaller('bench without a quota');
+  const limited = await signedCaller('bench with a quota', { requests: 1_200, seconds: 60 });
+  const times: Record<string, number[]> = { 'raw GetItem': [], 'GET /api/tax-rules/1, no quota': [], 'GET /api/tax-rules/1, quota 1200/60': [] };
+  const rounds: Array<[string, () => Promise<unknown>]> = [
+    ['raw GetItem', () => db().send(new GetCommand({ TableName: tableName(), Key: taxRules.key(1) }))],
+    ['GET /api/tax-rules/1, no quota', () => unlimited('GET', '/api/tax-rules/1')],
+    ['GET /api/tax-rules/1, quota 1200/60', () => limited('GET', '/api/tax-rules/1')],
+  ];
+  for (let i = 0; i < ITERATIONS * 2; i++) {
+    for (const [name, run] of rounds) {
+      const t = performance.now();
+      const answer = (await run()) as { status?: number };
+      if (answer.status !== undefined && answer.status !== 200) throw new Error(`${name} answered ${answer.status}`);
+      if (i >= 20) times[name]!.push(performance.now() - t); // the first ones warm the containers
+    }
+  }
+  const raw = median(times['raw GetItem']!);
+  console.log(`
+a quota's cost to a warm read (${ITERATIONS * 2} of each, interleaved, in-process): median, and its ratio to the raw GetItem`);
+  for (const [name, samples] of Object.entries(times)) console.log(name.padEnd(50), `${median(samples).toFixed(2)} ms`.padStart(10), `${(median(samples) / raw).toFixed(2)}×`.padStart(7));
 }
 
 async function warmLatency(): Promise<void> {
@@ -344,7 +376,10 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention'].includes(only)
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   try {
-    if (!only || only === 'warm') await warmLatency();
+    if (!only || only === 'warm') {
+      await warmLatency();
+      await quotaCost();
+    }
     if (!only || only === 'login') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
       await checkLoginTimings();

@@ -1,0 +1,39 @@
+/**
+ * The caller's quota (CONTRACT §3), once its key and signature are verified: every answer of a
+ * limited key carries the IETF ratelimit-headers draft's fields, and a request past the quota is a
+ * 429 that reads and writes nothing. The fields go on whatever the answer turns out to be (an error
+ * too) through `context.responseHeaders` (response-headers.ts).
+ */
+import { admitRequest, type Admission, type Quota } from '../api-keys/quota.js';
+import { HttpProblem, QUOTA_EXCEEDED_TYPE } from './problem.js';
+import type { HttpMiddleware } from './types.js';
+
+const rateLimitFields = (quota: Quota, admission: Admission): Record<string, string> => ({
+  'RateLimit-Policy': `"default";q=${quota.requests};w=${quota.seconds}`,
+  RateLimit: `"default";r=${admission.remaining};t=${admission.resetSeconds}`,
+});
+
+export const quotaPerKey = (): HttpMiddleware => {
+  // A renewal of the key's lease runs beside the request; its answer waits for it (Lambda freezes what is left running).
+  const settling = new WeakMap<object, Promise<void>>();
+  const settle = async (request: { context: object }) => {
+    await settling.get(request.context)?.catch(() => undefined);
+  };
+  return {
+    before: async (request) => {
+      const quota = request.context.apiKey?.quota;
+      if (!quota) return;
+      const admission = await admitRequest(request.context.apiKey!.apiKey, quota);
+      request.context.responseHeaders = { ...request.context.responseHeaders, ...rateLimitFields(quota, admission) };
+      if (!admission.admitted) {
+        throw new HttpProblem(429, `this API key's quota of ${quota.requests} requests per ${quota.seconds} seconds is used up; retry in ${admission.resetSeconds} s`, {
+          type: QUOTA_EXCEEDED_TYPE,
+          headers: { 'Retry-After': String(admission.resetSeconds) },
+        });
+      }
+      settling.set(request.context, admission.settling);
+    },
+    after: settle,
+    onError: settle,
+  };
+};
