@@ -1,10 +1,12 @@
 /**
- * The local server under a burst of password checks (issue 19): on Lambda each container takes one
- * request at a time; locally, the routes that hash passwords take at most 2 at once
- * (STORE_LOCAL_HASHING_CONCURRENCY), the others waiting before their budget starts. Read from the
- * request log: each line says when its handler ended and how long it ran.
+ * The local server under a burst of password checks (issues 19, 31): on Lambda each container takes
+ * one request at a time; locally, the routes that hash passwords take at most 2 at once
+ * (STORE_LOCAL_HASHING_CONCURRENCY), the others waiting their turn, or refused at once when their
+ * turn would come too late. Read from the request log: each line says when its handler ended and
+ * how long it ran.
  */
 import { describe, expect, it } from 'vitest';
+import { REQUEST_BUDGET_MS } from '../lib/http/budget.js';
 import { routeByName } from '../lib/routes.js';
 import { asLambdaReturns } from '../lib/local/dispatch.js';
 import { get, logLines, post } from './support/api.js';
@@ -39,6 +41,29 @@ describe('a burst of checkLogins on the local server', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(404));
     expect(mostAtOnce('customers/check-login', since)).toBe(2);
   });
+
+  it('refuses at once, with 503 + Retry-After, the checks of a burst of 120 that could not be answered within their budget', async () => {
+    const sent = Date.now();
+    const burst = Array.from({ length: 120 }, () =>
+      post('/api/customers/checkLogin', { email: uniqueEmail('nobody'), password: 'wrong password' }).then((answer) => ({ answer, ms: Date.now() - sent })),
+    );
+    const health = await get('/api', { as: null });
+    const healthMs = Date.now() - sent;
+    const answers = await Promise.all(burst);
+    expect(health.status).toBe(200);
+    expect(healthMs).toBeLessThan(2_000);
+
+    const refused = answers.filter(({ answer }) => answer.status === 503);
+    const checked = answers.filter(({ answer }) => answer.status === 404);
+    expect(refused.length + checked.length).toBe(120);
+    expect(checked.length).toBeGreaterThan(2);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const { answer } of refused) expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Refused as they arrive (the event loop is busy hashing, so not in 0 ms), and nothing after the budget.
+    const refusedMs = refused.map(({ ms }) => ms).sort((a, b) => a - b);
+    expect(refusedMs[Math.floor(refusedMs.length / 2)]).toBeLessThan(1_500);
+    expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(REQUEST_BUDGET_MS + 1_000);
+  }, 30_000);
 
   it('takes them all at once when told to, as 12 Lambda containers would', async () => {
     process.env.STORE_LOCAL_HASHING_CONCURRENCY = '12';

@@ -12,6 +12,7 @@ import { HttpProblem } from '../http/problem.js';
 import { problemResponse } from '../http/errors.js';
 import { LIMITS } from '../limits.js';
 import { log } from '../log.js';
+import { REQUEST_BUDGET_MS } from '../http/budget.js';
 import type { HttpEvent, HttpResponse } from '../http/types.js';
 
 export interface LocalRequest {
@@ -122,28 +123,62 @@ export function asLambdaReturns(response: HttpResponse, route: RouteDefinition):
 
 /**
  * On Lambda, each container serves one request at a time and a burst of password checks spreads over
- * many containers; here every route shares one process. A route that hashes passwords (routes.ts
- * `hashesPasswords`) runs at most STORE_LOCAL_HASHING_CONCURRENCY (default 2) requests at once, the
- * others waiting their turn before their budget starts, as an invocation waits for a container: so
- * a burst of checkLogins never freezes the other routes, nor spends its budgets waiting for CPU.
+ * many containers, up to the account's concurrency; past it, Lambda refuses the invocation at once.
+ * Here every route shares one process. A route that hashes passwords (routes.ts `hashesPasswords`)
+ * runs at most STORE_LOCAL_HASHING_CONCURRENCY (default 2) requests at once; the others wait their
+ * turn, so that a burst never freezes the other routes nor spends its budgets waiting for CPU. A
+ * request that could not start and finish within its budget (the queue ahead of it, at the route's
+ * recent pace) is refused at once with a 503 + Retry-After, as a throttled invocation is; one still
+ * waiting when its budget could no longer cover its run is refused then. So no answer comes after
+ * the budget, and a client learns at once to come back.
  */
-const hashingSlots = new Map<string, { running: number; waiting: Array<() => void> }>();
+interface Turns {
+  running: number;
+  waiting: Array<{ start: () => void }>;
+  /** How long a run of this route takes, lately (an exponential average). */
+  runMs: number;
+}
 
-async function inTurn<T>(route: RouteDefinition, work: () => Promise<T>): Promise<T> {
+const turns = new Map<string, Turns>();
+/** Until a run is measured: about a password check on this 2-core machine. */
+const FIRST_RUN_ESTIMATE_MS = 250;
+
+const refusedForNow = (retryAfterSeconds: number) =>
+  problemResponse(
+    new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+  );
+
+async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>): Promise<HttpResponse> {
   if (!route.hashesPasswords) return work();
   const limit = Math.max(1, Number(process.env.STORE_LOCAL_HASHING_CONCURRENCY ?? 2));
-  let slots = hashingSlots.get(route.name);
-  if (!slots) hashingSlots.set(route.name, (slots = { running: 0, waiting: [] }));
-  const held = slots;
-  if (held.running >= limit) await new Promise<void>((resolve) => held.waiting.push(resolve));
-  else held.running++;
+  const budgetMs = Number(process.env.STORE_REQUEST_BUDGET_MS ?? REQUEST_BUDGET_MS);
+  let held = turns.get(route.name);
+  if (!held) turns.set(route.name, (held = { running: 0, waiting: [], runMs: FIRST_RUN_ESTIMATE_MS }));
+  const state = held;
+  if (state.running >= limit) {
+    // Those ahead run `limit` at a time: this one starts after their rounds, and then runs its own.
+    const rounds = Math.floor(state.waiting.length / limit) + 1;
+    const startsInMs = rounds * state.runMs;
+    if (startsInMs + state.runMs > budgetMs) return refusedForNow(startsInMs / 1000);
+    const started = await new Promise<boolean>((resolve) => {
+      const turn = { start: () => (clearTimeout(timer), resolve(true)) };
+      const timer = setTimeout(() => {
+        state.waiting.splice(state.waiting.indexOf(turn), 1);
+        resolve(false);
+      }, budgetMs - state.runMs);
+      state.waiting.push(turn);
+    });
+    if (!started) return refusedForNow(state.runMs / 1000);
+  } else state.running++;
+  const began = performance.now();
   try {
     return await work();
   } finally {
+    state.runMs = 0.8 * state.runMs + 0.2 * (performance.now() - began);
     // The slot passes to the next request waiting, or is freed.
-    const next = held.waiting.shift();
-    if (next) next();
-    else held.running--;
+    const next = state.waiting.shift();
+    if (next) next.start();
+    else state.running--;
   }
 }
 
