@@ -14,6 +14,7 @@ import { ChangePlacer } from './constructs/change-placer.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { WebhookDeliveries } from './constructs/webhook-deliveries.js';
 import { RouteFunction } from './constructs/route-function.js';
+import { SealedSecretsKey } from './constructs/sealed-secrets-key.js';
 import { StoreTable } from './constructs/store-table.js';
 
 export interface StoreApiStackProps extends StackProps {
@@ -76,6 +77,9 @@ export class StoreApiStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
+    // Wraps the data keys of API keys' secure keys and webhook secrets (lib/sealed-secrets.ts).
+    const secretsKey = new SealedSecretsKey(this, 'SealedSecrets', { disposable: props.disposable ?? false });
+
     const api = new HttpApi(this, 'Api', {
       createDefaultStage: false,
       ...(props.corsOrigins?.length
@@ -104,6 +108,7 @@ export class StoreApiStack extends Stack {
         logRetention,
         settings,
         serverSecret,
+        secretsKey,
       });
       functions.push({ name: route.name, fn, timeout });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
@@ -120,7 +125,7 @@ export class StoreApiStack extends Stack {
     functions.push({ name: 'events/publish', fn: events.publisher, timeout: events.timeout });
     const placer = new ChangePlacer(this, 'Changes', { table, logRetention, settings });
     functions.push({ name: 'changes/place', fn: placer.placer, timeout: placer.timeout });
-    const webhookDeliveries = new WebhookDeliveries(this, 'Webhooks', { table, logRetention, settings });
+    const webhookDeliveries = new WebhookDeliveries(this, 'Webhooks', { table, logRetention, settings, secretsKey });
     functions.push({ name: 'webhooks/run', fn: webhookDeliveries.worker, timeout: webhookDeliveries.timeout });
 
     new Monitoring(this, 'Monitoring', { api, table, functions, changeEvents: events, alarmEmail: props.alarmEmail });
@@ -129,5 +134,7 @@ export class StoreApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
+    // What `npm run api-key` needs on AWS to seal the secure keys it makes.
+    new CfnOutput(this, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
   }
 }

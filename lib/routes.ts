@@ -56,6 +56,8 @@ export interface RouteDefinition {
   readonly refusesIdempotencyKey?: string;
   /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
   readonly usesServerSecret: boolean;
+  /** Whether it seals a new secret (lib/sealed-secrets.ts); every protected route opens API keys' secure keys. */
+  readonly sealsSecrets: boolean;
 }
 
 interface RouteOptions {
@@ -70,6 +72,7 @@ interface RouteOptions {
    */
   refusesIdempotencyKey?: string;
   writesUnder?: readonly string[];
+  sealsSecrets?: boolean;
 }
 
 /**
@@ -125,6 +128,7 @@ const route = <const Name extends string, const Path extends string>(
     followed: options.resource === 'change' && list,
     idempotent,
     usesServerSecret: list || idempotent,
+    sealsSecrets: options.sealsSecrets ?? false,
   };
 };
 
@@ -187,11 +191,12 @@ export const routes = [
   // Webhook subscriptions (CONTRACT §12), superadmin only. A subscription starts after the feed's tail.
   route('webhooks/list', 'GET', '/api/webhooks', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['Query'] }),
   route('webhooks/get', 'GET', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'VIEW', dynamodb: ['GetItem'] }),
-  // A subscription starts after every change committed before it: its create places what is pending.
+  // A subscription starts after every change committed before it: its create places what is pending. It seals the new secret.
   route('webhooks/create', 'POST', '/api/webhooks', 201, {
     resource: 'webhook',
     access: 'CREATE',
     dynamodb: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    sealsSecrets: true,
     refusesIdempotencyKey:
       'is not taken here: the answer holds the subscription\'s secret, shown once, which a replay would show again; after a 503, list the subscriptions (GET /api/webhooks) to see whether it was made',
   }),

@@ -1,6 +1,6 @@
 /**
- * Server-side keys, derived per purpose from the server secret: the list cursors' signatures and the
- * idempotency fingerprints. The secret is read when first needed and kept for the container's life:
+ * Server-side keys, derived per purpose from the server secret: the list cursors' signatures, the
+ * idempotency fingerprints, and off AWS the key that wraps sealed secrets' data keys (sealed-secrets.ts). The secret is read when first needed and kept for the container's life:
  *   STORE_SECRET       the secret itself (`npm start` keeps one in its data dir; tests; sam local);
  *   STORE_SECRET_ARN   else, the Secrets Manager secret the stack generated (only the functions
  *                      that sign cursors or fingerprint requests have it, and may only read it).
@@ -38,6 +38,6 @@ function rootSecret(): Promise<string> | string {
   return fetched;
 }
 
-export async function serverKey(purpose: 'cursor' | 'idempotency'): Promise<Buffer> {
+export async function serverKey(purpose: 'cursor' | 'idempotency' | 'secrets-at-rest'): Promise<Buffer> {
   return createHmac('sha256', await rootSecret()).update(purpose).digest();
 }

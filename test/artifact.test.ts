@@ -17,6 +17,9 @@ import { eventFile, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '..
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-artifact-'));
+// The functions and this process must agree on the secret the sample key's secure key is sealed under.
+const SERVER_SECRET = 'artifact test secret';
+process.env.STORE_SECRET = SERVER_SECRET;
 let built: BuiltFunction[];
 let template: { Resources: Record<string, any> };
 let environments: Record<string, Record<string, string>>;
@@ -27,7 +30,7 @@ beforeAll(async () => {
   template = synthesized.template;
   environments = functionEnvironments(template, {
     STORE_TABLE_NAME: process.env.STORE_TABLE_NAME!,
-    STORE_SECRET: 'artifact test secret',
+    STORE_SECRET: SERVER_SECRET,
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
   });
   await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
@@ -41,8 +44,10 @@ describe('the synthesized functions', () => {
       // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
       // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
       // The OpenAPI route carries the document itself (about 66 KB). The webhook routes carry
-      // ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB.
-      const budget = fn.route.permission === null ? 80 : fn.route.hashesPasswords ? 460 : fn.route.permission.resource === 'webhook' ? 420 : 410;
+      // ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB. Every
+      // protected route counts its key's quota and opens sealed secure keys (AES-GCM from node:crypto;
+      // KMS's client comes from the runtime): about 6 KiB.
+      const budget = fn.route.permission === null ? 80 : fn.route.hashesPasswords ? 470 : fn.route.permission.resource === 'webhook' ? 430 : 420;
       expect(statSync(fn.file).size, fn.route.name).toBeLessThan(budget * 1024);
     }
     // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
@@ -53,9 +58,13 @@ describe('the synthesized functions', () => {
 
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
     for (const fn of built) {
-      const secret = fn.route.usesServerSecret ? ['STORE_SECRET', 'STORE_SECRET_ARN'] : [];
+      // A protected route opens API keys' sealed secure keys: under KMS on AWS, under the server secret elsewhere.
+      const sealed = fn.route.permission ? ['STORE_SECRET', 'STORE_SECRETS_KEY_ARN'] : [];
+      const secret = fn.route.usesServerSecret ? ['STORE_SECRET_ARN'] : [];
       // Every function keeps changes as long as the stack says (infra/constructs/bundled-function.ts).
-      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...secret, 'STORE_TABLE_NAME']);
+      expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(
+        ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...sealed, ...secret, 'STORE_TABLE_NAME'].sort(),
+      );
     }
   });
 

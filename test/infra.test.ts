@@ -12,6 +12,7 @@ import { FEED_PARTITIONS, routes } from '../lib/routes.js';
 import { PENDING_INSERTS } from '../lib/changes/placer.js';
 import { table } from '../lib/db/table.js';
 import { CHANGE_INSERTS } from '../lib/events/stream-filter.js';
+import { KMS_CONTEXT } from '../lib/sealed-secrets.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -196,6 +197,29 @@ describe('StoreApiStack', () => {
     }
   });
 
+  it('lets only the functions that verify keys or sign deliveries open sealed secrets, and only the webhook create make data keys', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    const policies = resources('AWS::IAM::Policy');
+    const kmsActionsOf = (role: string) =>
+      policies
+        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement)
+        .filter((s: any) => JSON.stringify(s.Action).includes('kms:'));
+    for (const route of routes) {
+      const [, fn] = functionOf(route.name);
+      const statements = kmsActionsOf(fn.Properties.Role['Fn::GetAtt'][0]);
+      const actions = statements.flatMap((s: any) => [s.Action].flat()).sort();
+      const expected = !route.permission ? [] : route.sealsSecrets ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
+      expect(actions, route.name).toEqual(expected);
+      for (const statement of statements) expect(statement.Condition, route.name).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': KMS_CONTEXT.purpose } });
+      expect(Object.keys(fn.Properties.Environment.Variables).includes('STORE_SECRETS_KEY_ARN'), route.name).toBe(route.permission !== null);
+    }
+    // Nothing else opens them: not the publisher, not the placer.
+    const others = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) => /^(ChangeEvents|ChangesPlacer)/.test(id));
+    expect(others.length).toBeGreaterThan(0);
+    for (const [, policy] of others) expect(JSON.stringify((policy as Resource).Properties.PolicyDocument)).not.toContain('kms:');
+  });
+
   it("puts every change on its event bus from the table's stream: filtered, partial failures retried, dead letters kept and alarmed", () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
     template.resourceCountIs('AWS::Events::EventBus', 1);
@@ -246,7 +270,8 @@ describe('StoreApiStack', () => {
     const statements = (policy![1] as Resource).Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>;
     const table = statements.find((s) => [s.Action].flat().includes('dynamodb:Query'))!;
     expect([table.Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
-    expect(statements.flatMap((s) => [s.Action].flat()).every((action) => action.startsWith('dynamodb:') || action.startsWith('xray:'))).toBe(true);
+    // And it opens the subscriptions' sealed secrets, to sign.
+    expect(statements.flatMap((s) => [s.Action].flat()).every((action) => action.startsWith('dynamodb:') || action.startsWith('xray:') || action === 'kms:Decrypt')).toBe(true);
     expect(id).toBeTruthy();
   });
 
@@ -270,7 +295,7 @@ describe('StoreApiStack', () => {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
     for (const group of resources('AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBe(30);
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'EventBusName', 'TableName']);
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'EventBusName', 'SecretsKeyArn', 'TableName']);
     expect(resources('AWS::ApiGatewayV2::Api')[0]!.Properties.CorsConfiguration).toBeUndefined();
   });
 });

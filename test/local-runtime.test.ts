@@ -1,6 +1,8 @@
 /** The local runtime as a user meets it: the HTTP server, and `npm start` as a process. */
 import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm, symlink, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createDynamoDbClient } from '../lib/db/client.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +58,7 @@ describe('npm start', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('starts DynamoDB Local on its data dir, prints a working key and how to sign (never a sign value), and stops it on SIGTERM', async () => {
+  it('starts DynamoDB Local on its data dir, prints a working key and how to sign (never a sign value), serves keys the tool makes beside it, and stops it on SIGTERM', async () => {
     const port = await freePort();
     const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '' });
     const output = await ready;
@@ -69,6 +71,30 @@ describe('npm start', () => {
     const response = await fetch(`${curl![2]}?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as Array<{ ID: number }>)[0]!.ID).toBe(1);
+
+    // A key the tool makes beside the running server: sealed with the data dir's secret, it works at
+    // once, and its quota holds.
+    const tool = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/api-key.ts', 'create', '--label', 'beside npm start', '--grant', 'tax:VIEW', '--quota', '2/3600'], {
+      // As a user's shell has it: only the data dir (this test process has its own table and endpoint).
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name))), DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(tool.status, tool.stderr).toBe(0);
+    const made = JSON.parse(tool.stdout) as { apiKey: string; secureKey: string };
+    const asMade = () => fetch(`${curl![2]}/1?sign=${signBody(made.secureKey, '')}`, { headers: { Authorization: `Token ${made.apiKey}` } });
+    const first = await asMade();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toMatch(/^"default";r=1;t=\d+$/);
+    expect((await asMade()).status).toBe(200);
+    expect((await asMade()).status).toBe(429);
+
+    // No item of its DynamoDB Local holds either secure key in clear.
+    const endpoint = (await readFile(path.join(dataDir, 'dynamodb-endpoint'), 'utf8')).trim();
+    const scanned = await DynamoDBDocumentClient.from(createDynamoDbClient(endpoint)).send(new ScanCommand({ TableName: 'store' }));
+    const text = JSON.stringify(scanned.Items).toUpperCase();
+    expect(scanned.Items!.length).toBeGreaterThan(10);
+    expect(text).not.toContain(secureKey.toUpperCase());
+    expect(text).not.toContain(made.secureKey.toUpperCase());
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(spawnSync('pgrep', ['-f', dataDir]).stdout.toString().trim()).toBe('');

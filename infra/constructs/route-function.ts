@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { handlerFile, type RouteDefinition } from '../../lib/routes.js';
 import { ROUTE_METADATA } from '../function-ids.js';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
+import type { SealedSecretsKey } from './sealed-secrets-key.js';
 
 export interface RouteFunctionProps {
   readonly route: RouteDefinition;
@@ -15,6 +16,8 @@ export interface RouteFunctionProps {
   readonly logRetention: RetentionDays;
   /** The server secret, read by the routes that use it (only GetSecretValue, only on it). */
   readonly serverSecret?: ISecret;
+  /** Opens API keys' secure keys (every protected route), and seals new secrets (`sealsSecrets`). */
+  readonly secretsKey?: SealedSecretsKey;
   readonly settings: FunctionSettings;
 }
 
@@ -26,7 +29,7 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, settings }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, secretsKey, settings }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -41,8 +44,10 @@ export class RouteFunction extends Construct {
           // Local: an --env-vars file only overrides variables the template declares.
           DYNAMODB_ENDPOINT: '',
           // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
-          // that `sam local` and the artifact test may give it.
-          ...(route.usesServerSecret && serverSecret ? { STORE_SECRET: '', STORE_SECRET_ARN: serverSecret.secretArn } : {}),
+          // that `sam local` and the artifact test may give it (there, sealed secrets are sealed
+          // under it, not KMS: lib/sealed-secrets.ts).
+          ...(route.permission ? { STORE_SECRET: '' } : {}),
+          ...(route.usesServerSecret && serverSecret ? { STORE_SECRET_ARN: serverSecret.secretArn } : {}),
         },
       }),
       memorySize: route.memoryMb,
@@ -50,6 +55,8 @@ export class RouteFunction extends Construct {
     });
     // How tooling finds this route's function in the template (infra/function-ids.ts).
     (this.function.node.defaultChild as CfnResource).addMetadata(ROUTE_METADATA, route.name);
+    if (secretsKey && route.sealsSecrets) secretsKey.letSeal(this.function);
+    else if (secretsKey && route.permission) secretsKey.letOpen(this.function);
     if (route.usesServerSecret && serverSecret) {
       this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [serverSecret.secretArn] }));
     }

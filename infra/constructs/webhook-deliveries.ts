@@ -7,18 +7,22 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
+import type { SealedSecretsKey } from './sealed-secrets-key.js';
 
 export interface WebhookDeliveriesProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
+  /** The worker opens the subscriptions' secrets to sign deliveries. */
+  readonly secretsKey: SealedSecretsKey;
 }
 
 /**
  * The webhooks' worker (CONTRACT §12): a function run every minute by a schedule, which dispatches
  * the feed's changes to the subscriptions and attempts what is due, in rounds, for most of its
  * minute. Runs never overlap: it may run at most one at a time (reserved concurrency 1), and each
- * ends before the next begins. It reads and writes only the store table.
+ * ends before the next begins. It reads and writes only the store table, and opens the
+ * subscriptions' sealed secrets.
  */
 export class WebhookDeliveries extends Construct {
   readonly worker: NodejsFunction;
@@ -39,6 +43,7 @@ export class WebhookDeliveries extends Construct {
         resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
       }),
     );
+    props.secretsKey.letOpen(this.worker);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.worker, { retryAttempts: 0 })] });
   }
 }

@@ -2,8 +2,9 @@
  * API keys (CONTRACT §3): 25 uppercase hex characters, each with a 48-hex-character secure key that
  * signs request bodies, a label and a profile: superadmin, or grants of accesses per resource.
  *
- * The secure key is stored as is: verifying an HMAC needs the key itself (as in Thelia). It is
- * shown once, by `create`, and never listed or logged.
+ * Verifying an HMAC needs the secure key itself (as in Thelia): it is stored sealed
+ * (lib/sealed-secrets.ts), opened only to verify a request, shown once, by `create`, and never
+ * listed or logged.
  */
 import { randomBytes } from 'node:crypto';
 import { NotFound } from '../db/errors.js';
@@ -11,6 +12,7 @@ import { update, writeAtomically } from '../db/transactions.js';
 import { ACCESSES, RESOURCES, type Access, type ProtectedBy } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
 import type { Quota } from './quota.js';
+import { isSealed, seal, unseal } from '../sealed-secrets.js';
 
 export { ACCESSES, RESOURCES };
 export type Grants = ApiKeyItem['grants'];
@@ -19,6 +21,9 @@ export type ApiKeyRecord = Omit<ApiKeyItem, 'secureKey'>;
 
 export const API_KEY_PATTERN = /^[0-9A-F]{25}$/;
 export const SECURE_KEY_PATTERN = /^[0-9A-Fa-f]{48}$/;
+
+/** What a key's sealed secure key is bound to: its own item. */
+export const sealedFor = (apiKey: string): string => `APIKEY#${apiKey}`;
 
 const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => record;
 
@@ -38,7 +43,7 @@ export async function createApiKey(options: { label: string; superadmin?: boolea
   const secureKey = randomBytes(24).toString('hex').toUpperCase();
   const item = {
     apiKey,
-    secureKey,
+    secureKey: await seal(secureKey, sealedFor(apiKey)),
     label: options.label,
     superadmin: options.superadmin ?? false,
     grants: options.grants ?? {},
@@ -62,9 +67,11 @@ export async function ensureApiKey(apiKey: string, secureKey: string, label = 'b
   if (existing?.revokedAt) {
     throw new Error(`the key ${apiKey} (STORE_BOOTSTRAP_API_KEY) was revoked on ${existing.revokedAt} and stays revoked: remove the variable, or name another key`);
   }
-  if (existing && existing.superadmin && existing.secureKey === secureKey) return;
+  // As it should be, and sealed (one stored in clear before is put back sealed).
+  const unchanged = existing?.superadmin && isSealed(existing.secureKey) && (await unseal(existing.secureKey, sealedFor(apiKey))) === secureKey;
+  if (unchanged) return;
   // A quota set on it since stays.
-  const key = { apiKey, secureKey, label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString(), ...(existing?.quota ? { quota: existing.quota } : {}) };
+  const key = { apiKey, secureKey: await seal(secureKey, sealedFor(apiKey)), label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString(), ...(existing?.quota ? { quota: existing.quota } : {}) };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
   await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
 }
@@ -74,7 +81,7 @@ export async function findActiveKey(apiKey: string): Promise<{ record: ApiKeyRec
   if (!API_KEY_PATTERN.test(apiKey)) return undefined;
   const item = await apiKeys.read(apiKey);
   if (!item || item.revokedAt) return undefined;
-  return { record: publicRecord(item), secureKey: item.secureKey };
+  return { record: publicRecord(item), secureKey: await unseal(item.secureKey, sealedFor(apiKey)) };
 }
 
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { useStoreRetention } from '../db/feed.js';
 import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { setUpTable } from '../local/setup.js';
+import { useDataDirSecret } from '../local/server-secret.js';
 
 export async function connectToTable(): Promise<DynamoDbLocal | undefined> {
   const local = await tableEndpoint();
@@ -21,6 +22,8 @@ export async function connectToTable(): Promise<DynamoDbLocal | undefined> {
 async function tableEndpoint(): Promise<DynamoDbLocal | undefined> {
   if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  // The secure keys a tool seals must open in `npm start`: both take the data dir's secret.
+  await useDataDirSecret(dataDir);
   const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (running) {
     process.env.DYNAMODB_ENDPOINT = running.trim();

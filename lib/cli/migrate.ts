@@ -8,8 +8,10 @@ import { connectToTable } from './connect.js';
 
 const local = await connectToTable();
 try {
-  const { locksMoved, summariesWritten, countsSharded, conflicts } = await migrate();
-  console.log(`locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}`);
+  const { locksMoved, summariesWritten, countsSharded, secretsSealed, conflicts } = await migrate();
+  console.log(
+    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; secrets sealed: ${secretsSealed}`,
+  );
   for (const conflict of conflicts) console.log(`left as it was (rename one of the two): ${conflict}`);
   process.exitCode = conflicts.length ? 2 : 0;
 } finally {

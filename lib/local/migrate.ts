@@ -15,6 +15,8 @@
  *   count's shards; a tax rule's `productCount` moves onto the shards of its products' count. Each
  *   move is one transaction conditioned on the value read, so a write meanwhile only makes it read
  *   again.
+ * - Sealed secrets (lib/sealed-secrets.ts). API keys' secure keys and webhook secrets stored in clear
+ *   are sealed in place, each on condition that it still holds the value read.
  */
 import { unshardedCountSteps, type Counter } from '../db/counters.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
@@ -24,13 +26,19 @@ import { retryOnConflict, update, writeAtomically, type WriteStep } from '../db/
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
 import { productsUsing, taxRules } from '../tax-rules/entity.js';
-import { webhooks } from '../webhooks/entity.js';
+import { sealedSecretOf, webhooks } from '../webhooks/entity.js';
+import { apiKeys } from '../api-keys/entity.js';
+import { sealedFor } from '../api-keys/index.js';
+import type { Key } from '../db/keys.js';
+import { isSealed, seal } from '../sealed-secrets.js';
 
 export interface Migration {
   locksMoved: number;
   summariesWritten: number;
   /** Counts moved onto shards: kinds' record counts and rules' product counts. */
   countsSharded: number;
+  /** API keys' secure keys and webhook secrets sealed. */
+  secretsSealed: number;
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
   conflicts: string[];
 }
@@ -92,12 +100,34 @@ async function shardCounts(migration: Migration): Promise<void> {
   }
 }
 
+/** Seals a secret stored in clear, unless it changed since it was read (then it was written sealed). */
+async function sealInPlace(key: Key, attribute: string, clear: string, context: string, migration: Migration): Promise<void> {
+  const sealed = await seal(clear, context);
+  const step = update(key, { update: 'SET #secret = :sealed', condition: '#secret = :clear', names: { '#secret': attribute }, values: { ':sealed': sealed, ':clear': clear } }, () => new WriteConflict());
+  try {
+    await writeAtomically([step]);
+    migration.secretsSealed++;
+  } catch (error) {
+    if (!(error instanceof WriteConflict)) throw error;
+  }
+}
+
+async function sealSecrets(migration: Migration): Promise<void> {
+  for (const key of await apiKeys.readAll()) {
+    if (!isSealed(key.secureKey)) await sealInPlace(apiKeys.key(key.apiKey), 'secureKey', key.secureKey, sealedFor(key.apiKey), migration);
+  }
+  for (const webhook of await webhooks.readAll()) {
+    if (!isSealed(webhook.secret)) await sealInPlace(webhooks.key(webhook.id), 'secret', webhook.secret, sealedSecretOf(webhook.id), migration);
+  }
+}
+
 export async function migrate(): Promise<Migration> {
-  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, conflicts: [] };
+  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, secretsSealed: 0, conflicts: [] };
   // First: until then, the counter items of an earlier version sit among a list's records.
   await shardCounts(migration);
   await relockEvery(customers, migration);
   await relockEvery(products, migration);
   await summarizeTaxRules(migration);
+  await sealSecrets(migration);
   return migration;
 }

@@ -6,29 +6,17 @@
  * (conflict-proxy.ts: transactions refused as DynamoDB refuses them, each held
  * STORE_LOCAL_CONFLICT_HOLD_MS, default 5).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tableName } from '../db/client.js';
 import { setUpTable } from './setup.js';
+import { useDataDirSecret } from './server-secret.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { runWebhooksOnce } from '../webhooks/run.js';
 import { placeChanges } from '../changes/placer.js';
-
-/** The server secret of this data dir (lib/secrets.ts), made on first start and kept with the data. */
-async function ensureServerSecret(dataDir: string): Promise<void> {
-  if (process.env.STORE_SECRET) return;
-  const file = path.join(dataDir, 'secret');
-  let secret = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (!secret) {
-    secret = randomBytes(32).toString('hex');
-    await writeFile(file, secret, { mode: 0o600 });
-  }
-  process.env.STORE_SECRET = secret;
-}
 
 /** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
 function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
@@ -61,7 +49,7 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
   await mkdir(dataDir, { recursive: true });
-  await ensureServerSecret(dataDir);
+  await useDataDirSecret(dataDir);
   let dynamo: DynamoDbLocal | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
     const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;

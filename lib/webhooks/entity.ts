@@ -1,7 +1,7 @@
 /**
  * How webhook subscriptions live in the table, declared once, and the jobs that deliver changes to
- * them. The secret is kept as API keys' secure keys are (signing needs it) and shown only once, in
- * the create's answer. `start` is the change feed's position when the subscription was made, and
+ * them. The secret is kept as API keys' secure keys are, sealed (lib/sealed-secrets.ts: signing
+ * needs it), and shown only once, in the create's answer. `start` is the change feed's position when the subscription was made, and
  * `startAt` the time: it gets the changes placed after the one and dated after the other.
  */
 import * as v from 'valibot';
@@ -19,6 +19,7 @@ export const WebhookRecord = v.object({
   enabled: v.boolean(),
   /** '' while enabled; `gone` after a 410; `failing` after three days of failures. */
   disabledReason: v.string(),
+  /** Sealed, for the subscription's item (`sealedSecretOf`). */
   secret: v.string(),
   start: v.tuple([v.number(), v.number()]),
   /** When its create began (epoch ms): it takes only changes dated after (none before its answer). Absent on older subscriptions. */
@@ -29,6 +30,9 @@ export const WebhookRecord = v.object({
 });
 
 export type WebhookSubscription = v.InferOutput<typeof WebhookRecord>;
+
+/** What a subscription's sealed secret is bound to: its own item. */
+export const sealedSecretOf = (id: number): string => `WEBHOOK#${id}`;
 
 /** A store has at most this many subscriptions: each change is matched against all of them. */
 export const MAX_WEBHOOKS = 50;

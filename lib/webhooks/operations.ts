@@ -11,10 +11,11 @@ import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { DELIVERY_PREFIX, firstDelivery, webhooks, type WebhookSubscription } from './entity.js';
+import { DELIVERY_PREFIX, firstDelivery, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
+import { seal } from '../sealed-secrets.js';
 
 /** `http` and 127.0.0.1/::1 allowed: `npm start` and tests say so (STORE_WEBHOOKS_ALLOW_LOOPBACK=1); a deployment never does. */
 export const deliveryOptions = () => ({ allowLoopback: process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK === '1' });
@@ -43,14 +44,16 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
   const startAt = Date.now();
   const now = new Date(startAt).toISOString();
   const start = await feedEnd();
+  const id = await webhooks.allocateId();
+  const secret = newWebhookSecret();
   const webhook: WebhookSubscription = {
-    id: await webhooks.allocateId(),
+    id,
     url,
     events: input.events,
     description: input.description,
     enabled: true,
     disabledReason: '',
-    secret: newWebhookSecret(),
+    secret: await seal(secret, sealedSecretOf(id)),
     start: [start.n, start.i],
     startAt,
     version: 1,
@@ -61,7 +64,7 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
   // A change sent after this answer must be dated after `startAt`, even by a clock read in the same millisecond.
   while (Date.now() <= startAt) await pause(1);
   // The secret, this once.
-  return { ...webhookRow(webhook), SECRET: webhook.secret };
+  return { ...webhookRow(webhook), SECRET: secret };
 }
 
 export const getWebhook = async (id: number): Promise<Row> => webhookRow(await readWebhook(id));

@@ -19,7 +19,8 @@ import { ABSENT, holds, put, raced, writeAtomically, type WriteStep } from '../d
 import { log, metricsDirective } from '../log.js';
 import { WEBHOOKS_NAMESPACE } from './metrics.js';
 import { deliver } from './deliver.js';
-import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, firstDelivery, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJobs, deliveryLogKey, DISPATCH_CURSOR, firstDelivery, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { unseal } from '../sealed-secrets.js';
 import { deliveryOptions } from './operations.js';
 import { matches } from './schema.js';
 import { failingTooLong, nextAttemptAt } from './schedule.js';
@@ -137,7 +138,7 @@ async function work(job: Item, subscriptions: ReadonlyMap<number, WebhookSubscri
   }
   const change: Change = changeOf(item);
   const body = JSON.stringify(changeRow(change));
-  const attempt = await deliver(webhook.url, webhook.secret, change.id, body, deliveryOptions());
+  const attempt = await deliver(webhook.url, await unseal(webhook.secret, sealedSecretOf(webhookId)), change.id, body, deliveryOptions());
   const now = Date.now();
   const firstAttemptAt = Number(job.firstAttemptAt ?? now);
   outcome.attempted++;
