@@ -15,7 +15,7 @@
  *   sealed:1:<keyring>:<wrapped data key>:<iv>:<ciphertext and tag>   (base64url fields)
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { endpointConfig } from './db/client.js';
+import { endpointConfig } from './aws-endpoint.js';
 import { DependencyUnavailable } from './errors.js';
 import { serverKey } from './secrets.js';
 

@@ -29,6 +29,8 @@ beforeAll(async () => {
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
   writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
   writeFileSync(path.join(dataDir, 'secret'), 'sam test secret');
+  // As `npm start` would, this process seals the sample key's secure key under that secret.
+  process.env.STORE_SECRET = 'sam test secret';
   await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
 });
 

@@ -6,7 +6,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { changeOfStreamImage, type Change } from '../db/changes.js';
-import { endpointConfig } from '../db/client.js';
+import { endpointConfig } from '../aws-endpoint.js';
 import { changeEvent } from './event.js';
 
 /** An entry EventBridge kept refusing: its error code, never the event's content. */

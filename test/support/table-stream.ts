@@ -6,7 +6,8 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { createDynamoDbClient, endpointConfig, tableName } from '../../lib/db/client.js';
+import { endpointConfig } from '../../lib/aws-endpoint.js';
+import { createDynamoDbClient, tableName } from '../../lib/db/client.js';
 
 /** A stream attribute value with its bytes in base64, the way a Lambda event carries it. */
 function asLambdaValue(value: unknown): unknown {

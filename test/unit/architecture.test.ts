@@ -1,7 +1,7 @@
 /**
  * The layers, checked on the import graph and the source text (ARCHITECTURE.md says why):
  *   functions → http, resources, leaves;  resources → db, leaves;  db → db only;  leaves → leaves;
- *   every layer may read the platform's limits (lib/limits.ts), which import nothing;
+ *   every layer may read the platform's facts (lib/limits.ts, lib/aws-endpoint.ts), which import nothing;
  *   tooling (local runtime, CLI, setup, generators, infra) may import anything, and no Lambda's
  *   import closure reaches it.
  */
@@ -13,16 +13,19 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'data' | 'limits';
 
-const LEAVES = ['lib/identity.ts', 'lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/row-schema.ts', 'lib/reference/index.ts'];
+const LEAVES = ['lib/identity.ts', 'lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/sealed-secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/row-schema.ts', 'lib/reference/index.ts'];
 const RESOURCES = ['customers', 'products', 'tax-rules', 'api-keys', 'changes', 'events', 'webhooks'];
 /** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
 const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];
 
-/** The platform's limits (lib/limits.ts): data every layer may read, the data layer included. */
-const LIMITS_FILE = 'lib/limits.ts';
+/**
+ * The platform's facts: its limits (lib/limits.ts) and how a client reaches an endpoint given in
+ * place of AWS's (lib/aws-endpoint.ts), which every layer may read, the data layer included.
+ */
+const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts'];
 
 function layerOf(file: string): Layer {
-  if (file === LIMITS_FILE) return 'limits';
+  if (PLATFORM_FILES.includes(file)) return 'limits';
   if (file.startsWith('functions/')) return 'function';
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/db/')) return 'db';
