@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retentionSeconds } from '../lib/db/changes.js';
 import { PLACER_SILENT_MS, runPlacer, useStoreRetention } from '../lib/db/feed.js';
-import { runWebhooksOnce } from '../lib/webhooks/run.js';
+import { runWebhooksOnce } from '../lib/webhooks/worker.js';
 import { get, post, put } from './support/api.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
 import { createProduct, uniqueRef } from './support/fixtures.js';

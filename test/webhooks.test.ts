@@ -1,13 +1,13 @@
 /**
  * Webhooks (CONTRACT §12) as a superadmin and a receiver meet them: subscriptions made through the
  * API, a real HTTP receiver on 127.0.0.1 started here (loopback allowed, as `npm start` allows it),
- * and the same rounds `npm start` runs (lib/webhooks/run.ts), with the retry schedule shortened.
+ * and the same worker `npm start` runs (lib/webhooks/worker.ts), a round at a time, with the retry schedule shortened.
  */
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { Context } from 'aws-lambda';
 import { handler as scheduledRun } from '../functions/webhooks/run.js';
-import { runWebhooksOnce } from '../lib/webhooks/run.js';
+import { runWebhooksOnce } from '../lib/webhooks/worker.js';
 import { del, get, keyWith, logLines, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { cursorNow, type ChangeRow } from './support/changes.js';
 import { createCustomer, createProduct } from './support/fixtures.js';

@@ -8,9 +8,9 @@ import { connectToTable } from './connect.js';
 
 const local = await connectToTable();
 try {
-  const { locksMoved, summariesWritten, countsSharded, secretsSealed, conflicts } = await migrate();
+  const { locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, conflicts } = await migrate();
   console.log(
-    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; secrets sealed: ${secretsSealed}`,
+    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}`,
   );
   for (const conflict of conflicts) console.log(`left as it was (rename one of the two): ${conflict}`);
   process.exitCode = conflicts.length ? 2 : 0;

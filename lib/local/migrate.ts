@@ -15,6 +15,9 @@
  *   count's shards; a tax rule's `productCount` moves onto the shards of its products' count. Each
  *   move is one transaction conditioned on the value read, so a write meanwhile only makes it read
  *   again.
+ * - Webhook jobs in lanes (lib/webhooks/lane.ts). Jobs queued in the four shared partitions of an
+ *   earlier version are queued again, as they were, in their subscription's live lane (run it with
+ *   the workers of the earlier version stopped).
  * - Sealed secrets (lib/sealed-secrets.ts). API keys' secure keys and webhook secrets stored in clear
  *   are sealed in place, each on condition that it still holds the value read.
  */
@@ -26,7 +29,9 @@ import { retryOnConflict, update, writeAtomically, type WriteStep } from '../db/
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
 import { productsUsing, taxRules } from '../tax-rules/entity.js';
-import { sealedSecretOf, webhooks } from '../webhooks/entity.js';
+import { deliveryJobs, liveLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
+import { queryAll } from '../db/items.js';
+import { table } from '../db/table.js';
 import { apiKeys } from '../api-keys/entity.js';
 import { sealedFor } from '../api-keys/index.js';
 import type { Key } from '../db/keys.js';
@@ -37,6 +42,8 @@ export interface Migration {
   summariesWritten: number;
   /** Counts moved onto shards: kinds' record counts and rules' product counts. */
   countsSharded: number;
+  /** Webhook jobs moved into their subscription's lane. */
+  jobsRelaned: number;
   /** API keys' secure keys and webhook secrets sealed. */
   secretsSealed: number;
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
@@ -112,6 +119,22 @@ async function sealInPlace(key: Key, attribute: string, clear: string, context: 
   }
 }
 
+/** The partitions an earlier version queued every webhook job in. */
+const SHARED_JOB_PARTITIONS = ['WEBHOOK_DUE#0', 'WEBHOOK_DUE#1', 'WEBHOOK_DUE#2', 'WEBHOOK_DUE#3'];
+
+async function relaneJobs(migration: Migration): Promise<void> {
+  const { partitionKey } = table.indexes.GSI3;
+  for (const partition of SHARED_JOB_PARTITIONS) {
+    const jobs = await queryAll({ IndexName: 'GSI3', KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': partition } });
+    for (const job of jobs) {
+      const { pk, sk, dueAt, webhookId, changeId, changeKey, attempt, firstAttemptAt } = job;
+      const attributes = { webhookId, changeId, changeKey, attempt, ...(firstAttemptAt === undefined ? {} : { firstAttemptAt }) };
+      await writeAtomically([deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, liveLane(Number(webhookId)), Number(dueAt), attributes)]);
+      migration.jobsRelaned++;
+    }
+  }
+}
+
 async function sealSecrets(migration: Migration): Promise<void> {
   for (const key of await apiKeys.readAll()) {
     if (!isSealed(key.secureKey)) await sealInPlace(apiKeys.key(key.apiKey), 'secureKey', key.secureKey, sealedFor(key.apiKey), migration);
@@ -122,12 +145,13 @@ async function sealSecrets(migration: Migration): Promise<void> {
 }
 
 export async function migrate(): Promise<Migration> {
-  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, secretsSealed: 0, conflicts: [] };
+  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, jobsRelaned: 0, secretsSealed: 0, conflicts: [] };
   // First: until then, the counter items of an earlier version sit among a list's records.
   await shardCounts(migration);
   await relockEvery(customers, migration);
   await relockEvery(products, migration);
   await summarizeTaxRules(migration);
+  await relaneJobs(migration);
   await sealSecrets(migration);
   return migration;
 }

@@ -60,8 +60,8 @@ export async function enableStream(client: DynamoDBClient, name: string): Promis
   await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
 }
 
-/** What migrate.ts brings a table to: locks in lib/identity.ts's form, tax-rule summaries, sharded counts, sealed secrets. */
-const MIGRATION = 'identity-locks+tax-rule-summaries+sharded-counts+sealed-secrets';
+/** What migrate.ts brings a table to: locks in lib/identity.ts's form, tax-rule summaries, sharded counts, webhook jobs in lanes, sealed secrets. */
+const MIGRATION = 'identity-locks+tax-rule-summaries+sharded-counts+job-lanes+sealed-secrets';
 
 const referenceVersion = createHash('sha256').update(JSON.stringify(referenceRecords)).digest('hex');
 

@@ -15,7 +15,7 @@ import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
-import { runWebhooksOnce } from '../webhooks/run.js';
+import { webhookWorker } from '../webhooks/worker.js';
 import { placeChanges } from '../changes/placer.js';
 
 /** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
@@ -33,11 +33,12 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
 
 /**
  * The background work AWS runs on its own: the change feed's placer (the table's stream runs it
- * there), twice a second, and the webhooks' rounds (lib/webhooks/run.ts), every second.
+ * there), and the webhooks' worker (lib/webhooks/worker.ts), each twice a second; the worker's lanes
+ * run between its ticks.
  */
 function runBackgroundWork(): void {
   every(500, 'changes', () => placeChanges(Date.now() + 5_000));
-  every(1_000, 'webhooks', () => runWebhooksOnce());
+  every(500, 'webhooks', () => webhookWorker.tick());
 }
 
 async function main(): Promise<void> {

@@ -22,6 +22,9 @@ export interface Attempt {
   latencyMs: number;
 }
 
+/** An attempt's time, the name's resolution included (CONTRACT §12: a 2xx within 10 s delivers it). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
 export interface DeliveryOptions extends AddressOptions {
   timeoutMs?: number;
 }
@@ -40,7 +43,7 @@ const errorWord = (error: NodeJS.ErrnoException): string =>
 export async function deliver(url: string, secret: string, changeId: string, body: string, options: DeliveryOptions = {}): Promise<Attempt> {
   const started = performance.now();
   const done = (status: number, error: string): Attempt => ({ status, error, delivered: error === '', latencyMs: Math.round(performance.now() - started) });
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+  const signal = AbortSignal.timeout(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
   let target;
   try {
     target = await checkWebhookUrl(url, options, signal);

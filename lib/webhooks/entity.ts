@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import type { Change } from '../db/changes.js';
+import { defineAttemptLog } from '../db/attempt-log.js';
 import { defineDueQueue } from '../db/due-queue.js';
 import { defineEntity } from '../db/entity.js';
 import { padId } from '../db/keys.js';
@@ -46,14 +47,23 @@ export const webhooks = defineEntity({
   counter: { name: 'WEBHOOK', max: MAX_WEBHOOKS },
 });
 
-/** A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt. */
-export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', shards: 4, index: 'GSI3' });
+/**
+ * A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt, in its subscription's
+ * own lane: `<id>#live` for changes as they come, `<id>#replay` for a replay's (lane.ts).
+ */
+export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', index: 'GSI3' });
 export const jobKey = (webhookId: number, changeId: string) => ({ pk: webhooks.key(webhookId).pk, sk: `JOB#${changeId}` });
+export const liveLane = (webhookId: number): string => `${webhookId}#live`;
+export const replayLane = (webhookId: number): string => `${webhookId}#replay`;
 /** The step that queues a change's first delivery to a subscription, due at `now` (a dispatch, or a replay). */
-export const firstDelivery = (webhookId: number, change: Pick<Change, 'id' | 'key'>, now: number): WriteStep =>
-  deliveryJobs.enqueue(jobKey(webhookId, change.id), now, { webhookId, changeId: change.id, changeKey: change.key, attempt: 1 });
-/** An attempt in a subscription's delivery log, newest last in key order. */
-export const DELIVERY_PREFIX = 'DELIVERY#';
-export const deliveryLogKey = (webhookId: number, at: string, changeId: string, attempt: number) => ({ pk: webhooks.key(webhookId).pk, sk: `${DELIVERY_PREFIX}${at}#${changeId}#${attempt}` });
+export const firstDelivery = (webhookId: number, change: Pick<Change, 'id' | 'key'>, now: number, options: { replay?: boolean } = {}): WriteStep =>
+  deliveryJobs.enqueue(jobKey(webhookId, change.id), options.replay ? replayLane(webhookId) : liveLane(webhookId), now, {
+    webhookId,
+    changeId: change.id,
+    changeKey: change.key,
+    attempt: 1,
+  });
+/** Every attempt, in its subscription's partition, kept 30 days. */
+export const deliveryLog = defineAttemptLog({ prefix: 'DELIVERY#', keepDays: 30 });
 /** Where the dispatcher is in the change feed. */
 export const DISPATCH_CURSOR = { pk: 'WEBHOOK_DISPATCH', sk: 'CURSOR' };

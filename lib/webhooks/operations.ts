@@ -5,13 +5,12 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { NotFound } from '../db/errors.js';
 import { feedEnd, follow } from '../db/feed.js';
-import { queryPage } from '../db/items.js';
 import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { DELIVERY_PREFIX, firstDelivery, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryLog, firstDelivery, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
@@ -103,12 +102,7 @@ export async function deleteWebhook(id: number): Promise<void> {
 /** The latest attempts, newest first. */
 export async function listDeliveries(id: number, limit: number): Promise<Page<Row>> {
   await readWebhook(id);
-  const { items } = await queryPage({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': webhooks.key(id).pk, ':prefix': DELIVERY_PREFIX },
-    ScanIndexForward: false,
-    Limit: limit,
-  });
+  const items = await deliveryLog.latest(webhooks.key(id).pk, limit);
   const attempts = items.map(
     (item): DeliveryAttempt => ({
       changeId: String(item.changeId),
@@ -139,7 +133,8 @@ export async function replayWebhook(id: number, from: unknown): Promise<Row> {
     const page = await follow({ from: position, wanted: () => true, limit: Math.min(100, REPLAY_MAX - replayed) });
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
-      await writeAtomically(wanted.map((change) => firstDelivery(id, change, now)));
+      // In the subscription's replay lane: paced there, after its live changes (lane.ts).
+      await writeAtomically(wanted.map((change) => firstDelivery(id, change, now, { replay: true })));
     }
     replayed += wanted.length;
     if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;

@@ -323,7 +323,7 @@ recording changes: a product update's transaction, ${PAIRS * 10} pairs alternate
  */
 async function webhookDelay(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { runWebhooksOnce } = await import('../../lib/webhooks/run.js');
+  const { runWebhooksOnce } = await import('../../lib/webhooks/worker.js');
   process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
   const call = await signedCaller('bench-webhooks');
   const received = new Map<string, number>();
