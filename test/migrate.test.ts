@@ -13,8 +13,12 @@ import { countOf, idKey } from '../lib/db/counters.js';
 import { SORT_FIRST, SORT_LAST } from '../lib/db/keys.js';
 import { readItem } from '../lib/db/items.js';
 import { productsUsing } from '../lib/tax-rules/entity.js';
+import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, webhooks } from '../lib/webhooks/entity.js';
 import { del, get, post } from './support/api.js';
 import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+
+// A subscription to a receiver on 127.0.0.1, as `npm start` allows.
+process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
 
 const formerly = (ref: string) => products.lockKey('ref', ref, (value) => value.toLowerCase());
 
@@ -106,5 +110,23 @@ describe('npm run migrate', () => {
     for (const id of used) expect((await del(`/api/products/${id}`)).status).toBe(204);
     expect((await del(`/api/tax-rules/${rule}`)).status).toBe(204);
     expect((await migrate()).countsSharded).toBe(0);
+  });
+
+  it("starts each webhook's lane where the one dispatcher of an earlier version was, and moves its queued jobs into the lane", async () => {
+    const hook = await post('/api/webhooks', { url: 'http://127.0.0.1:9/old', events: ['product.*'] });
+    expect(hook.status).toBe(201);
+    const id = hook.body[0].ID as number;
+    const start = (await webhooks.read(id))!.start;
+    const dispatched = [start[0] + 3, 0];
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...DISPATCH_CURSOR, position: dispatched } }));
+    // A job as an earlier version queued it: in one of four shared partitions of GSI3.
+    const job = { pk: `WEBHOOK#${id}`, sk: 'JOB#old-change', webhookId: id, changeId: 'old-change', changeKey: { pk: 'X', sk: 'Y' }, attempt: 2, dueAt: 1_000, gsi3pk: 'WEBHOOK_DUE#2', gsi3sk: `000000000001000#WEBHOOK#${id}#JOB#old-change` };
+    await db().send(new PutCommand({ TableName: tableName(), Item: job }));
+
+    const { jobsRelaned } = await migrate();
+    expect(jobsRelaned).toBe(1);
+    expect((await readItem(laneCursorKey(id)))?.position).toEqual(dispatched);
+    expect((await deliveryJobs.due(retryLane(id), Date.now(), 10)).map((due) => [due.changeId, due.attempt, due.dueAt])).toEqual([['old-change', 2, 1_000]]);
+    expect(await deliveryJobs.due('2', Date.now(), 10)).toEqual([]);
   });
 });

@@ -124,9 +124,8 @@ describe('the worker', () => {
     const before = receiver.at('/dead').length;
     const worker = new WebhookWorker();
     // 5 s left: less than an attempt's 10 s and its record.
-    const { queued } = await worker.tick(Date.now() + 5_000);
+    expect(await worker.tick(Date.now() + 5_000)).toBeGreaterThan(0);
     await worker.settle();
-    expect(queued).toBeGreaterThan(0);
     expect(receiver.at('/dead').length).toBe(before);
     expect(worker.take().attempted).toBe(0);
   });

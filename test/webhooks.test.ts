@@ -22,7 +22,7 @@ const receiver = useReceiver();
 async function runRounds(max = 6): Promise<void> {
   for (let i = 0; i < max; i++) {
     const round = await runWebhooksOnce();
-    if (round.queued === 0 && round.attempted === 0) return;
+    if (round.attempted === 0) return;
   }
 }
 
@@ -141,17 +141,17 @@ describe('webhooks', () => {
     }
   });
 
-  it('goes on from the newest change when its dispatcher fell behind the changes\' retention, and says so', async () => {
+  it('goes on from the newest change when its lane fell behind the changes\' retention, and says so', async () => {
     await subscribe('/late', ['product.created']);
     await runRounds();
     const kept = process.env.STORE_CHANGE_RETENTION_DAYS;
     process.env.STORE_CHANGE_RETENTION_DAYS = String(1 / 86_400);
     try {
       const lost = (await createProduct()).row;
-      await get('/api/changes?limit=1'); // placed by a reader, then past its retention before the dispatcher reads it
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await get('/api/changes?limit=1'); // placed by a reader, then past its retention before the lane reads it
+      await new Promise((resolve) => setTimeout(resolve, 3_100));
       await runRounds();
-      expect(logLines.some((line) => line.includes("dispatcher was behind the changes' retention"))).toBe(true);
+      expect(logLines.some((line) => line.includes("lane was behind the changes' retention"))).toBe(true);
       const next = (await createProduct()).row;
       await runRounds();
       expect(at('/late').map((d) => (JSON.parse(d.body) as ChangeRow).ENTITY_ID)).toEqual([next.ID]);

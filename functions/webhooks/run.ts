@@ -19,14 +19,15 @@ export const handler = async (_event: unknown, context: Context): Promise<void> 
   const deadline = Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS;
   while (deadline - Date.now() > RESERVE_MS) {
     const started = Date.now();
-    const { queued } = await webhookWorker.tick(deadline);
-    // Lanes still at work (a slow receiver's) do not hold the ticks of the others.
-    if (queued === 0 && webhookWorker.idle) {
+    await webhookWorker.tick(deadline);
+    const rest = TICK_MS - (Date.now() - started);
+    if (rest > 0) await pause(rest);
+    // Lanes still at work (a slow receiver's) do not hold the ticks of the others; an idle worker
+    // stays only for a job that falls due within the run.
+    if (webhookWorker.idle && webhookWorker.take().attempted === 0) {
       const nextDue = await webhookWorker.nextDue();
       if (nextDue === undefined || nextDue > deadline - RESERVE_MS) break;
     }
-    const rest = TICK_MS - (Date.now() - started);
-    if (rest > 0) await pause(rest);
   }
   await webhookWorker.settle();
 };

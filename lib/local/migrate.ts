@@ -15,9 +15,10 @@
  *   count's shards; a tax rule's `productCount` moves onto the shards of its products' count. Each
  *   move is one transaction conditioned on the value read, so a write meanwhile only makes it read
  *   again.
- * - Webhook jobs in lanes (lib/webhooks/lane.ts). Jobs queued in the four shared partitions of an
- *   earlier version are queued again, as they were, in their subscription's live lane (run it with
- *   the workers of the earlier version stopped).
+ * - Webhook lanes (lib/webhooks/lane.ts). Each subscription follows the feed from its own cursor,
+ *   which starts where the one dispatcher of an earlier version was; the jobs it queued in four
+ *   shared partitions are queued again, as they were, in their subscription's lane (run it with the
+ *   workers of the earlier version stopped).
  * - Sealed secrets (lib/sealed-secrets.ts). API keys' secure keys and webhook secrets stored in clear
  *   are sealed in place, each on condition that it still holds the value read.
  */
@@ -25,13 +26,11 @@ import { unshardedCountSteps, type Counter } from '../db/counters.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
 import { createSteps, readTotal } from '../db/sharded-count.js';
-import { retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { ABSENT, put, raced, retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
 import { productsUsing, taxRules } from '../tax-rules/entity.js';
-import { deliveryJobs, liveLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
-import { queryAll } from '../db/items.js';
-import { table } from '../db/table.js';
+import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
 import { apiKeys } from '../api-keys/entity.js';
 import { sealedFor } from '../api-keys/index.js';
 import type { Key } from '../db/keys.js';
@@ -119,17 +118,26 @@ async function sealInPlace(key: Key, attribute: string, clear: string, context: 
   }
 }
 
-/** The partitions an earlier version queued every webhook job in. */
-const SHARED_JOB_PARTITIONS = ['WEBHOOK_DUE#0', 'WEBHOOK_DUE#1', 'WEBHOOK_DUE#2', 'WEBHOOK_DUE#3'];
+/** The lanes an earlier version queued every webhook job in: four shared ones, `WEBHOOK_DUE#0` to `#3`. */
+const SHARED_LANES = ['0', '1', '2', '3'];
 
 async function relaneJobs(migration: Migration): Promise<void> {
-  const { partitionKey } = table.indexes.GSI3;
-  for (const partition of SHARED_JOB_PARTITIONS) {
-    const jobs = await queryAll({ IndexName: 'GSI3', KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': partition } });
-    for (const job of jobs) {
-      const { pk, sk, dueAt, webhookId, changeId, changeKey, attempt, firstAttemptAt } = job;
+  const dispatched = (await readItem(DISPATCH_CURSOR))?.position as [number, number] | undefined;
+  if (dispatched) {
+    for (const webhook of await webhooks.readAll()) {
+      if (await readItem(laneCursorKey(webhook.id))) continue;
+      const [n, i] = dispatched[0] > webhook.start[0] || (dispatched[0] === webhook.start[0] && dispatched[1] > webhook.start[1]) ? dispatched : webhook.start;
+      // Made meanwhile by a lane: it stays.
+      await writeAtomically([put({ ...laneCursorKey(webhook.id), position: [n, i] }, ABSENT, raced)]).catch((error: unknown) => {
+        if (!(error instanceof WriteConflict)) throw error;
+      });
+    }
+  }
+  for (const lane of SHARED_LANES) {
+    // One read: the index is eventually consistent, so a job just moved might show again.
+    for (const { pk, sk, dueAt, webhookId, changeId, changeKey, attempt, firstAttemptAt } of await deliveryJobs.due(lane, Number.MAX_SAFE_INTEGER, 10_000)) {
       const attributes = { webhookId, changeId, changeKey, attempt, ...(firstAttemptAt === undefined ? {} : { firstAttemptAt }) };
-      await writeAtomically([deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, liveLane(Number(webhookId)), Number(dueAt), attributes)]);
+      await writeAtomically([deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, retryLane(Number(webhookId)), Number(dueAt), attributes)]);
       migration.jobsRelaned++;
     }
   }

@@ -1,77 +1,98 @@
 /**
- * One attempt of one claimed job (CONTRACT §12): the change delivered, signed with the
- * subscription's secret; then, in one transaction on condition that the claim still holds, the
- * attempt in the delivery log and the job completed (2xx, 410, or its schedule over) or due again;
- * a 410 or three days of failures disable the subscription.
+ * One delivery attempt (CONTRACT §12): a change delivered to a subscription, signed with its
+ * secret, and what records it: the attempt in the delivery log, and, for a change taken from the
+ * feed, a job to try it again when it failed; for a job (a retry, a replay), the job completed (2xx,
+ * 410, or its schedule over) or due again. A 410 or three days of failures disable the subscription.
  */
 import { changeRow } from '../changes/row.js';
-import { changeOf } from '../db/changes.js';
+import type { Change } from '../db/changes.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
 import type { Item } from '../db/items.js';
 import { writeAtomically, type WriteStep } from '../db/transactions.js';
 import { unseal } from '../sealed-secrets.js';
 import { deliver } from './deliver.js';
 import { disabling, type DisabledReason } from './disable.js';
-import { deliveryJobs, deliveryLog, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJob, deliveryJobs, deliveryLog, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
 import { logAttempt, logDisabled } from './metrics.js';
 import { deliveryOptions } from './operations.js';
 import { failingTooLong, nextAttemptAt } from './schedule.js';
 
-/** What came of a job, for its lane: `failed` is due again at `nextAt`. */
+/** A change to deliver: taken from the feed (its first attempt), or by a job; `change` undefined when the job's change is past its retention. */
+export interface Delivery {
+  change: Change | undefined;
+  job?: Item;
+}
+
+/** What came of a delivery, for its lane: `failed` is due again at `nextAt`, as the job `retry`. */
 export type AttemptOutcome =
   | { kind: 'delivered' }
-  | { kind: 'failed'; nextAt: number; job: Item }
+  | { kind: 'failed'; nextAt: number; attempt: number; retry: { pk: string; sk: string } }
   | { kind: 'disabled'; reason: DisabledReason }
   /** Nothing to deliver: the change is past its retention. */
   | { kind: 'dropped' };
 
+export interface Attempted {
+  outcome: AttemptOutcome;
+  /** What records it (recordAttempts writes it). */
+  steps: WriteStep[];
+}
+
 const lost = () => new WriteConflict();
 
-export async function attemptJob(claimed: Item, webhook: WebhookSubscription, changeItem: Item | undefined): Promise<AttemptOutcome> {
-  if (!changeItem) {
-    await writeAtomically([deliveryJobs.complete(claimed, lost)]).catch(ignoreLostClaim);
-    return { kind: 'dropped' };
-  }
-  const change = changeOf(changeItem);
+/** Makes one attempt; its record is for the caller to write, with the others of its batch. */
+export async function attemptDelivery(webhook: WebhookSubscription, { change, job }: Delivery): Promise<Attempted> {
+  if (!change) return { outcome: { kind: 'dropped' }, steps: job ? [deliveryJobs.complete(job, lost)] : [] };
   const body = JSON.stringify(changeRow(change));
   const attempt = await deliver(webhook.url, await unseal(webhook.secret, sealedSecretOf(webhook.id)), change.id, body, deliveryOptions());
   const now = Date.now();
-  const number = Number(claimed.attempt);
-  const firstAttemptAt = Number(claimed.firstAttemptAt ?? now);
-  logAttempt(webhook.id, claimed, attempt, now - Date.parse(change.date));
+  const number = Number(job?.attempt ?? 1);
+  const firstAttemptAt = Number(job?.firstAttemptAt ?? now);
+  logAttempt(webhook.id, change.id, number, attempt, now - Date.parse(change.date));
 
   const gone = attempt.status === 410;
   const next = attempt.delivered || gone ? undefined : nextAttemptAt(number, now);
   const failing = !attempt.delivered && !gone && (next === undefined || failingTooLong(firstAttemptAt, next));
   const at = new Date(now).toISOString();
-  const steps: WriteStep[] = [
-    deliveryLog.append(webhooks.key(webhook.id).pk, at, `${change.id}#${number}`, {
-      changeId: change.id,
-      attempt: number,
-      date: at,
-      status: attempt.status,
-      error: attempt.error,
-      nextAttempt: next !== undefined && !failing ? new Date(next).toISOString() : null,
-    }),
-  ];
+  const logged = deliveryLog.append(webhooks.key(webhook.id).pk, at, `${change.id}#${number}`, {
+    changeId: change.id,
+    attempt: number,
+    date: at,
+    status: attempt.status,
+    error: attempt.error,
+    nextAttempt: next !== undefined && !failing ? new Date(next).toISOString() : null,
+  });
   const reason: DisabledReason | undefined = gone ? 'gone' : failing ? 'failing' : undefined;
-  if (attempt.delivered || reason) steps.push(deliveryJobs.complete(claimed, lost));
-  else steps.push(deliveryJobs.reschedule(claimed, next!, { attempt: number + 1, firstAttemptAt }, lost));
-  if (reason) steps.push(...disabling(webhook, reason, at));
-  try {
-    await writeAtomically(steps);
-  } catch (error) {
-    ignoreLostClaim(error);
-    return attempt.delivered ? { kind: 'delivered' } : { kind: 'failed', nextAt: next ?? now, job: claimed };
+  if (attempt.delivered || reason) {
+    return { outcome: reason ? { kind: 'disabled', reason } : { kind: 'delivered' }, steps: [logged, ...(job ? [deliveryJobs.complete(job, lost)] : [])] };
   }
-  if (reason) {
-    logDisabled(webhook.id, reason);
-    return { kind: 'disabled', reason };
-  }
-  return attempt.delivered ? { kind: 'delivered' } : { kind: 'failed', nextAt: next!, job: claimed };
+  const again = job
+    ? deliveryJobs.reschedule(job, next!, { attempt: number + 1, firstAttemptAt }, lost)
+    : deliveryJob(webhook.id, change, next!, { attempt: 2, firstAttemptAt });
+  const retry = { pk: webhooks.key(webhook.id).pk, sk: `JOB#${change.id}` };
+  return { outcome: { kind: 'failed', nextAt: next!, attempt: number + 1, retry }, steps: [logged, again] };
 }
 
-/** The claim ran out and another worker took the job (it will attempt again), or the subscription changed meanwhile. */
-function ignoreLostClaim(error: unknown): void {
+/**
+ * Records a batch of attempts in one transaction, with `moving` (the lane's cursor moved past the
+ * changes it took from the feed) and the subscription disabled when one of them says so. When a job
+ * was taken meanwhile by another worker or the cursor moved (two workers on one table: the other
+ * attempted the same, at least once) or the subscription changed, each attempt is recorded alone
+ * and the lost ones are let go. Whether the batch was recorded as one.
+ */
+export async function recordAttempts(webhook: WebhookSubscription, attempted: readonly Attempted[], moving: readonly WriteStep[] = []): Promise<boolean> {
+  const disabled = attempted.map(({ outcome }) => outcome).find((outcome) => outcome.kind === 'disabled');
+  const disable = disabled?.kind === 'disabled' ? disabling(webhook, disabled.reason, new Date().toISOString()) : [];
+  try {
+    await writeAtomically([...attempted.flatMap((a) => a.steps), ...moving, ...disable]);
+  } catch (error) {
+    ignoreLost(error);
+    for (const { steps } of attempted) if (steps.length) await writeAtomically(steps).catch(ignoreLost);
+    return false;
+  }
+  if (disabled?.kind === 'disabled') logDisabled(webhook.id, disabled.reason);
+  return true;
+}
+
+function ignoreLost(error: unknown): void {
   if (!(error instanceof WriteConflict) && !(error instanceof Conflict)) throw error;
 }

@@ -48,22 +48,26 @@ export const webhooks = defineEntity({
 });
 
 /**
- * A delivery to do: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt, in its subscription's
- * own lane: `<id>#live` for changes as they come, `<id>#replay` for a replay's (lane.ts).
+ * A delivery to make again: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt, in its
+ * subscription's own lane: `<id>#retry` for a change that failed as it came, `<id>#replay` for a
+ * replay's (lane.ts). A change's first attempt needs no job: the lane follows the feed.
  */
 export const deliveryJobs = defineDueQueue({ name: 'WEBHOOK_DUE', index: 'GSI3' });
 export const jobKey = (webhookId: number, changeId: string) => ({ pk: webhooks.key(webhookId).pk, sk: `JOB#${changeId}` });
-export const liveLane = (webhookId: number): string => `${webhookId}#live`;
+export const retryLane = (webhookId: number): string => `${webhookId}#retry`;
 export const replayLane = (webhookId: number): string => `${webhookId}#replay`;
-/** The step that queues a change's first delivery to a subscription, due at `now` (a dispatch, or a replay). */
-export const firstDelivery = (webhookId: number, change: Pick<Change, 'id' | 'key'>, now: number, options: { replay?: boolean } = {}): WriteStep =>
-  deliveryJobs.enqueue(jobKey(webhookId, change.id), options.replay ? replayLane(webhookId) : liveLane(webhookId), now, {
+/** The step that queues a delivery of a change to a subscription, due at `dueAt`. */
+export const deliveryJob = (webhookId: number, change: Pick<Change, 'id' | 'key'>, dueAt: number, job: { replay?: boolean; attempt?: number; firstAttemptAt?: number } = {}): WriteStep =>
+  deliveryJobs.enqueue(jobKey(webhookId, change.id), job.replay ? replayLane(webhookId) : retryLane(webhookId), dueAt, {
     webhookId,
     changeId: change.id,
     changeKey: change.key,
-    attempt: 1,
+    attempt: job.attempt ?? 1,
+    ...(job.firstAttemptAt === undefined ? {} : { firstAttemptAt: job.firstAttemptAt }),
   });
+/** Where a subscription's lane is in the change feed: the position after the last change it took. */
+export const laneCursorKey = (webhookId: number) => ({ pk: webhooks.key(webhookId).pk, sk: 'CURSOR' });
 /** Every attempt, in its subscription's partition, kept 30 days. */
 export const deliveryLog = defineAttemptLog({ prefix: 'DELIVERY#', keepDays: 30 });
-/** Where the dispatcher is in the change feed. */
+/** Where the one dispatcher of an earlier version was in the change feed (lib/local/migrate.ts starts lanes there). */
 export const DISPATCH_CURSOR = { pk: 'WEBHOOK_DISPATCH', sk: 'CURSOR' };

@@ -1,19 +1,25 @@
 /**
  * A subscription's lane (CONTRACT §12: one subscription never slows another): its own share of the
- * worker and its own failure state. A lane takes its due jobs, live ones first and then, paced, its
- * replayed ones; claims them in one transaction, reads their changes in one batch, and attempts
- * them at once (at most LANE_CONCURRENCY). A failure opens its breaker until that job's next
- * attempt: the lane then attempts nothing until one probe, the job furthest along its schedule, is
- * due; a delivered probe closes it. It starts no attempt that could not be recorded before the
- * worker's deadline.
+ * worker and its own failure state. A lane follows the change feed from its own cursor and takes
+ * what its subscription takes; beside those, the jobs of its retries that are due and then, paced,
+ * of its replays. It attempts them at once (at most LANE_CONCURRENCY), then records them in one
+ * transaction with its cursor's move (conditioned on the cursor it read).
+ *
+ * A failure opens its breaker until that delivery's next attempt: the lane then attempts nothing, and
+ * its cursor waits, until one probe (the job furthest along its schedule) is due; a delivered probe
+ * closes it. It starts no attempt that could not be recorded before the worker's deadline.
  */
-import { WriteConflict } from '../db/errors.js';
+import { changeOf, type Change } from '../db/changes.js';
+import { Gone } from '../db/errors.js';
+import { feedEnd, follow, type FeedPage, type FeedPosition } from '../db/feed.js';
 import { readEach, readItem, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
-import { raced, writeAtomically } from '../db/transactions.js';
-import { attemptJob, type AttemptOutcome } from './attempt.js';
+import { ABSENT, holds, put, raced, type WriteStep } from '../db/transactions.js';
+import { log } from '../log.js';
+import { attemptDelivery, recordAttempts, type Attempted, type Delivery } from './attempt.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
-import { deliveryJobs, liveLane, replayLane, type WebhookSubscription } from './entity.js';
+import { deliveryJobs, laneCursorKey, replayLane, retryLane, type WebhookSubscription } from './entity.js';
+import { matches } from './schema.js';
 
 /** Attempts a lane makes at once. */
 export const LANE_CONCURRENCY = 8;
@@ -21,8 +27,9 @@ export const LANE_CONCURRENCY = 8;
 export const REPLAYS_PER_SECOND = 25;
 /** How long an attempt's record may take after it: an attempt starts only if both fit before the deadline. */
 const RECORD_MS = 2_000;
-/** How long claimed jobs stay claimed: more than an attempt and its record. */
-const CLAIM_MS = 60_000;
+/** Changes of the feed a lane reads at once, to find those its subscription takes. */
+const FEED_READ = 100;
+const CHANGE_TYPES = ['created', 'updated', 'deleted'] as const;
 
 export interface LaneState {
   /** 0 when closed; else when the probe may go. */
@@ -32,6 +39,8 @@ export interface LaneState {
   /** Replays the lane may take now (a bucket filled at REPLAYS_PER_SECOND, holding a second's worth). */
   replayTokens: number;
   refilledAt: number;
+  /** Its cursor in the feed, once read, and whether its item exists. */
+  cursor: { position: FeedPosition; stored: boolean } | undefined;
 }
 
 export interface LaneTally {
@@ -39,9 +48,51 @@ export interface LaneTally {
   delivered: number;
   failed: number;
   disabled: number;
+  /** Jobs (retries, replays) taken. */
+  jobs: number;
+  /** When the newest change a lane took from the feed was made. */
+  lastChangeAt: number | undefined;
 }
 
-export const closedLane = (): LaneState => ({ openUntil: 0, probe: undefined, replayTokens: REPLAYS_PER_SECOND, refilledAt: Date.now() });
+export const emptyTally = (): LaneTally => ({ attempted: 0, delivered: 0, failed: 0, disabled: 0, jobs: 0, lastChangeAt: undefined });
+export const closedLane = (): LaneState => ({ openUntil: 0, probe: undefined, replayTokens: REPLAYS_PER_SECOND, refilledAt: Date.now(), cursor: undefined });
+
+const after = (a: FeedPosition, b: FeedPosition) => a.n > b.n || (a.n === b.n && a.i > b.i);
+
+/**
+ * Whether a subscription takes a change placed at `at`: its patterns match, and the change came
+ * after the subscription was made (placed after its start, and dated after its create began, so
+ * that changes committed before it but placed after are not its own).
+ */
+const takes = (w: WebhookSubscription, change: Change, at: FeedPosition): boolean =>
+  after(at, { n: w.start[0], i: w.start[1] }) && (w.startAt === undefined || Date.parse(change.date) > w.startAt) && matches(w.events, change.resource, change.type);
+
+/** The next changes of the feed the subscription takes, `room` at most, and where its cursor goes after them. */
+async function fromFeed(webhook: WebhookSubscription, state: LaneState, room: number): Promise<{ changes: Change[]; moveTo: FeedPosition }> {
+  state.cursor ??= await (async () => {
+    const stored = await readItem(laneCursorKey(webhook.id));
+    const position = stored?.position as [number, number] | undefined;
+    return { position: position ? { n: position[0], i: position[1] } : { n: webhook.start[0], i: webhook.start[1] }, stored: stored !== undefined };
+  })();
+  const from = state.cursor.position;
+  if (room <= 0) return { changes: [], moveTo: from };
+  let page: FeedPage;
+  try {
+    page = await follow({ from, wanted: (resource) => CHANGE_TYPES.some((type) => matches(webhook.events, resource, type)), limit: FEED_READ });
+  } catch (error) {
+    if (!(error instanceof Gone)) throw error;
+    // Not run for longer than the changes are kept: what was between is gone; go on from the end.
+    log('warn', "webhooks: a lane was behind the changes' retention; it goes on from the newest change", { webhookId: webhook.id });
+    return { changes: [], moveTo: await feedEnd() };
+  }
+  const changes: Change[] = [];
+  for (const [k, change] of page.changes.entries()) {
+    if (!takes(webhook, change, page.positions[k]!)) continue;
+    if (changes.length === room) return { changes, moveTo: page.positions[k - 1] ?? from };
+    changes.push(change);
+  }
+  return { changes, moveTo: page.next };
+}
 
 function replaysAllowed(state: LaneState, now: number): number {
   state.replayTokens = Math.min(REPLAYS_PER_SECOND, state.replayTokens + ((now - state.refilledAt) / 1000) * REPLAYS_PER_SECOND);
@@ -49,45 +100,30 @@ function replaysAllowed(state: LaneState, now: number): number {
   return Math.floor(state.replayTokens);
 }
 
-/** The jobs to attempt next: the probe alone when the breaker is half open; else live ones, then paced replays. */
-async function nextJobs(webhookId: number, state: LaneState, now: number): Promise<Item[]> {
-  if (state.openUntil > 0) {
-    const probe = state.probe && (await readItem(state.probe));
-    if (probe && Number(probe.dueAt) <= now) return [probe];
-    return deliveryJobs.due(liveLane(webhookId), now, 1);
-  }
-  const live = await deliveryJobs.due(liveLane(webhookId), now, LANE_CONCURRENCY);
-  const room = Math.min(LANE_CONCURRENCY - live.length, replaysAllowed(state, now));
-  if (room <= 0) return live;
+/** The jobs a closed lane takes: its due retries, then (room left) its replays at their pace. */
+async function dueJobs(webhookId: number, state: LaneState, now: number): Promise<Item[]> {
+  const retries = await deliveryJobs.due(retryLane(webhookId), now, LANE_CONCURRENCY);
+  const room = Math.min(LANE_CONCURRENCY - retries.length, replaysAllowed(state, now));
+  if (room <= 0) return retries;
   const replays = await deliveryJobs.due(replayLane(webhookId), now, room);
   state.replayTokens -= replays.length;
-  return [...live, ...replays];
+  return [...retries, ...replays];
 }
 
-/** Claims jobs (their due time moved on, on condition that it did not move): all in one transaction, or one by one when another worker holds some. */
-async function claim(jobs: Item[]): Promise<Item[]> {
-  const until = Date.now() + CLAIM_MS;
-  const claimed = (job: Item): Item => ({ ...job, dueAt: until });
-  try {
-    await writeAtomically(jobs.map((job) => deliveryJobs.reschedule(job, until, {}, raced)));
-    return jobs.map(claimed);
-  } catch (error) {
-    if (!(error instanceof WriteConflict)) throw error;
-  }
-  const won: Item[] = [];
-  for (const job of jobs) {
-    try {
-      await writeAtomically([deliveryJobs.reschedule(job, until, {}, raced)]);
-      won.push(claimed(job));
-    } catch (error) {
-      if (!(error instanceof WriteConflict)) throw error;
-    }
-  }
-  return won;
+/** The probe of a half-open lane: the job furthest along its schedule if due, else the oldest retry due. */
+async function probeJob(webhookId: number, state: LaneState, now: number): Promise<Item | undefined> {
+  const furthest = state.probe && (await readItem(state.probe));
+  if (furthest && Number(furthest.dueAt) <= now) return furthest;
+  return (await deliveryJobs.due(retryLane(webhookId), now, 1))[0];
 }
 
-function tally(outcomes: AttemptOutcome[], into: LaneTally): void {
-  for (const outcome of outcomes) {
+async function deliveriesOf(jobs: readonly Item[]): Promise<Delivery[]> {
+  const items = await readEach(jobs.map((job) => job.changeKey as Key));
+  return jobs.map((job, k) => ({ change: items[k] && changeOf(items[k]), job }));
+}
+
+function tally(attempted: readonly Attempted[], into: LaneTally): void {
+  for (const { outcome } of attempted) {
     if (outcome.kind === 'dropped') continue;
     into.attempted++;
     if (outcome.kind === 'delivered') into.delivered++;
@@ -96,28 +132,56 @@ function tally(outcomes: AttemptOutcome[], into: LaneTally): void {
   }
 }
 
-/** Works a subscription's due jobs until none is left, its breaker opens, it is disabled, or the deadline nears. */
+/** Opens the breaker after failures, until the soonest retry; closes it after a delivery without failure. */
+function judge(attempted: readonly Attempted[], state: LaneState): void {
+  const failures = attempted.flatMap(({ outcome }) => (outcome.kind === 'failed' ? [outcome] : []));
+  if (failures.length) {
+    state.openUntil = Math.min(...failures.map((failure) => failure.nextAt));
+    state.probe = failures.reduce((a, b) => (b.attempt > a.attempt ? b : a)).retry;
+  } else if (attempted.some(({ outcome }) => outcome.kind === 'delivered')) {
+    state.openUntil = 0;
+    state.probe = undefined;
+  }
+}
+
+/** Works a subscription's deliveries until none is left, its breaker opens, it is disabled, or the deadline nears. */
 export async function runLane(webhook: WebhookSubscription, state: LaneState, deadline: number, into: LaneTally): Promise<void> {
   for (;;) {
     const now = Date.now();
     if (state.openUntil > now || now + ATTEMPT_TIMEOUT_MS + RECORD_MS > deadline) return;
-    const jobs = await nextJobs(webhook.id, state, now);
-    if (!jobs.length) return;
-    const claimed = await claim(jobs);
-    if (!claimed.length) return;
-    const changes = await readEach(claimed.map((job) => job.changeKey as Key));
-    const outcomes = await Promise.all(claimed.map((job, k) => attemptJob(job, webhook, changes[k])));
-    tally(outcomes, into);
-    if (outcomes.some((outcome) => outcome.kind === 'disabled')) return;
-    const failures = outcomes.filter((outcome) => outcome.kind === 'failed');
-    if (failures.length) {
-      // Open until the soonest retry; probe with the job furthest along its schedule.
-      const furthest = failures.reduce((a, b) => (Number(b.job.attempt) > Number(a.job.attempt) ? b : a));
-      state.openUntil = Math.min(...failures.map((failure) => failure.nextAt));
-      state.probe = { pk: String(furthest.job.pk), sk: String(furthest.job.sk) };
-    } else if (outcomes.some((outcome) => outcome.kind === 'delivered')) {
-      state.openUntil = 0;
-      state.probe = undefined;
+    let deliveries: Delivery[];
+    let moving: WriteStep[] = [];
+    let moveTo: FeedPosition | undefined;
+    if (state.openUntil > 0) {
+      const probe = await probeJob(webhook.id, state, now);
+      // Nothing left to probe with: the lane is closed again, and its next attempts judge it.
+      if (!probe) state.openUntil = 0;
+      deliveries = probe ? await deliveriesOf([probe]) : [];
+    } else {
+      const jobs = await dueJobs(webhook.id, state, now);
+      const feed = await fromFeed(webhook, state, LANE_CONCURRENCY - jobs.length);
+      const cursor = state.cursor!;
+      if (after(feed.moveTo, cursor.position)) {
+        moveTo = feed.moveTo;
+        const read = [cursor.position.n, cursor.position.i];
+        moving = [put({ ...laneCursorKey(webhook.id), position: [moveTo.n, moveTo.i] }, cursor.stored ? holds('position', read) : ABSENT, raced)];
+      }
+      deliveries = [...feed.changes.map((change) => ({ change })), ...(await deliveriesOf(jobs))];
+      into.jobs += jobs.length;
+      const newest = feed.changes.at(-1);
+      if (newest) into.lastChangeAt = Math.max(into.lastChangeAt ?? 0, Date.parse(newest.date));
     }
+    if (!deliveries.length && !moving.length) {
+      if (state.openUntil === 0) return;
+      continue;
+    }
+    const attempted = await Promise.all(deliveries.map((delivery) => attemptDelivery(webhook, delivery)));
+    const recorded = await recordAttempts(webhook, attempted, moving);
+    // Another worker moved the cursor meanwhile (two on one table): read it again.
+    if (!recorded) state.cursor = undefined;
+    else if (moveTo) state.cursor = { position: moveTo, stored: true };
+    tally(attempted, into);
+    if (attempted.some(({ outcome }) => outcome.kind === 'disabled')) return;
+    judge(attempted, state);
   }
 }

@@ -3,19 +3,18 @@
  * per tick that found work, each also an EMF document in this namespace: Deliveries, Failures,
  * Retries, Lag (commit to delivery), Disabled, DispatchLag, DueJobs.
  */
-import type { Item } from '../db/items.js';
 import { log, metricsDirective } from '../log.js';
 import type { Attempt } from './deliver.js';
 
 export const WEBHOOKS_NAMESPACE = 'StoreApi/Webhooks';
 
-export function logAttempt(webhookId: number, job: Item, attempt: Attempt, lagMs: number): void {
-  const fields = { webhookId, changeId: job.changeId, attempt: job.attempt, status: attempt.status, error: attempt.error, latencyMs: attempt.latencyMs };
+export function logAttempt(webhookId: number, changeId: string, number: number, attempt: Attempt, lagMs: number): void {
+  const fields = { webhookId, changeId, attempt: number, status: attempt.status, error: attempt.error, latencyMs: attempt.latencyMs };
   log(attempt.delivered ? 'info' : 'warn', 'delivery', {
     ...fields,
     Deliveries: 1,
     Failures: attempt.delivered ? 0 : 1,
-    Retries: Number(job.attempt) > 1 ? 1 : 0,
+    Retries: number > 1 ? 1 : 0,
     ...(attempt.delivered ? { Lag: lagMs } : {}),
     ...metricsDirective(WEBHOOKS_NAMESPACE, [['Deliveries', 'Count'], ['Failures', 'Count'], ['Retries', 'Count'], ...(attempt.delivered ? [['Lag', 'Milliseconds'] as const] : [])]),
   });
@@ -25,7 +24,7 @@ export function logDisabled(webhookId: number, reason: string): void {
   log('warn', 'webhook disabled', { webhookId, reason, Disabled: 1, ...metricsDirective(WEBHOOKS_NAMESPACE, [['Disabled', 'Count']]) });
 }
 
-/** `DispatchLag`: how old the last change the dispatcher read was; `DueJobs`: the jobs the lanes took. */
+/** `DispatchLag`: how old the last change a lane took from the feed was; `DueJobs`: the jobs (retries, replays) the lanes took. */
 export function logTick(lastChangeAt: number | undefined, dueJobs: number): void {
   log('info', 'webhooks round', {
     DispatchLag: lastChangeAt === undefined ? 0 : Math.max(0, Date.now() - lastChangeAt),

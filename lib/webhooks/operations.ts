@@ -10,7 +10,7 @@ import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { deliveryLog, firstDelivery, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJob, deliveryLog, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
@@ -134,7 +134,7 @@ export async function replayWebhook(id: number, from: unknown): Promise<Row> {
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
       // In the subscription's replay lane: paced there, after its live changes (lane.ts).
-      await writeAtomically(wanted.map((change) => firstDelivery(id, change, now, { replay: true })));
+      await writeAtomically(wanted.map((change) => deliveryJob(id, change, now, { replay: true })));
     }
     replayed += wanted.length;
     if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;

@@ -15,7 +15,9 @@
  *      placer under 16 writers and through a backlog of 100 000 (feed.ts).
  *   5. Writes of one kind from 16 clients, with and without DynamoDB's transaction conflicts
  *      (contention.ts).
- * BENCH_ONLY=cold, warm, login, changes, import or contention runs one of them.
+ *   6. Webhooks at store scale: healthy receivers' delays and deliveries a second, alone and beside
+ *      a receiver that never answers and one that takes 9 s (webhooks.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, contention or webhooks runs one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { contentionBenchmark } from './contention.js';
 import { feedInBackground } from './feed.js';
+import { webhooksAtScale } from './webhooks.js';
 import { importBenchmark } from './import.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
@@ -318,12 +321,13 @@ recording changes: a product update's transaction, ${PAIRS * 10} pairs alternate
 }
 
 /**
- * From a write's answer to its webhook at a receiver on 127.0.0.1, with rounds every second as
+ * From a write's answer to its webhook at a receiver on 127.0.0.1, with the worker ticking every 500 ms as
  * `npm start` runs them: 30 product updates, a little apart.
  */
 async function webhookDelay(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { runWebhooksOnce } = await import('../../lib/webhooks/worker.js');
+  const { WebhookWorker } = await import('../../lib/webhooks/worker.js');
+  const worker = new WebhookWorker();
   process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
   const call = await signedCaller('bench-webhooks');
   const received = new Map<string, number>();
@@ -340,8 +344,8 @@ async function webhookDelay(): Promise<void> {
   let running = true;
   const rounds = (async () => {
     while (running) {
-      await runWebhooksOnce();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await worker.tick();
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
   })();
   const answered: Array<{ at: number; version: number }> = [];
@@ -359,7 +363,7 @@ async function webhookDelay(): Promise<void> {
   const { changes } = await readHistory('product', id, undefined, 100);
   const delays = answered.map(({ at, version }) => received.get(changes.find((c) => c.version === version && c.type === 'updated')!.id)! - at);
   if (delays.some((d) => !Number.isFinite(d))) throw new Error('a webhook did not arrive');
-  console.log(`a write's answer to its webhook at a local receiver (30 writes, rounds every second)`.padEnd(50), `${median(delays).toFixed(0)} ms`.padStart(10), `max ${Math.max(...delays).toFixed(0)} ms`);
+  console.log(`a write's answer to its webhook at a local receiver (30 writes, ticks every 500 ms)`.padEnd(50), `${median(delays).toFixed(0)} ms`.padStart(10), `max ${Math.max(...delays).toFixed(0)} ms`);
 }
 
 /** A GET of the feed: its rows and the cursor it answers with. */
@@ -371,7 +375,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention'].includes(only)) {
+if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -393,6 +397,7 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention'].includes(only)
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
+    if (!only || only === 'webhooks') await webhooksAtScale();
   } finally {
     await dynamo.stop();
   }
