@@ -9,7 +9,7 @@ import { StoreApiStack } from '../infra/store-api-stack.js';
 import { stackFromContext } from '../infra/context.js';
 import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
 import { FEED_PARTITIONS, routes } from '../lib/routes.js';
-import { PENDING_INSERTS } from '../lib/changes/placer.js';
+import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
 import { table } from '../lib/db/table.js';
 import { CHANGE_INSERTS } from '../lib/events/stream-filter.js';
 import { KMS_CONTEXT } from '../lib/sealed-secrets.js';
@@ -262,9 +262,12 @@ describe('StoreApiStack', () => {
     expect(writes[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...FEED_PARTITIONS] } });
   });
 
-  it('runs the webhooks\' worker every minute, one run at a time, on the store table alone', () => {
+  it("wakes the webhooks' worker from the table's stream when changes are placed, and every minute, one run at a time, on the store table alone", () => {
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
     const [id, worker] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([name]) => name.startsWith('WebhooksWorker')) as [string, Resource];
+    const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.FunctionName).includes(id))!;
+    expect(mapping.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([PLACED_INSERTS]);
+    expect(mapping.Properties).toMatchObject({ StartingPosition: 'LATEST', MaximumRetryAttempts: 0 });
     expect(worker!.Properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60 });
     const [policy] = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([name]) => name.startsWith('WebhooksWorker'));
     const statements = (policy![1] as Resource).Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>;

@@ -1,9 +1,10 @@
 /**
- * The webhooks' worker on AWS (lib/webhooks/worker.ts), on a schedule of one run a minute. While
- * there is work, or a job falls due within this run (a first retry, 5 s after its failure), it ticks
- * a second apart until 15 s of its minute are left; then it lets its lanes finish, each starting no
- * attempt it could not record before the run's end. An idle store pays one short invocation a
- * minute. `npm start` ticks the same worker twice a second.
+ * The webhooks' worker on AWS (lib/webhooks/worker.ts), woken by the table's stream when changes are
+ * placed in the feed (whatever the records say: the lanes read the feed) and by a schedule of one run
+ * a minute. While there is work, or a job falls due within this run (a first retry, 5 s after its
+ * failure), it ticks a second apart until 15 s of its minute are left; then it lets its lanes
+ * finish, each starting no attempt it could not record before the run's end. An idle store pays one
+ * short invocation a minute. `npm start` ticks the same worker twice a second.
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';

@@ -3,9 +3,11 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { PLACED_INSERTS } from '../../lib/changes/placer.js';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
 import type { SealedSecretsKey } from './sealed-secrets-key.js';
 
@@ -18,9 +20,9 @@ export interface WebhookDeliveriesProps {
 }
 
 /**
- * The webhooks' worker (CONTRACT §12): a function run every minute by a schedule, which dispatches
- * the feed's changes to the subscriptions and attempts what is due, in rounds, for most of its
- * minute. Runs never overlap: it may run at most one at a time (reserved concurrency 1), and each
+ * The webhooks' worker (CONTRACT §12): a function woken by the table's stream when the placer
+ * places changes in the feed, and run every minute by a schedule (retries), which works each
+ * subscription's lane while there is work. Runs never overlap: it may run at most one at a time (reserved concurrency 1), and each
  * ends before the next begins. It reads and writes only the store table, and opens the
  * subscriptions' sealed secrets.
  */
@@ -44,6 +46,18 @@ export class WebhookDeliveries extends Construct {
       }),
     );
     props.secretsKey.letOpen(this.worker);
+    // Woken by what the placer places, within seconds of a write; the schedule runs the retries, and
+    // anything a wake-up missed (a run at work meanwhile takes it on its next tick).
+    props.table.grantStreamRead(this.worker);
+    new EventSourceMapping(this, 'FromStream', {
+      target: this.worker,
+      eventSourceArn: props.table.tableStreamArn!,
+      startingPosition: StartingPosition.LATEST,
+      filters: [FilterCriteria.filter(PLACED_INSERTS)],
+      batchSize: 100,
+      // A wake-up is not retried: the next placement, or the schedule, wakes it again.
+      retryAttempts: 0,
+    });
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.worker, { retryAttempts: 0 })] });
   }
 }

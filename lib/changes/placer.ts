@@ -8,13 +8,15 @@
  */
 import { PENDING_PREFIX } from '../db/changes.js';
 import { insertsUnder } from '../events/stream-filter.js';
-import { runPlacer, type PlacerRun } from '../db/feed.js';
+import { FEED_ITEM_PREFIX, runPlacer, type PlacerRun } from '../db/feed.js';
 import { log, metricsDirective } from '../log.js';
 
 export const CHANGES_NAMESPACE = 'StoreApi/Changes';
 
 /** The stream's records that wake the placer: inserted markers of pending changes. */
 export const PENDING_INSERTS = insertsUnder(PENDING_PREFIX);
+/** The stream's records of what it placed: inserted feed items, which wake the webhooks' worker. */
+export const PLACED_INSERTS = insertsUnder(FEED_ITEM_PREFIX);
 
 /** Places what is pending, oldest first, until none is left or `until` (epoch ms); another placer at work makes it a no-op. */
 export async function placeChanges(until: number): Promise<PlacerRun> {

@@ -29,7 +29,9 @@ const TAIL: Key = { pk: 'CHANGES#FEED', sk: 'TAIL' };
 const BLOCK = 1000;
 /** A transaction holds 100 steps: the feed item, the tail, and the markers it places. */
 export const PLACED_PER_ITEM = 98;
-const feedKey = (n: number): Key => ({ pk: `CHANGES#FEED#${Math.floor(n / BLOCK)}`, sk: String(n).padStart(12, '0') });
+/** The feed items' partitions: `CHANGES#FEED#<block>`, each item inserted once, by the placer. */
+export const FEED_ITEM_PREFIX = 'CHANGES#FEED#';
+const feedKey = (n: number): Key => ({ pk: `${FEED_ITEM_PREFIX}${Math.floor(n / BLOCK)}`, sk: String(n).padStart(12, '0') });
 
 /** A change as the feed refers to it: its resource, and its item's key. */
 interface Entry {

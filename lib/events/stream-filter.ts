@@ -10,5 +10,10 @@ export const insertsUnder = (prefix: string) => ({ eventName: ['INSERT'], dynamo
 
 export const CHANGE_INSERTS = insertsUnder(CHANGE_KEY_PREFIX);
 
-export const isChangeInsert = (record: { eventName?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }): boolean =>
-  record.eventName === 'INSERT' && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHANGE_KEY_PREFIX);
+type StreamRecord = { eventName?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } };
+
+/** Whether a stream record passes an `insertsUnder` filter, as the event source mapping judges it. */
+export const passes = (filter: ReturnType<typeof insertsUnder>, record: StreamRecord): boolean =>
+  filter.eventName.includes(record.eventName as 'INSERT') && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(filter.dynamodb.Keys.pk.S[0].prefix);
+
+export const isChangeInsert = (record: StreamRecord): boolean => passes(CHANGE_INSERTS, record);
