@@ -1,5 +1,5 @@
 /**
- * `npm run events`: writes events/<route>.json, one API Gateway HTTP API (v2) event per route, for
+ * `npm run events` (lib/cli/events.ts): writes events/<route>.json, one API Gateway HTTP API (v2) event per route, for
  * `sam local invoke -t cdk.out/StoreApi-dev.template.json <FunctionId> -e events/<route>.json`.
  *
  * They are signed with the sample key below; create it where the function will run with
@@ -87,7 +87,8 @@ export function sampleEvent(sample: SampleRequest): HttpEvent {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-async function main(): Promise<void> {
+/** Writes events/<route>.json for every sample request. */
+export async function writeSampleEvents(): Promise<void> {
   await mkdir(path.join(root, 'events'), { recursive: true });
   for (const sample of sampleRequests) {
     await writeFile(path.join(root, eventFile(sample.route)), `${JSON.stringify(sampleEvent(sample), null, 2)}\n`);
@@ -95,4 +96,4 @@ async function main(): Promise<void> {
   console.log(`wrote ${sampleRequests.length} events to events/`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await writeSampleEvents();

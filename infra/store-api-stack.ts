@@ -134,6 +134,8 @@ export class StoreApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
+    // What `npm run events -- redrive` reads.
+    new CfnOutput(this, 'EventsDeadLettersUrl', { value: events.deadLetters.queueUrl });
     // What `npm run api-key` needs on AWS to seal the secure keys it makes.
     new CfnOutput(this, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
   }

@@ -1,13 +1,14 @@
 /**
  * The push of changes to EventBridge (CONTRACT §12), as deployed: the table's real stream in
  * DynamoDB Local, read as Lambda's mapping reads it and filtered by the mapping's own pattern,
- * handed to the publish function, which puts events to a PutEvents stand-in on 127.0.0.1.
+ * handed to the publish function, which puts events to a PutEvents stand-in on 127.0.0.1 and the keys
+ * of those it keeps refusing to an SQS stand-in, from which `npm run events -- redrive` puts them again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { handler } from '../functions/events/publish.js';
+import { execFile } from 'node:child_process';
+import { EventBridgeOutage, handler, RETRY_WINDOW_MS } from '../functions/events/publish.js';
 import { createDynamoDbClient, tableName } from '../lib/db/client.js';
-import { lambdaContext } from '../lib/local/dispatch.js';
 import { enableStream } from '../lib/local/setup.js';
 import { isChangeInsert } from '../lib/events/stream-filter.js';
 import { del, logLines, put } from './support/api.js';
@@ -15,8 +16,11 @@ import { followChanges, cursorNow, type ChangeRow } from './support/changes.js';
 import { startEventBridgeStandIn, type EventBridgeStandIn } from './support/eventbridge-stand-in.js';
 import { createCustomer, createProduct } from './support/fixtures.js';
 import { TableStream } from './support/table-stream.js';
+import { productsWrittenDirectly } from './support/backlog.js';
+import { startSqsStandIn, type SqsStandIn } from './support/sqs-stand-in.js';
 
 let eventBridge: EventBridgeStandIn;
+let sqs: SqsStandIn;
 const stream = new TableStream();
 
 beforeAll(async () => {
@@ -25,17 +29,27 @@ beforeAll(async () => {
   eventBridge = await startEventBridgeStandIn();
   process.env.EVENTBRIDGE_ENDPOINT = eventBridge.endpoint;
   process.env.STORE_EVENT_BUS_NAME = 'store-api-test';
+  sqs = await startSqsStandIn();
+  process.env.SQS_ENDPOINT = new URL(sqs.queueUrl).origin;
+  process.env.STORE_EVENTS_DEAD_LETTERS_URL = sqs.queueUrl;
   await stream.read(); // what the table's setup wrote
 });
-afterAll(() => eventBridge.close());
+afterAll(() => Promise.all([eventBridge.close(), sqs.close()]));
 
 /** Runs the publish function on what the stream holds since the last call, as the mapping hands it over. */
-async function publishFromStream(): Promise<{ records: DynamoDBRecord[]; failures: string[] }> {
-  const all = await stream.read();
-  const records = all.filter(isChangeInsert);
-  const response = await handler({ Records: records }, lambdaContext('events/publish'));
-  return { records, failures: response.batchItemFailures.map((failure) => failure.itemIdentifier) };
+async function publishFromStream(): Promise<{ records: DynamoDBRecord[] }> {
+  const records = (await stream.read()).filter(isChangeInsert);
+  await handler({ Records: records });
+  return { records };
 }
+
+/** A command's exit code and output. */
+const run = (file: string, args: string[], options: { env: NodeJS.ProcessEnv; encoding: 'utf8' }) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(file, args, options, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
+  );
+
+const deadLetters = () => sqs.bodies().map((body) => JSON.parse(body) as { key: { pk: string; sk: string }; changeId: string; code: string });
 
 const withoutLoop = ({ LOOP_COUNT: _, LOOP_TOTAL: __, ...row }: ChangeRow & { LOOP_COUNT?: number; LOOP_TOTAL?: number }) => row;
 
@@ -49,8 +63,7 @@ describe('changes on the event bus', () => {
     const customer = (await createCustomer()).row;
     expect((await del(`/api/customers/${customer.ID}`)).status).toBe(204);
 
-    const { records, failures } = await publishFromStream();
-    expect(failures).toEqual([]);
+    const { records } = await publishFromStream();
     const { changes } = await followChanges(start);
     expect(records).toHaveLength(changes.length);
     const events = eventBridge.taken.map((entry) => ({ source: entry.Source, type: entry.DetailType, bus: entry.EventBusName, detail: JSON.parse(entry.Detail) as ChangeRow }));
@@ -63,7 +76,18 @@ describe('changes on the event bus', () => {
     expect(line).toMatchObject({ records: 4, published: 4, refusals: 0, failed: 0, _aws: { CloudWatchMetrics: [{ Namespace: 'StoreApi/Events' }] } });
   });
 
-  it('puts again an event EventBridge refuses, and reports a record it keeps refusing as a batch item failure, the others published', async () => {
+  it('puts events ten to a call at most', async () => {
+    await stream.read();
+    eventBridge.calls.length = 0;
+    eventBridge.taken.length = 0;
+    await productsWrittenDirectly(25);
+    const { records } = await publishFromStream();
+    expect(records).toHaveLength(25);
+    expect(eventBridge.taken).toHaveLength(25);
+    expect(eventBridge.calls).toEqual([10, 10, 5]);
+  });
+
+  it('puts again an event EventBridge refuses, and keeps the key of one it keeps refusing in the dead-letter queue, the others put once', async () => {
     await stream.read();
     eventBridge.taken.length = 0;
     const twice = (await createProduct({ title: 'Refused twice' })).row;
@@ -71,11 +95,35 @@ describe('changes on the event bus', () => {
     eventBridge.refuse((entry) => entry.Detail.includes('Refused twice'), 2);
     eventBridge.refuse((entry) => entry.Detail.includes('Always refused'), Infinity, 'InternalFailure');
 
-    const { records, failures } = await publishFromStream();
-    const sequenceOf = (id: number) => records.find((record) => record.dynamodb?.Keys?.pk?.S === `CHANGE#product#${id}`)!.dynamodb!.SequenceNumber;
-    expect(failures).toEqual([sequenceOf(always.ID as number)]);
+    await publishFromStream();
     expect(eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID)).toEqual([twice.ID]);
+    expect(deadLetters()).toEqual([{ key: { pk: `CHANGE#product#${always.ID}`, sk: expect.any(String) }, changeId: expect.any(String), code: 'InternalFailure' }]);
     const line = JSON.parse(logLines.findLast((text) => text.includes('"message":"events"'))!) as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'warn', records: 2, published: 1, refusals: 2, failed: 1 });
+    // Refusals retried: the first one's 2, the other's 4 (its fifth is the last attempt).
+    expect(line).toMatchObject({ level: 'warn', records: 2, published: 1, refusals: 6, failed: 1 });
+
+    // npm run events -- redrive: once EventBridge takes it, the event is put and the letter deleted.
+    eventBridge.refusing.length = 0;
+    // Not spawnSync: the stand-ins it talks to live in this process.
+    const redrive = await run(process.execPath, ['--import', 'tsx', 'lib/cli/events.ts', 'redrive'], { env: process.env, encoding: 'utf8' });
+    expect(redrive.code, redrive.stderr).toBe(0);
+    expect(JSON.parse(redrive.stdout.trim().split('\n').at(-1)!)).toEqual({ redriven: 1, gone: 0, refused: 0 });
+    expect(eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID)).toEqual([twice.ID, always.ID]);
+    expect(deadLetters()).toEqual([]);
+  }, 30_000);
+
+  it('fails the invocation when EventBridge takes none of a batch (the Errors alarm), for the stream to retry, and keeps its keys once the retry window is over', async () => {
+    await stream.read();
+    eventBridge.taken.length = 0;
+    await createProduct({ title: 'Outage' });
+    eventBridge.refuse(() => true, Infinity, 'ServiceUnavailable');
+    const records = (await stream.read()).filter(isChangeInsert);
+    await expect(handler({ Records: records })).rejects.toBeInstanceOf(EventBridgeOutage);
+    expect(deadLetters()).toEqual([]);
+
+    const old = records.map((record) => ({ ...record, dynamodb: { ...record.dynamodb, ApproximateCreationDateTime: (Date.now() - RETRY_WINDOW_MS - 60_000) / 1000 } }));
+    await handler({ Records: old });
+    expect(deadLetters().map((letter) => letter.code)).toEqual(['ServiceUnavailable']);
+    eventBridge.refusing.length = 0;
   });
 });

@@ -1,25 +1,41 @@
 /**
- * The table's stream → the event bus: each inserted change item (the mapping's filter keeps only
- * those) becomes one event. A record whose event EventBridge keeps refusing is reported as a batch
- * item failure, so that Lambda retries from it; past the mapping's retries it goes to the
- * dead-letter queue. One log line per batch, also an EMF metrics document.
+ * The table's stream → the event bus (CONTRACT §12): each inserted change item (the mapping's filter
+ * keeps only those) becomes one event, put in calls of up to 10. What EventBridge keeps refusing
+ * goes, as its changes' keys, to the dead-letter queue (an alarm watches it; `npm run events --
+ * redrive` puts them again), and the batch is done: records already put never go again. When
+ * EventBridge takes none of a batch (an outage), the invocation fails, which raises the Errors alarm,
+ * and the stream retries it, for RETRY_WINDOW_MS from the oldest record's write; past that, its
+ * keys go to the dead-letter queue too. One log line per batch, also an EMF metrics document.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { publishStreamRecord } from '../../lib/events/publish.js';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { changeOfStreamImage } from '../../lib/db/changes.js';
+import { keep } from '../../lib/events/dead-letters.js';
 import { logBatch } from '../../lib/events/metrics.js';
+import { publishChanges, type Publication } from '../../lib/events/publish.js';
 
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
+/** How long a batch EventBridge takes none of is retried by the stream: a day, less an hour (the stream keeps records 24 hours). */
+export const RETRY_WINDOW_MS = 23 * 3_600_000;
 
-export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
-  const batch = { published: 0, refusals: 0, lagMs: 0 };
-  const publish = async (record: DynamoDBRecord) => {
-    const { refusals, date } = await publishStreamRecord(record.dynamodb?.NewImage ?? {});
-    batch.published++;
-    batch.refusals += refusals;
-    batch.lagMs = Math.max(batch.lagMs, Date.now() - Date.parse(date));
-  };
-  const response = await processPartialResponse(event, publish, processor, { context, throwOnFullBatchFailure: false });
-  logBatch({ records: event.Records.length, ...batch, failed: response.batchItemFailures.length });
-  return response;
+export class EventBridgeOutage extends Error {
+  constructor(records: number) {
+    super(`EventBridge took none of ${records} events: the stream retries the batch`);
+    this.name = 'EventBridgeOutage';
+  }
+}
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
+  const changes = event.Records.map((record) => changeOfStreamImage(record.dynamodb?.NewImage ?? {}));
+  let outcome: Publication;
+  try {
+    outcome = await publishChanges(changes);
+  } catch (error) {
+    outcome = { published: 0, refusals: 0, refused: changes.map((change) => ({ change, code: (error as Error).name })) };
+  }
+  const written = Math.min(...event.Records.map((record) => (record.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000));
+  const lagMs = changes.length ? Math.max(...changes.map((change) => Date.now() - Date.parse(change.date))) : 0;
+  const batch = { records: changes.length, published: outcome.published, refusals: outcome.refusals, failed: outcome.refused.length, lagMs };
+  logBatch(batch);
+  if (!outcome.refused.length) return;
+  if (outcome.published === 0 && Date.now() - written < RETRY_WINDOW_MS) throw new EventBridgeOutage(changes.length);
+  await keep(outcome.refused.map(({ change, code }) => ({ key: change.key, changeId: change.id, code })));
 };

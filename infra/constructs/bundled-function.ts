@@ -66,10 +66,10 @@ export function bundledFunction({ entry, logGroup, logLevel, architecture, asset
       // logs carry error names and messages, never stack traces, so there is nothing to map.
       sourceMap: false,
       forceDockerBundling: false,
-      // The Secrets Manager and KMS clients are loaded on first need, once per container
-      // (lib/secrets.ts, lib/sealed-secrets.ts), from the Lambda runtime's own AWS SDK: no function
-      // parses them at init.
-      externalModules: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms'],
+      // The Secrets Manager, KMS and SQS clients are loaded on first need, once per container
+      // (lib/secrets.ts, lib/sealed-secrets.ts, lib/events/dead-letters.ts), from the Lambda
+      // runtime's own AWS SDK: no function parses them at init.
+      externalModules: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs'],
       ...(assets?.length
         ? {
             commandHooks: {

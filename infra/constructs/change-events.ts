@@ -2,7 +2,6 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -19,10 +18,11 @@ export interface ChangeEventsProps {
 
 /**
  * Every change on an event bus (CONTRACT §12): the table's stream, filtered to inserted change
- * items, drives a function that puts one event per change. A record whose event is refused is
- * reported as a batch item failure and retried (the batch halved each time), for up to a day; what
- * still fails goes to a dead-letter queue, which an alarm watches (Monitoring). Nothing is dropped
- * silently.
+ * items, drives a function that puts the changes' events, ten to a call. What EventBridge keeps
+ * refusing goes, as the changes' keys, to a dead-letter queue an alarm watches (Monitoring), from
+ * which `npm run events -- redrive` puts them again; a batch EventBridge takes none of fails the
+ * invocation (the Errors alarm) and is retried by the stream for a day (functions/events/publish.ts
+ * RETRY_WINDOW_MS), then its keys go to the queue too. Nothing is dropped silently.
  */
 export class ChangeEvents extends Construct {
   readonly bus: EventBus;
@@ -33,15 +33,21 @@ export class ChangeEvents extends Construct {
   constructor(scope: Construct, id: string, props: ChangeEventsProps) {
     super(scope, id);
     this.bus = new EventBus(this, 'Bus', { description: 'store-api: every committed change of the store (source store-api, detail-type <resource>.<type>)' });
-    // What the stream's records could not be published after every retry: where to find them (shard, sequence numbers).
+    // The keys of the changes whose events EventBridge kept refusing (lib/events/dead-letters.ts).
     this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED });
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.publisher = new NodejsFunction(this, 'Publisher', {
-      ...bundledFunction({ ...props.settings, entry: 'functions/events/publish.ts', logGroup, environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName } }),
+      ...bundledFunction({
+        ...props.settings,
+        entry: 'functions/events/publish.ts',
+        logGroup,
+        environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName, STORE_EVENTS_DEAD_LETTERS_URL: this.deadLetters.queueUrl },
+      }),
       memorySize: 256,
       timeout: this.timeout,
     });
     this.bus.grantPutEventsTo(this.publisher);
+    this.deadLetters.grantSendMessages(this.publisher);
     props.table.grantStreamRead(this.publisher);
     new EventSourceMapping(this, 'FromStream', {
       target: this.publisher,
@@ -50,12 +56,10 @@ export class ChangeEvents extends Construct {
       filters: [FilterCriteria.filter(CHANGE_INSERTS)],
       batchSize: 100,
       maxBatchingWindow: Duration.seconds(1),
-      reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      retryAttempts: 20,
-      // The stream keeps records 24 hours: retried until then, then dead letters.
+      // A failed batch (EventBridge took none of it) is retried until the function gives its keys to
+      // the queue, a day after its oldest write; the stream keeps records 24 hours.
+      retryAttempts: 10_000,
       maxRecordAge: Duration.hours(24),
-      onFailure: new SqsDlq(this.deadLetters),
     });
   }
 }

@@ -12,7 +12,8 @@ export const EVENT_SOURCE = 'store-api';
 /** What EventBridge counts of an entry besides Source, DetailType and Detail: its Time. */
 const TIME_BYTES = 14;
 
-const entryBytes = (entry: PutEventsRequestEntry): number =>
+/** An entry's size as EventBridge counts it, against 256 KB for an entry and for a PutEvents call. */
+export const entryBytes = (entry: PutEventsRequestEntry): number =>
   TIME_BYTES + Buffer.byteLength(entry.Source ?? '') + Buffer.byteLength(entry.DetailType ?? '') + Buffer.byteLength(entry.Detail ?? '');
 
 export function changeEvent(change: Change, eventBusName: string): PutEventsRequestEntry {

@@ -1,7 +1,7 @@
 /**
  * The push's one line per batch, in the request log's style, and a CloudWatch Embedded Metric Format
- * document: events published, refusals retried, records failed (retried by Lambda, then dead
- * letters), and the lag from a change's commit to its event. Never an event's content.
+ * document: events published, refusals retried, records failed (their keys kept as dead letters, or
+ * the batch retried by the stream), and the lag from a change's commit to its event. Never an event's content.
  */
 import { log, metricsDirective } from '../log.js';
 

@@ -1,21 +1,19 @@
 /**
- * Puts changes on the stack's event bus. PutEvents answers per entry: an entry it refuses (throttled,
- * an internal failure) is put again, with backoff, a few times; past them the caller learns it, so
- * that the stream's record is retried rather than dropped (CONTRACT §12).
+ * Puts changes on the stack's event bus (CONTRACT §12), in PutEvents calls of at most 10 entries and
+ * 256 KB. PutEvents answers per entry: the entries it refuses (throttled, an internal failure) are
+ * put again, with backoff, a few times; what it still refuses is given back to the caller, which
+ * keeps their keys in the dead-letter queue (dead-letters.ts). A call that fails as a whole (the
+ * service unreachable) fails the publication: the caller's stream retries it.
  */
 import { setTimeout as pause } from 'node:timers/promises';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { changeOfStreamImage, type Change } from '../db/changes.js';
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { endpointConfig } from '../aws-endpoint.js';
-import { changeEvent } from './event.js';
+import type { Change } from '../db/changes.js';
+import { LIMITS } from '../limits.js';
+import { changeEvent, entryBytes } from './event.js';
 
-/** An entry EventBridge kept refusing: its error code, never the event's content. */
-export class EventRefused extends Error {
-  constructor(readonly code: string) {
-    super(`EventBridge refused the event: ${code}`);
-    this.name = 'EventRefused';
-  }
-}
+/** PutEvents takes at most 10 entries a call, of 256 KB in all. */
+const ENTRIES_PER_CALL = 10;
 
 let client: EventBridgeClient | undefined;
 /** The EventBridge client; EVENTBRIDGE_ENDPOINT points it elsewhere (a test's stand-in). */
@@ -27,19 +25,55 @@ const busName = (): string => {
   return name;
 };
 
-/** Puts one change on the bus; how many times it was refused before it was taken. */
-export async function publishChange(change: Change, attempts = 4): Promise<{ refusals: number }> {
-  const entry = changeEvent(change, busName());
-  for (let attempt = 1; ; attempt++) {
-    const result = await eventBridge().send(new PutEventsCommand({ Entries: [entry] }));
-    if (!result.FailedEntryCount) return { refusals: attempt - 1 };
-    if (attempt >= attempts) throw new EventRefused(result.Entries?.[0]?.ErrorCode ?? 'unknown');
+export interface Publication {
+  published: number;
+  /** Refusals put again (the last attempt's are in `refused`). */
+  refusals: number;
+  /** What EventBridge kept refusing, with its last error code (never the event's content). */
+  refused: Array<{ change: Change; code: string }>;
+}
+
+/** Groups of at most 10 entries and 256 KB, in order. */
+function callsOf<T>(items: readonly T[], bytesOf: (item: T) => number): T[][] {
+  const calls: T[][] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const last = calls.at(-1);
+    if (!last || last.length === ENTRIES_PER_CALL || bytes + bytesOf(item) > LIMITS.eventbridge.entryBytes) {
+      calls.push([item]);
+      bytes = bytesOf(item);
+    } else {
+      last.push(item);
+      bytes += bytesOf(item);
+    }
+  }
+  return calls;
+}
+
+/** Puts one call's entries, again for those refused, up to `attempts` times. */
+async function putCall(call: Array<{ change: Change; entry: PutEventsRequestEntry }>, attempts: number, into: Publication): Promise<void> {
+  let pending = call;
+  for (let attempt = 1; pending.length; attempt++) {
+    const result = await eventBridge().send(new PutEventsCommand({ Entries: pending.map(({ entry }) => entry) }));
+    const refused = pending.flatMap((item, k) => (result.Entries?.[k]?.ErrorCode ? [{ ...item, code: result.Entries[k]!.ErrorCode! }] : []));
+    into.published += pending.length - refused.length;
+    if (!refused.length) return;
+    if (attempt >= attempts) {
+      into.refused.push(...refused.map(({ change, code }) => ({ change, code })));
+      return;
+    }
+    into.refusals += refused.length;
+    pending = refused;
     await pause(50 * 2 ** attempt * (0.5 + Math.random() / 2));
   }
 }
 
-/** The change a stream record carries (its item's new image), put on the bus; with its commit date. */
-export async function publishStreamRecord(image: Parameters<typeof changeOfStreamImage>[0]): Promise<{ refusals: number; date: string }> {
-  const change = changeOfStreamImage(image);
-  return { ...(await publishChange(change)), date: change.date };
+/** Puts the changes' events, a few calls at once. */
+export async function publishChanges(changes: readonly Change[], attempts = 5): Promise<Publication> {
+  const bus = busName();
+  const entries = changes.map((change) => ({ change, entry: changeEvent(change, bus) }));
+  const outcome: Publication = { published: 0, refusals: 0, refused: [] };
+  const calls = callsOf(entries, ({ entry }) => entryBytes(entry));
+  for (let start = 0; start < calls.length; start += 5) await Promise.all(calls.slice(start, start + 5).map((call) => putCall(call, attempts, outcome)));
+  return outcome;
 }

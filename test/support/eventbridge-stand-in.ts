@@ -18,6 +18,10 @@ export interface EventBridgeStandIn {
   endpoint: string;
   /** Entries taken, in order. */
   taken: Entry[];
+  /** The entries of each PutEvents call, in order. */
+  calls: number[];
+  /** The refusals in force (empty it to refuse no more). */
+  refusing: unknown[];
   /** Refuses the entries `matching` takes, `times` times each (Infinity: always). */
   refuse(matching: (entry: Entry) => boolean, times: number, code?: string): void;
   close(): Promise<void>;
@@ -25,6 +29,7 @@ export interface EventBridgeStandIn {
 
 export async function startEventBridgeStandIn(): Promise<EventBridgeStandIn> {
   const taken: Entry[] = [];
+  const calls: number[] = [];
   const rules: Array<{ matching: (entry: Entry) => boolean; left: Map<string, number>; times: number; code: string }> = [];
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -35,6 +40,7 @@ export async function startEventBridgeStandIn(): Promise<EventBridgeStandIn> {
         return;
       }
       const entries = (JSON.parse(body) as { Entries: Entry[] }).Entries;
+      calls.push(entries.length);
       const results = entries.map((entry) => {
         const rule = rules.find((candidate) => candidate.matching(entry));
         if (rule) {
@@ -56,6 +62,8 @@ export async function startEventBridgeStandIn(): Promise<EventBridgeStandIn> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     taken,
+    calls,
+    refusing: rules,
     refuse: (matching, times, code = 'ThrottlingException') => rules.push({ matching, times, code, left: new Map() }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -9,9 +9,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { endpointConfig } from '../../lib/aws-endpoint.js';
 import { createDynamoDbClient, tableName } from '../../lib/db/client.js';
 
-/** A stream attribute value with its bytes in base64, the way a Lambda event carries it. */
+/** A stream record's value with its bytes in base64 and its dates in epoch seconds, the way a Lambda event carries it. */
 function asLambdaValue(value: unknown): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  // ApproximateCreationDateTime: epoch seconds in a Lambda event.
+  if (value instanceof Date) return Math.floor(value.getTime() / 1000);
   if (Array.isArray(value)) return value.map(asLambdaValue);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, asLambdaValue(inner)]));
   return value;
