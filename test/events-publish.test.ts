@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { execFile } from 'node:child_process';
-import { EventBridgeOutage, handler, RETRY_WINDOW_MS } from '../functions/events/publish.js';
+import { handler } from '../functions/events/publish.js';
+import { EventBridgeOutage, RETRY_WINDOW_MS } from '../lib/events/push.js';
 import { createDynamoDbClient, tableName } from '../lib/db/client.js';
 import { enableStream } from '../lib/local/setup.js';
 import { isChangeInsert } from '../lib/events/stream-filter.js';

@@ -8,34 +8,6 @@
  * keys go to the dead-letter queue too. One log line per batch, also an EMF metrics document.
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { changeOfStreamImage } from '../../lib/db/changes.js';
-import { keep } from '../../lib/events/dead-letters.js';
-import { logBatch } from '../../lib/events/metrics.js';
-import { publishChanges, type Publication } from '../../lib/events/publish.js';
+import { pushStreamRecords } from '../../lib/events/push.js';
 
-/** How long a batch EventBridge takes none of is retried by the stream: a day, less an hour (the stream keeps records 24 hours). */
-export const RETRY_WINDOW_MS = 23 * 3_600_000;
-
-export class EventBridgeOutage extends Error {
-  constructor(records: number) {
-    super(`EventBridge took none of ${records} events: the stream retries the batch`);
-    this.name = 'EventBridgeOutage';
-  }
-}
-
-export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
-  const changes = event.Records.map((record) => changeOfStreamImage(record.dynamodb?.NewImage ?? {}));
-  let outcome: Publication;
-  try {
-    outcome = await publishChanges(changes);
-  } catch (error) {
-    outcome = { published: 0, refusals: 0, refused: changes.map((change) => ({ change, code: (error as Error).name })) };
-  }
-  const written = Math.min(...event.Records.map((record) => (record.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000));
-  const lagMs = changes.length ? Math.max(...changes.map((change) => Date.now() - Date.parse(change.date))) : 0;
-  const batch = { records: changes.length, published: outcome.published, refusals: outcome.refusals, failed: outcome.refused.length, lagMs };
-  logBatch(batch);
-  if (!outcome.refused.length) return;
-  if (outcome.published === 0 && Date.now() - written < RETRY_WINDOW_MS) throw new EventBridgeOutage(changes.length);
-  await keep(outcome.refused.map(({ change, code }) => ({ key: change.key, changeId: change.id, code })));
-};
+export const handler = (event: DynamoDBStreamEvent): Promise<void> => pushStreamRecords(event.Records);

@@ -21,7 +21,7 @@ export interface ChangeEventsProps {
  * items, drives a function that puts the changes' events, ten to a call. What EventBridge keeps
  * refusing goes, as the changes' keys, to a dead-letter queue an alarm watches (Monitoring), from
  * which `npm run events -- redrive` puts them again; a batch EventBridge takes none of fails the
- * invocation (the Errors alarm) and is retried by the stream for a day (functions/events/publish.ts
+ * invocation (the Errors alarm) and is retried by the stream for a day (lib/events/push.ts
  * RETRY_WINDOW_MS), then its keys go to the queue too. Nothing is dropped silently.
  */
 export class ChangeEvents extends Construct {

@@ -26,6 +26,7 @@ import { shardOf, type Key } from './keys.js';
 import { table } from './table.js';
 import { Conflict } from './errors.js';
 import { ABSENT, put, type WriteStep } from './transactions.js';
+import { isDeepStrictEqual } from 'node:util';
 
 /** A field of a record as its loop row shows it; `secret` ones are compared, never shown (a password). */
 export interface ChangeField {
@@ -118,7 +119,7 @@ export function diffFields(before: ChangeField[] | undefined, after: ChangeField
   // In the order of the record's fields after the change (then those it no longer holds).
   for (const key of new Set([...now.keys(), ...old.keys()])) {
     const [a, b] = [old.get(key), now.get(key)];
-    const same = a !== undefined && b !== undefined && JSON.stringify(a.value) === JSON.stringify(b.value);
+    const same = a !== undefined && b !== undefined && isDeepStrictEqual(a.value, b.value);
     if (same) continue;
     const { field, locale } = (b ?? a)!;
     changes.push({ field, locale, before: shown(a), after: shown(b) });

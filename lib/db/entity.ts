@@ -18,6 +18,7 @@ import { boundedKeyPart, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table, type IndexName } from './table.js';
 import { ABSENT, atVersion, holds, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
+import { isDeepStrictEqual } from 'node:util';
 
 type Id = number | string;
 
@@ -299,13 +300,13 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     replace(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       const fields = Object.entries(fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
       const steps = [patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion))];
-      if (summary && JSON.stringify(summary.fields(current)) !== JSON.stringify(summary.fields(next))) steps.push(...summaryStep(next));
+      if (summary && !isDeepStrictEqual(summary.fields(current), summary.fields(next))) steps.push(...summaryStep(next));
       steps.push(...recorded(current, next));
       for (const [lockName, lock] of locks) {
         const [before, after] = [lockItem(lockName, current), lockItem(lockName, next)];
         if (before.pk !== after.pk) {
           steps.push(remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced), put(after, ABSENT, taken(lockName)));
-        } else if (JSON.stringify(before) !== JSON.stringify(after) || lock.valueOf(current) !== lock.valueOf(next)) {
+        } else if (!isDeepStrictEqual(before, after) || lock.valueOf(current) !== lock.valueOf(next)) {
           steps.push(put(after, ownedBy(current), raced));
         }
       }

@@ -3,7 +3,6 @@
  * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
  * read before the write.
  */
-import { setTimeout as pause } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -13,6 +12,7 @@ import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch
 import { currentUsage } from './usage.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
+import { fullJitter, retrying } from './retry.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -216,14 +216,5 @@ const MAX_BACKOFF_MS = 320;
  * `OutOfTime`), tooling's by the attempts (40 wait at most about 12 s, 6 s on average). Past them
  * the item is busy, not taken: `Contended`, an `Unavailable` the caller may try again later.
  */
-export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 40): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(error instanceof WriteConflict)) throw error;
-      if (attempt >= attempts) throw new Contended();
-      await pause(Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt));
-    }
-  }
-}
+export const retryOnConflict = <T>(operation: () => Promise<T>, attempts = 40): Promise<T> =>
+  retrying(operation, { attempts, retryable: (error) => error instanceof WriteConflict, waitMs: fullJitter(10, MAX_BACKOFF_MS), exhausted: () => new Contended() });

@@ -5,10 +5,10 @@
  * keeps their keys in the dead-letter queue (dead-letters.ts). A call that fails as a whole (the
  * service unreachable) fails the publication: the caller's stream retries it.
  */
-import { setTimeout as pause } from 'node:timers/promises';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { endpointConfig } from '../aws-endpoint.js';
 import type { Change } from '../db/changes.js';
+import { equalJitter, retrying } from '../db/retry.js';
 import { LIMITS } from '../limits.js';
 import { changeEvent, entryBytes } from './event.js';
 
@@ -50,21 +50,30 @@ function callsOf<T>(items: readonly T[], bytesOf: (item: T) => number): T[][] {
   return calls;
 }
 
+/** Entries EventBridge refused in one call. */
+class Refused extends Error {
+  constructor(readonly entries: Array<{ change: Change; entry: PutEventsRequestEntry; code: string }>) {
+    super('EventBridge refused entries');
+  }
+}
+
 /** Puts one call's entries, again for those refused, up to `attempts` times. */
 async function putCall(call: Array<{ change: Change; entry: PutEventsRequestEntry }>, attempts: number, into: Publication): Promise<void> {
   let pending = call;
-  for (let attempt = 1; pending.length; attempt++) {
-    const result = await eventBridge().send(new PutEventsCommand({ Entries: pending.map(({ entry }) => entry) }));
-    const refused = pending.flatMap((item, k) => (result.Entries?.[k]?.ErrorCode ? [{ ...item, code: result.Entries[k]!.ErrorCode! }] : []));
-    into.published += pending.length - refused.length;
-    if (!refused.length) return;
-    if (attempt >= attempts) {
-      into.refused.push(...refused.map(({ change, code }) => ({ change, code })));
-      return;
-    }
-    into.refusals += refused.length;
-    pending = refused;
-    await pause(50 * 2 ** attempt * (0.5 + Math.random() / 2));
+  try {
+    await retrying(
+      async (attempt) => {
+        if (attempt > 1) into.refusals += pending.length;
+        const result = await eventBridge().send(new PutEventsCommand({ Entries: pending.map(({ entry }) => entry) }));
+        const refused = pending.flatMap((item, k) => (result.Entries?.[k]?.ErrorCode ? [{ ...item, code: result.Entries[k]!.ErrorCode! }] : []));
+        into.published += pending.length - refused.length;
+        if (refused.length) throw new Refused((pending = refused));
+      },
+      { attempts, retryable: (error) => error instanceof Refused, waitMs: equalJitter(100, 2_000) },
+    );
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    into.refused.push(...error.entries.map(({ change, code }) => ({ change, code })));
   }
 }
 

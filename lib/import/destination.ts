@@ -9,7 +9,6 @@
  * import created whose source rows are gone are found by walking the table (`missing`), and deleted
  * only with `--delete-missing`. A dry run reads all the same and writes nothing.
  */
-import { setTimeout as pause } from 'node:timers/promises';
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
@@ -26,6 +25,7 @@ import { taxRules, type TaxRule } from '../tax-rules/entity.js';
 import { countProductStep, deleteTaxRule, productsUsingRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
 import type { Kind as RecordKind } from './report.js';
+import { equalJitter, retrying } from '../db/retry.js';
 
 /**
  * What became of a record: written; already there with the same content; already there, changed
@@ -199,16 +199,8 @@ const transactionShareOf = (record: object): number => 2 * sizeOf(record);
  * Runs `attempt`, waiting and trying again while DynamoDB is throttled or out of reach (a store's
  * import is worth waiting for), a bounded number of times.
  */
-async function patiently<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof Unavailable) || n >= 8) throw error;
-      await pause(Math.min(5_000, 100 * 2 ** n) * (0.5 + Math.random() / 2));
-    }
-  }
-}
+const patiently = <T>(attempt: () => Promise<T>): Promise<T> =>
+  retrying(attempt, { attempts: 8, retryable: (error) => error instanceof Unavailable, waitMs: equalJitter(100, 5_000) });
 
 /**
  * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
