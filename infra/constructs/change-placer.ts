@@ -1,15 +1,13 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { PENDING_INSERTS } from '../../lib/changes/placer.js';
 import { FEED_PARTITIONS } from '../../lib/routes.js';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
+import { wakeUps } from './wake-ups.js';
 
 export interface ChangePlacerProps {
   /** The store table, with its stream of new images. */
@@ -44,17 +42,6 @@ export class ChangePlacer extends Construct {
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...FEED_PARTITIONS] } },
       }),
     );
-    props.table.grantStreamRead(this.placer);
-    new EventSourceMapping(this, 'FromStream', {
-      target: this.placer,
-      eventSourceArn: props.table.tableStreamArn!,
-      // What is pending when it starts is placed by its first run: the stream only wakes it.
-      startingPosition: StartingPosition.LATEST,
-      filters: [FilterCriteria.filter(PENDING_INSERTS)],
-      batchSize: 1000,
-      // A failed run is not retried from the stream: the next marker, or the schedule, runs it again.
-      retryAttempts: 0,
-    });
-    new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.placer, { retryAttempts: 0 })] });
+    wakeUps(this, this.placer, props.table, { filter: PENDING_INSERTS, batchSize: 1000 });
   }
 }

@@ -1,14 +1,12 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { PLACED_INSERTS } from '../../lib/changes/placer.js';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
+import { wakeUps } from './wake-ups.js';
 import type { SealedSecretsKey } from './sealed-secrets-key.js';
 
 export interface WebhookDeliveriesProps {
@@ -46,18 +44,8 @@ export class WebhookDeliveries extends Construct {
       }),
     );
     props.secretsKey.letOpen(this.worker);
-    // Woken by what the placer places, within seconds of a write; the schedule runs the retries, and
-    // anything a wake-up missed (a run at work meanwhile takes it on its next tick).
-    props.table.grantStreamRead(this.worker);
-    new EventSourceMapping(this, 'FromStream', {
-      target: this.worker,
-      eventSourceArn: props.table.tableStreamArn!,
-      startingPosition: StartingPosition.LATEST,
-      filters: [FilterCriteria.filter(PLACED_INSERTS)],
-      batchSize: 100,
-      // A wake-up is not retried: the next placement, or the schedule, wakes it again.
-      retryAttempts: 0,
-    });
-    new Rule(this, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(this.worker, { retryAttempts: 0 })] });
+    // Woken by what the placer places, within seconds of a write, and every minute for the retries
+    // (a wake-up refused while a run was at work is taken by that run's next tick).
+    wakeUps(this, this.worker, props.table, { filter: PLACED_INSERTS, batchSize: 100 });
   }
 }
