@@ -144,22 +144,24 @@ describe('webhooks', () => {
   it('goes on from the newest change when its lane fell behind the changes\' retention, and says so', async () => {
     await subscribe('/late', ['product.created']);
     await runRounds();
+    // Only the lost change is kept a second: the next one, kept as usual, cannot expire before the lane reads it, however slow the machine.
     const kept = process.env.STORE_CHANGE_RETENTION_DAYS;
     process.env.STORE_CHANGE_RETENTION_DAYS = String(1 / 86_400);
+    let lost: { ID: number };
     try {
-      const lost = (await createProduct()).row;
+      lost = (await createProduct()).row;
       await get('/api/changes?limit=1'); // placed by a reader, then past its retention before the lane reads it
-      await new Promise((resolve) => setTimeout(resolve, 3_100));
-      await runRounds();
-      expect(logLines.some((line) => line.includes("lane was behind the changes' retention"))).toBe(true);
-      const next = (await createProduct()).row;
-      await runRounds();
-      expect(at('/late').map((d) => (JSON.parse(d.body) as ChangeRow).ENTITY_ID)).toEqual([next.ID]);
-      expect(lost.ID).not.toBe(next.ID);
     } finally {
       if (kept === undefined) delete process.env.STORE_CHANGE_RETENTION_DAYS;
       else process.env.STORE_CHANGE_RETENTION_DAYS = kept;
     }
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    await runRounds();
+    expect(logLines.some((line) => line.includes("lane was behind the changes' retention"))).toBe(true);
+    const next = (await createProduct()).row;
+    await runRounds();
+    expect(at('/late').map((d) => (JSON.parse(d.body) as ChangeRow).ENTITY_ID)).toEqual([next.ID]);
+    expect(lost.ID).not.toBe(next.ID);
   });
 
   it('takes only the changes its patterns name', async () => {
