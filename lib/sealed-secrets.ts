@@ -27,9 +27,10 @@ export const KMS_CONTEXT = { purpose: 'store-api sealed secrets' } as const;
 
 export const isSealed = (value: string): boolean => value.startsWith(PREFIX);
 
-function gcm(key: Buffer, iv: Buffer, plaintext: Buffer, aad: string): { ciphertext: Buffer } {
+/** AES-256-GCM: the ciphertext, then its 16-byte tag. */
+function gcm(key: Buffer, iv: Buffer, plaintext: Buffer, aad: string): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
-  return { ciphertext: Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]) };
+  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
 }
 
 function ungcm(key: Buffer, iv: Buffer, sealed: Buffer, aad: string): Buffer {
@@ -55,7 +56,7 @@ async function kmsCall<T>(what: string, call: (sdk: typeof import('@aws-sdk/clie
 /** The local key-encryption key, wrapping data keys as KMS would. */
 const localWrap = async (dataKey: Buffer): Promise<Buffer> => {
   const iv = randomBytes(12);
-  return Buffer.concat([iv, gcm(await serverKey('secrets-at-rest'), iv, dataKey, 'data key').ciphertext]);
+  return Buffer.concat([iv, gcm(await serverKey('secrets-at-rest'), iv, dataKey, 'data key')]);
 };
 const localUnwrap = async (wrapped: Buffer): Promise<Buffer> => ungcm(await serverKey('secrets-at-rest'), wrapped.subarray(0, 12), wrapped.subarray(12), 'data key');
 
@@ -109,7 +110,7 @@ export async function seal(plaintext: string, context: string): Promise<string> 
   });
   const { keyring, key, wrapped } = await sealingKey;
   const iv = randomBytes(12);
-  const { ciphertext } = gcm(key, iv, Buffer.from(plaintext, 'utf8'), context);
+  const ciphertext = gcm(key, iv, Buffer.from(plaintext, 'utf8'), context);
   const wrappedText = wrapped.toString('base64url');
   // The sealer knows its own data key: it opens what it sealed without asking KMS.
   if (!opened.has(wrappedText)) opened.set(wrappedText, Promise.resolve(key));

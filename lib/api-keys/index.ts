@@ -23,7 +23,7 @@ export const API_KEY_PATTERN = /^[0-9A-F]{25}$/;
 export const SECURE_KEY_PATTERN = /^[0-9A-Fa-f]{48}$/;
 
 /** What a key's sealed secure key is bound to: its own item. */
-export const sealedFor = (apiKey: string): string => `APIKEY#${apiKey}`;
+export const sealedFor = (apiKey: string): string => apiKeys.key(apiKey).pk;
 
 const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => record;
 

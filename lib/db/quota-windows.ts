@@ -16,11 +16,10 @@
  *     in the allowance (a lease is 1 to 25 units, held by each container serving the key);
  *   - a request costs a write only once per lease, in parallel with the request's own work.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import { table } from './table.js';
+import { conditionally } from './transactions.js';
 
 export interface Quota {
   /** Requests admitted per window. */
@@ -60,8 +59,6 @@ interface WindowState {
   renewal: Promise<void> | undefined;
 }
 
-const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException => error instanceof ConditionalCheckFailedException;
-
 export function defineQuotaWindows(prefix: string) {
   const states = new Map<string, WindowState>();
 
@@ -69,8 +66,8 @@ export function defineQuotaWindows(prefix: string) {
 
   /** One conditional ADD to the window's item; the item as it was when the condition failed. */
   async function add(subject: string, state: WindowState, quota: Quota, adds: { taken: number; used: number }, condition?: { expression: string; values: Record<string, number> }) {
-    try {
-      const { Attributes } = await request((db, options) =>
+    const added = await conditionally(
+      request((db, options) =>
         db.send(
           new UpdateCommand({
             TableName: tableName(),
@@ -84,15 +81,10 @@ export function defineQuotaWindows(prefix: string) {
           }),
           options,
         ),
-      );
-      state.used = Number(Attributes?.used ?? 0);
-      return { written: true as const };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const old = error.Item ? unmarshall(error.Item) : {};
-      state.used = Number(old.used ?? 0);
-      return { written: false as const, taken: Number(old.taken ?? 0) };
-    }
+      ),
+    );
+    state.used = Number((added.written ? added.answer.Attributes : added.found)?.used ?? 0);
+    return added.written ? { written: true as const } : { written: false as const, taken: Number(added.found?.taken ?? 0) };
   }
 
   /**

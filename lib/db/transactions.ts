@@ -46,19 +46,24 @@ export const put = (item: Item, condition?: Condition, onConditionFailed?: OnCon
 });
 
 /**
- * One item put on its own, on condition: `written`, or not, with the item found (a lease taken by
- * another, a record already there). Not a step of a transaction: for leases and records that stand
- * alone.
+ * One write on its own (not a step of a transaction), on condition: `written` with its answer, or
+ * not, with the item as it was when the condition failed (when the write asked for it with
+ * ReturnValuesOnConditionCheckFailure: ALL_OLD). For leases, windows and records that stand alone.
  */
-export async function putIf(item: Item, condition: Condition): Promise<{ written: true } | { written: false; found: Item | undefined }> {
+export async function conditionally<T>(write: Promise<T>): Promise<{ written: true; answer: T } | { written: false; found: Item | undefined }> {
   try {
-    await request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: item, ...conditionParts(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), options));
-    return { written: true };
+    return { written: true, answer: await write };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     return { written: false, found: error.Item && unmarshall(error.Item) };
   }
 }
+
+/** One item put on its own, on condition: `written`, or not, with the item found (a lease taken by another, a record already there). */
+export const putIf = async (item: Item, condition: Condition): Promise<{ written: true } | { written: false; found: Item | undefined }> => {
+  const put = await conditionally(request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: item, ...conditionParts(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), options)));
+  return put.written ? { written: true } : put;
+};
 
 export const EXISTS: Condition = { expression: 'attribute_exists(pk)' };
 export const ABSENT: Condition = { expression: 'attribute_not_exists(pk)' };

@@ -5,28 +5,16 @@
  * many arrive at once, at most `limit` get through; one that turns out well may be given back. The
  * item expires by itself (DynamoDB TTL); since TTL deletion is lazy, the window's end is checked too.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
+import { conditionally } from './transactions.js';
 
 export type Reservation = { reserved: true } | { reserved: false; retryAfterSeconds: number };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const names = { '#expires': table.ttlAttribute, '#count': 'count' };
-
-/** Whether a write's condition failed, and the item as it was then (when there was one). */
-async function conditional(write: Promise<unknown>): Promise<{ failed: false } | { failed: true; old: Record<string, unknown> | undefined }> {
-  try {
-    await write;
-    return { failed: false };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { failed: true, old: error.Item ? unmarshall(error.Item) : undefined };
-  }
-}
 
 export function defineWindowCounter(window: { prefix: string; seconds: number; limit: number }) {
   const key = (subject: string): Key => ({ pk: `${window.prefix}#${subject}`, sk: 'WINDOW' });
@@ -68,18 +56,18 @@ export function defineWindowCounter(window: { prefix: string; seconds: number; l
     async reserve(subject: string): Promise<Reservation> {
       // A race with another request opening the window is lost at most once in a row.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const counted = await conditional(countIn(subject));
-        if (!counted.failed) return { reserved: true };
-        const remaining = Number(counted.old?.[table.ttlAttribute] ?? 0) - nowSeconds();
+        const counted = await conditionally(countIn(subject));
+        if (counted.written) return { reserved: true };
+        const remaining = Number(counted.found?.[table.ttlAttribute] ?? 0) - nowSeconds();
         if (remaining > 0) return { reserved: false, retryAfterSeconds: remaining };
-        if (!(await conditional(open(subject))).failed) return { reserved: true };
+        if ((await conditionally(open(subject))).written) return { reserved: true };
       }
       return { reserved: false, retryAfterSeconds: 1 };
     },
 
     /** Gives a reserved attempt back (it turned out well), while its window is open. */
     async release(subject: string): Promise<void> {
-      await conditional(
+      await conditionally(
         request((db, options) =>
           db.send(
             new UpdateCommand({

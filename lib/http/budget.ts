@@ -11,10 +11,12 @@ export const REQUEST_BUDGET_MS = 10_000;
 /** Time kept back from Lambda's own timeout to answer in. */
 const MARGIN_MS = 1_000;
 
-/** This request's budget: STORE_REQUEST_BUDGET_MS (default 10 s), within what the invocation has left. */
+/** A request's budget as configured: STORE_REQUEST_BUDGET_MS, default 10 s. */
+export const configuredBudgetMs = (): number => Number(process.env.STORE_REQUEST_BUDGET_MS ?? REQUEST_BUDGET_MS);
+
+/** This request's budget: the configured one, within what the invocation has left. */
 export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): number {
-  const configured = Number(process.env.STORE_REQUEST_BUDGET_MS ?? REQUEST_BUDGET_MS);
-  return Math.max(0, Math.min(configured, context.getRemainingTimeInMillis() - MARGIN_MS));
+  return Math.max(0, Math.min(configuredBudgetMs(), context.getRemainingTimeInMillis() - MARGIN_MS));
 }
 
 /** Runs a Lambda handler within its request's budget. */

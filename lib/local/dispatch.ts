@@ -12,7 +12,7 @@ import { HttpProblem } from '../http/problem.js';
 import { problemResponse } from '../http/errors.js';
 import { LIMITS } from '../limits.js';
 import { log } from '../log.js';
-import { REQUEST_BUDGET_MS } from '../http/budget.js';
+import { configuredBudgetMs } from '../http/budget.js';
 import type { HttpEvent, HttpResponse } from '../http/types.js';
 
 export interface LocalRequest {
@@ -151,7 +151,7 @@ const refusedForNow = (retryAfterSeconds: number) =>
 async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>): Promise<HttpResponse> {
   if (!route.hashesPasswords) return work();
   const limit = Math.max(1, Number(process.env.STORE_LOCAL_HASHING_CONCURRENCY ?? 2));
-  const budgetMs = Number(process.env.STORE_REQUEST_BUDGET_MS ?? REQUEST_BUDGET_MS);
+  const budgetMs = configuredBudgetMs();
   let held = turns.get(route.name);
   if (!held) turns.set(route.name, (held = { running: 0, waiting: [], runMs: FIRST_RUN_ESTIMATE_MS }));
   const state = held;

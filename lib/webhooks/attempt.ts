@@ -12,7 +12,7 @@ import { writeAtomically, type WriteStep } from '../db/transactions.js';
 import { unseal } from '../sealed-secrets.js';
 import { deliver } from './deliver.js';
 import { disabling, type DisabledReason } from './disable.js';
-import { deliveryJob, deliveryJobs, deliveryLog, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJob, deliveryJobs, deliveryLog, jobKey, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
 import { logAttempt, logDisabled } from './metrics.js';
 import { deliveryOptions } from './operations.js';
 import { failingTooLong, nextAttemptAt } from './schedule.js';
@@ -68,29 +68,31 @@ export async function attemptDelivery(webhook: WebhookSubscription, { change, jo
   const again = job
     ? deliveryJobs.reschedule(job, next!, { attempt: number + 1, firstAttemptAt }, lost)
     : deliveryJob(webhook.id, change, next!, { attempt: 2, firstAttemptAt });
-  const retry = { pk: webhooks.key(webhook.id).pk, sk: `JOB#${change.id}` };
-  return { outcome: { kind: 'failed', nextAt: next!, attempt: number + 1, retry }, steps: [logged, again] };
+  return { outcome: { kind: 'failed', nextAt: next!, attempt: number + 1, retry: jobKey(webhook.id, change.id) }, steps: [logged, again] };
 }
 
 /**
  * Records a batch of attempts in one transaction, with `moving` (the lane's cursor moved past the
- * changes it took from the feed) and the subscription disabled when one of them says so. When a job
- * was taken meanwhile by another worker or the cursor moved (two workers on one table: the other
- * attempted the same, at least once) or the subscription changed, each attempt is recorded alone
- * and the lost ones are let go. Whether the batch was recorded as one.
+ * changes it took from the feed) and the subscription disabled when one of them says so. When
+ * something of it changed meanwhile (a job another worker took or a replay is writing, the
+ * subscription, the cursor: two workers on one table, which then attempted the same, at least once),
+ * each attempt is recorded alone, the lost ones let go, and the cursor moved alone. Whether the
+ * cursor is where `moving` put it.
  */
 export async function recordAttempts(webhook: WebhookSubscription, attempted: readonly Attempted[], moving: readonly WriteStep[] = []): Promise<boolean> {
   const disabled = attempted.map(({ outcome }) => outcome).find((outcome) => outcome.kind === 'disabled');
   const disable = disabled?.kind === 'disabled' ? disabling(webhook, disabled.reason, new Date().toISOString()) : [];
-  try {
-    await writeAtomically([...attempted.flatMap((a) => a.steps), ...moving, ...disable]);
-  } catch (error) {
-    ignoreLost(error);
-    for (const { steps } of attempted) if (steps.length) await writeAtomically(steps).catch(ignoreLost);
-    return false;
+  const written = (steps: readonly WriteStep[]) =>
+    writeAtomically(steps).then(
+      () => true,
+      (error: unknown) => (ignoreLost(error), false),
+    );
+  if (await written([...attempted.flatMap((a) => a.steps), ...moving, ...disable])) {
+    if (disabled?.kind === 'disabled') logDisabled(webhook.id, disabled.reason);
+    return true;
   }
-  if (disabled?.kind === 'disabled') logDisabled(webhook.id, disabled.reason);
-  return true;
+  for (const { steps } of attempted) if (steps.length) await written(steps);
+  return moving.length ? written(moving) : true;
 }
 
 function ignoreLost(error: unknown): void {

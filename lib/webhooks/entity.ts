@@ -32,9 +32,6 @@ export const WebhookRecord = v.object({
 
 export type WebhookSubscription = v.InferOutput<typeof WebhookRecord>;
 
-/** What a subscription's sealed secret is bound to: its own item. */
-export const sealedSecretOf = (id: number): string => `WEBHOOK#${id}`;
-
 /** A store has at most this many subscriptions: each change is matched against all of them. */
 export const MAX_WEBHOOKS = 50;
 
@@ -46,6 +43,9 @@ export const webhooks = defineEntity({
   lists: { all: { partition: () => 'WEBHOOKS', counted: true, orders: { id: { index: 'GSI1', sortKey: (w) => padId(w.id) } } } },
   counter: { name: 'WEBHOOK', max: MAX_WEBHOOKS },
 });
+
+/** What a subscription's sealed secret is bound to: its own item. */
+export const sealedSecretOf = (id: number): string => webhooks.key(id).pk;
 
 /**
  * A delivery to make again: `WEBHOOK#<id> / JOB#<change id>`, due at its next attempt, in its

@@ -133,8 +133,10 @@ export async function replayWebhook(id: number, from: unknown): Promise<Row> {
     const page = await follow({ from: position, wanted: () => true, limit: Math.min(100, REPLAY_MAX - replayed) });
     const wanted = page.changes.filter((change) => matches(webhook.events, change.resource, change.type));
     if (wanted.length > 0) {
-      // In the subscription's replay lane: paced there, after its live changes (lane.ts).
-      await writeAtomically(wanted.map((change) => deliveryJob(id, change, now, { replay: true })));
+      // In the subscription's replay lane: paced there, after its live changes (lane.ts). A lane
+      // recording a retry of one of these changes holds its job item a moment: the puts are the same
+      // again, so they are retried through that conflict.
+      await retryOnConflict(() => writeAtomically(wanted.map((change) => deliveryJob(id, change, now, { replay: true }))));
     }
     replayed += wanted.length;
     if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;
