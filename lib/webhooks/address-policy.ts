@@ -4,8 +4,8 @@
  * registries: only `unicast` (globally reachable) is allowed. Loopback, private, shared (CGNAT),
  * link-local (the metadata service's 169.254.169.254 among them), unique local (AWS's IPv6 metadata
  * address among them), site-local, multicast, reserved, documentation, benchmarking, ORCHID, Teredo,
- * segment routing... are refused. An IPv6 address that carries an IPv4 one (mapped, SIIT, NAT64's
- * well-known prefix, 6to4) is judged by the address it carries; local-use NAT64 (RFC 8215) is
+ * segment routing... are refused. An IPv6 address that carries an IPv4 one (mapped, compatible, SIIT,
+ * NAT64's well-known prefix, 6to4, ISATAP) is judged by the address it carries; local-use NAT64 (RFC 8215) is
  * refused whatever it carries. The WHATWG URL parser has already turned decimal, hex and octal
  * spellings of an IPv4 host into a dotted quad. A deployment may allow `http` and the loopback
  * addresses 127.0.0.1 and ::1 (`npm start`, tests), nothing more.
@@ -16,15 +16,30 @@ import ipaddr from 'ipaddr.js';
 /** IPv6 ranges that carry an IPv4 address, and where: the offset of its four bytes. */
 const CARRIED_AT: Readonly<Record<string, number>> = { ipv4Mapped: 12, rfc6145: 12, rfc6052: 12, '6to4': 2 };
 
-/** The IPv4 address an IPv6 one carries, when its range carries one; `refused` for local-use NAT64, whose mapping is the network's own. */
+/** An ISATAP interface identifier (RFC 5214): `0000:5efe` or `0200:5efe`, then the IPv4 address, in any prefix. */
+const isIsatap = (bytes: number[]): boolean => (bytes[8] === 0x00 || bytes[8] === 0x02) && bytes[9] === 0x00 && bytes[10] === 0x5e && bytes[11] === 0xfe;
+
+/**
+ * The IPv4 address an IPv6 one carries, when its form carries one; `refused` for local-use NAT64,
+ * whose mapping is the network's own. Besides the ranges ipaddr.js names, IPv4-compatible addresses
+ * (`::/96`, deprecated by RFC 4291 but still routed to the IPv4 address by some stacks; ipaddr.js
+ * calls them unicast) and ISATAP identifiers carry their IPv4 address in their last four bytes.
+ */
 function carriedIPv4(address: ipaddr.IPv6): string | 'refused' | undefined {
-  const offset = CARRIED_AT[address.range()];
-  if (offset === undefined) return undefined;
   const bytes = address.toByteArray();
+  const range = address.range();
+  if (range === 'unspecified' || range === 'loopback') return undefined;
+  // An ISATAP address of a range that is refused anyway (link-local, documentation...) stays refused by its range.
+  if (bytes.slice(0, 12).every((byte) => byte === 0) || (range === 'unicast' && isIsatap(bytes))) return bytes.slice(12).join('.');
+  const offset = CARRIED_AT[range];
+  if (offset === undefined) return undefined;
   // 64:ff9b::/96 carries it in its last 4 bytes; 64:ff9b:1::/48 (RFC 8215) is for local use.
   if (address.range() === 'rfc6052' && bytes.slice(4, 12).some((byte) => byte !== 0)) return 'refused';
   return bytes.slice(offset, offset + 4).join('.');
 }
+
+/** The loopback addresses a deployment may allow, `http` included: nothing else of 127.0.0.0/8. */
+const LOOPBACK = new Set(['127.0.0.1', '::1']);
 
 export interface AddressOptions {
   /** `http` and the loopback addresses 127.0.0.1 and ::1 allowed (npm start, tests). */
@@ -33,7 +48,7 @@ export interface AddressOptions {
 
 /** Whether a webhook may be delivered to this IP address. */
 export function isAllowedAddress(address: string, options: AddressOptions = {}): boolean {
-  if (options.allowLoopback && (address === '127.0.0.1' || address === '::1')) return true;
+  if (options.allowLoopback && LOOPBACK.has(address)) return true;
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6') {
@@ -85,7 +100,8 @@ export async function checkWebhookUrl(text: string, options: AddressOptions = {}
   } catch {
     throw new AddressRefused('is not a URL');
   }
-  if (url.protocol !== 'https:' && !(options.allowLoopback && url.protocol === 'http:')) throw new AddressRefused('must be https');
+  const plainHttp = url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !(options.allowLoopback && plainHttp)) throw new AddressRefused('must be https');
   if (url.username || url.password) throw new AddressRefused('must not hold a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: Array<{ address: string; family: number }>;
@@ -100,6 +116,8 @@ export async function checkWebhookUrl(text: string, options: AddressOptions = {}
   }
   // Every address the name has must be allowed: a resolver may answer with any of them.
   if (addresses.length === 0 || !addresses.every(({ address }) => isAllowedAddress(address, options))) throw new AddressRefused('address not allowed');
+  // Where `http` is allowed at all, it is for this machine's own receivers only: nowhere else does a delivery travel unencrypted.
+  if (plainHttp && !addresses.every(({ address }) => LOOPBACK.has(address))) throw new AddressRefused('must be https (http is allowed only to 127.0.0.1 and ::1)');
   const [first] = addresses;
   return { url, address: first!.address, family: first!.family === 6 ? 6 : 4 };
 }

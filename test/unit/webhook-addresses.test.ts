@@ -50,6 +50,14 @@ describe('where a webhook may be delivered', () => {
       'https://[::ffff:0:127.0.0.1]/',
       'https://[::ffff:0:a00:1]/',
       'https://[::ffff:0:a9fe:a9fe]/',
+      // IPv4-compatible (::/96), carrying loopback, a private and the metadata address
+      'https://[::127.0.0.2]/',
+      'https://[::7f00:1]/',
+      'https://[::a00:1]/',
+      'https://[::a9fe:a9fe]/',
+      // ISATAP identifiers (RFC 5214) in a global prefix, carrying loopback and the metadata address
+      'https://[2607:f8b0::5efe:7f00:1]/',
+      'https://[2607:f8b0::200:5efe:a9fe:a9fe]/',
       // local-use NAT64 (RFC 8215), whatever it carries
       'https://[64:ff9b:1::a00:1]/',
       'https://[64:ff9b:1::a9fe:a9fe]/',
@@ -78,7 +86,7 @@ describe('where a webhook may be delivered', () => {
   });
 
   it('takes public addresses, and an IPv6 that maps a public IPv4', async () => {
-    for (const url of ['https://93.184.215.14/hooks', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:93.184.215.14]/', 'https://[64:ff9b::808:808]/', 'https://[2002:808:808::1]/']) {
+    for (const url of ['https://93.184.215.14/hooks', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:93.184.215.14]/', 'https://[64:ff9b::808:808]/', 'https://[2002:808:808::1]/', 'https://[::808:808]/', 'https://[2607:f8b0::5efe:808:808]/']) {
       expect(await refusal(url), url).toBeUndefined();
     }
     expect(isAllowedAddress('8.8.8.8')).toBe(true);
@@ -100,6 +108,15 @@ describe('where a webhook may be delivered', () => {
     expect(await refusal('http://[::ffff:0:127.0.0.1]/', local)).toBe('address not allowed');
     expect(await refusal('http://10.0.0.1/', local)).toBe('address not allowed');
     expect(await refusal('http://169.254.169.254/', local)).toBe('address not allowed');
+    expect(await refusal('http://[::127.0.0.2]/', local)).toBe('address not allowed');
+  });
+
+  it('takes http only to 127.0.0.1 and ::1 where loopback is allowed, and https to public addresses as everywhere', async () => {
+    const local = { allowLoopback: true };
+    expect(await refusal('http://93.184.215.14/hook', local)).toBe('must be https (http is allowed only to 127.0.0.1 and ::1)');
+    expect(await refusal('http://[2606:4700:4700::1111]/', local)).toBe('must be https (http is allowed only to 127.0.0.1 and ::1)');
+    expect(await refusal('https://93.184.215.14/hook', local)).toBeUndefined();
+    expect(await refusal('https://127.0.0.1:8443/hook', local)).toBeUndefined();
   });
 });
 
