@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { useDataDirSecret } from '../lib/local/server-secret.js';
 
 export interface LocalValues {
   STORE_TABLE_NAME: string;
@@ -43,20 +44,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * What a container reaches of `npm start` running on this machine: its DynamoDB Local (the port in
- * its data dir's `dynamodb-endpoint`, as the container reaches the host) and its server secret, so
- * that both agree on cursors and fingerprints.
+ * its data dir's `dynamodb-endpoint`, as the container reaches the host) and its server secret (the
+ * data dir's, made there if `npm start` has not run yet; STORE_SECRET wins), so that both agree on
+ * cursors, fingerprints and sealed keys.
  */
-export function localValues(options: { dataDir?: string; endpoint?: string; table?: string } = {}): LocalValues & { npmStartRunning: boolean } {
+export async function localValues(options: { dataDir?: string; endpoint?: string; table?: string } = {}): Promise<LocalValues & { npmStartRunning: boolean; hostEndpoint: string | undefined }> {
   const dataDir = path.resolve(options.dataDir ?? process.env.DATA_DIR ?? '.data');
   const endpointFile = path.join(dataDir, 'dynamodb-endpoint');
-  const npmStartRunning = existsSync(endpointFile);
-  const port = npmStartRunning ? new URL(readFileSync(endpointFile, 'utf8').trim()).port : '8000';
-  const secretFile = path.join(dataDir, 'secret');
+  const hostEndpoint = existsSync(endpointFile) ? readFileSync(endpointFile, 'utf8').trim() : undefined;
+  const port = hostEndpoint ? new URL(hostEndpoint).port : '8000';
+  await useDataDirSecret(dataDir);
   return {
     STORE_TABLE_NAME: options.table ?? process.env.STORE_TABLE_NAME ?? 'store',
-    STORE_SECRET: process.env.STORE_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : 'sam-local-secret'),
+    STORE_SECRET: process.env.STORE_SECRET!,
     DYNAMODB_ENDPOINT: options.endpoint ?? `http://host.docker.internal:${port}`,
-    npmStartRunning,
+    npmStartRunning: hostEndpoint !== undefined,
+    hostEndpoint,
   };
 }
 
@@ -68,7 +71,7 @@ export function writeEnvVars(templateFile: string, values: LocalValues, out: str
   return Object.keys(environments).length;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values: options } = parseArgs({
     options: {
       template: { type: 'string', default: path.join(root, 'cdk.out/StoreApi-dev.template.json') },
@@ -78,9 +81,14 @@ function main(): void {
     },
   });
   if (!existsSync(options.template)) throw new Error(`no ${options.template}: run npm run synth first`);
-  const values = localValues({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), ...(options.table ? { table: options.table } : {}) });
+  const values = await localValues({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), ...(options.table ? { table: options.table } : {}) });
   const count = writeEnvVars(options.template, values, options.out);
   console.log(`wrote ${options.out}: ${count} functions, DynamoDB ${values.DYNAMODB_ENDPOINT}, table ${values.STORE_TABLE_NAME}`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  main().catch((error: Error) => {
+    console.error(error.message);
+    process.exit(2);
+  });
+}

@@ -21,6 +21,7 @@ import { routeByName, routes, type RouteDefinition, type RouteName } from '../li
 import { hostArchitecture, type FunctionArchitecture } from './context.js';
 import { functionLogicalId, type SynthesizedTemplate } from './function-ids.js';
 import { localValues, writeEnvVars } from './local-env.js';
+import { checkTableSecret } from '../lib/local/table-secret.js';
 import { eventFile, sampleRequests } from './sample-events.js';
 
 /** `sam local start-api`'s port: `npm start` has 3000. */
@@ -183,12 +184,17 @@ async function main(argv: string[]): Promise<number> {
   const commandLine = parseCommandLine(argv);
   const workDir = path.resolve(process.env.STORE_SAM_DIR ?? path.join(root, '.sam'));
   mkdirSync(workDir, { recursive: true });
+  const values = await localValues();
+  if (values.hostEndpoint) {
+    // The functions get this secret: on a table sealed under another one, every key would fail. Said before a synthesis.
+    process.env.DYNAMODB_ENDPOINT = values.hostEndpoint;
+    process.env.STORE_TABLE_NAME = values.STORE_TABLE_NAME;
+    await checkTableSecret();
+  } else console.error('npm start does not seem to be running (no dynamodb-endpoint in its data dir): the functions will find no DynamoDB.');
   const template = ensureTemplate(workDir, hostArchitecture());
   const envVars = path.join(workDir, 'env.json');
-  const values = localValues();
   writeEnvVars(template, values, envVars);
   console.error(`wrote ${path.relative(process.cwd(), envVars)}: DynamoDB ${values.DYNAMODB_ENDPOINT}, table ${values.STORE_TABLE_NAME}`);
-  if (!values.npmStartRunning) console.error('npm start does not seem to be running (no dynamodb-endpoint in its data dir): the functions will find no DynamoDB.');
   const target: SamTarget = { template: path.relative(process.cwd(), template), envVars: path.relative(process.cwd(), envVars), platform: process.platform };
   const parsed = JSON.parse(readFileSync(template, 'utf8')) as SynthesizedTemplate;
 

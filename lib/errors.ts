@@ -36,6 +36,30 @@ export class DependencyUnavailable extends Error {
   }
 }
 
+/**
+ * This process has no server secret, so it may not sign, fingerprint or seal (CONTRACT §3): there is
+ * no default to fall back on. A fault of the deployment, not of the request.
+ */
+export class SecretMissing extends Error {
+  constructor() {
+    super(
+      'no server secret is configured: set STORE_SECRET to the secret, or DATA_DIR to the data dir whose secret npm start keeps (default .data), or on AWS STORE_SECRET_ARN to the stack\'s secret',
+    );
+    this.name = 'SecretMissing';
+  }
+}
+
+/**
+ * A sealed secret (lib/sealed-secrets.ts) did not open: it was sealed under another server secret or
+ * KMS key than this process has, or was altered. A fault of the deployment; the cause is logged.
+ */
+export class SealedSecretUnreadable extends Error {
+  constructor(context: string, cause: unknown) {
+    super(`the sealed secret of ${context.split('#')[0]} could not be opened: it was sealed under another server secret or key than this server has`, { cause });
+    this.name = 'SealedSecretUnreadable';
+  }
+}
+
 /** The caller's key may not see what it asked for (a resource's changes it has no VIEW on). */
 export class Forbidden extends Error {
   constructor(detail: string) {

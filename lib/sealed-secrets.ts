@@ -16,7 +16,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { endpointConfig } from './aws-endpoint.js';
-import { DependencyUnavailable } from './errors.js';
+import { DependencyUnavailable, SealedSecretUnreadable, SecretMissing } from './errors.js';
 import { serverKey } from './secrets.js';
 
 type Keyring = 'kms' | 'local';
@@ -74,8 +74,8 @@ async function newDataKey(): Promise<DataKey> {
     );
     return { keyring: 'kms', key: Buffer.from(Plaintext!), wrapped: Buffer.from(CiphertextBlob!) };
   }
-  // On AWS without the key (a tool run with STORE_TABLE_NAME alone), the server secret would be the guessable default.
-  if (!process.env.STORE_SECRET && !process.env.DYNAMODB_ENDPOINT) {
+  // On AWS without the key (a tool run with STORE_TABLE_NAME alone), no function could open what it sealed.
+  if (!process.env.DYNAMODB_ENDPOINT) {
     throw new Error("sealing a secret on AWS needs STORE_SECRETS_KEY_ARN (the stack's SecretsKeyArn output)");
   }
   const key = randomBytes(32);
@@ -122,6 +122,12 @@ export async function unseal(value: string, context: string): Promise<string> {
   if (!isSealed(value)) return value;
   const [keyring, wrapped, iv, ciphertext] = value.slice(PREFIX.length).split(':');
   if ((keyring !== 'kms' && keyring !== 'local') || !wrapped || !iv || !ciphertext) throw new Error('a sealed secret is malformed');
-  const key = await openDataKey(keyring, wrapped);
-  return ungcm(key, Buffer.from(iv, 'base64url'), Buffer.from(ciphertext, 'base64url'), context).toString('utf8');
+  try {
+    const key = await openDataKey(keyring, wrapped);
+    return ungcm(key, Buffer.from(iv, 'base64url'), Buffer.from(ciphertext, 'base64url'), context).toString('utf8');
+  } catch (error) {
+    // KMS out of reach or no secret configured: said as such. Anything else: the value does not open here.
+    if (error instanceof DependencyUnavailable || error instanceof SecretMissing) throw error;
+    throw new SealedSecretUnreadable(context, error);
+  }
 }

@@ -1,14 +1,16 @@
 /**
  * Server-side keys, derived per purpose from the server secret: the list cursors' signatures, the
- * idempotency fingerprints, and off AWS the key that wraps sealed secrets' data keys (sealed-secrets.ts). The secret is read when first needed and kept for the container's life:
- *   STORE_SECRET       the secret itself (`npm start` keeps one in its data dir; tests; sam local);
+ * idempotency fingerprints, off AWS the key that wraps sealed secrets' data keys (sealed-secrets.ts),
+ * and the table's record of which secret sealed it (lib/local/table-secret.ts). The secret is read
+ * when first needed and kept for the container's life:
+ *   STORE_SECRET       the secret itself (`npm start` and the tools take their data dir's; tests; sam local);
  *   STORE_SECRET_ARN   else, the Secrets Manager secret the stack generated (only the functions
  *                      that sign cursors or fingerprint requests have it, and may only read it).
- * With neither (tests), a key derived from the table's name: cursors are still bound to their list
- * and fingerprints still compare, but the key is guessable.
+ * With neither, nothing is signed, fingerprinted or sealed (CONTRACT §3: secrets fail closed): a
+ * default would be a secret anyone who reads this file knows.
  */
 import { createHmac } from 'node:crypto';
-import { DependencyUnavailable } from './errors.js';
+import { DependencyUnavailable, SecretMissing } from './errors.js';
 
 let fetched: Promise<string> | undefined;
 
@@ -30,7 +32,7 @@ async function fetchSecret(arn: string): Promise<string> {
 function rootSecret(): Promise<string> | string {
   if (process.env.STORE_SECRET) return process.env.STORE_SECRET;
   const arn = process.env.STORE_SECRET_ARN;
-  if (!arn) return `store-api secret for table ${process.env.STORE_TABLE_NAME ?? 'store'}`;
+  if (!arn) throw new SecretMissing();
   fetched ??= fetchSecret(arn).catch((error: unknown) => {
     fetched = undefined; // the next request tries again
     throw error;
@@ -38,6 +40,8 @@ function rootSecret(): Promise<string> | string {
   return fetched;
 }
 
-export async function serverKey(purpose: 'cursor' | 'idempotency' | 'secrets-at-rest'): Promise<Buffer> {
+export type KeyPurpose = 'cursor' | 'idempotency' | 'secrets-at-rest' | 'table-fingerprint';
+
+export async function serverKey(purpose: KeyPurpose): Promise<Buffer> {
   return createHmac('sha256', await rootSecret()).update(purpose).digest();
 }

@@ -60,7 +60,7 @@ describe('npm start', () => {
 
   it('starts DynamoDB Local on its data dir, prints a working key and how to sign (never a sign value), serves keys the tool makes beside it, and stops it on SIGTERM', async () => {
     const port = await freePort();
-    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '' });
+    const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '', STORE_SECRET: '' });
     const output = await ready;
     const { apiKey, secureKey } = JSON.parse(/\{"apiKey".*\}/.exec(output)![0]) as { apiKey: string; secureKey: string };
     const curl = /curl -H "Authorization: Token (\w+)" "([^"?]+)\?sign=\$\(printf '' \| openssl dgst -sha1 -mac HMAC -macopt "hexkey:\$SECURE"/.exec(output);

@@ -21,6 +21,8 @@ const bin = path.join(work, 'bin');
 const dataDir = path.join(work, 'data');
 const samDir = path.join(work, 'sam');
 const commandLog = path.join(work, 'sam-commands.jsonl');
+// As `npm start` would, this file's table is set up and the sample key sealed under the data dir's secret.
+process.env.STORE_SECRET = 'sam test secret';
 
 beforeAll(async () => {
   for (const dir of [bin, dataDir]) rmSync(dir, { recursive: true, force: true });
@@ -29,18 +31,16 @@ beforeAll(async () => {
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
   writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
   writeFileSync(path.join(dataDir, 'secret'), 'sam test secret');
-  // As `npm start` would, this process seals the sample key's secure key under that secret.
-  process.env.STORE_SECRET = 'sam test secret';
   await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** `npm run sam -- <args>`, with the stand-in first on PATH. */
-function npmRunSam(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function npmRunSam(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/sam.ts', ...args], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog },
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -102,6 +102,20 @@ describe('npm run sam', () => {
     expect(chosen![chosen!.indexOf('--port') + 1]).toBe('3005');
     expect(chosen!.slice(-2)).toEqual(['--warm-containers', 'EAGER']);
   }, 60_000);
+
+  it("refuses, before it synthesizes or runs anything, a data dir whose secret is not the table's", async () => {
+    const otherDir = path.join(work, 'other-data');
+    await import('node:fs/promises').then(({ mkdir }) => mkdir(otherDir, { recursive: true }));
+    writeFileSync(path.join(otherDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
+    writeFileSync(path.join(otherDir, 'secret'), 'the secret of another data dir');
+    rmSync(commandLog, { force: true });
+    const { code, stderr } = await npmRunSam(['invoke', 'tax-rules/get'], { DATA_DIR: otherDir, STORE_SECRET: '' });
+    expect(code).toBe(2);
+    expect(stderr).toContain(`is sealed under another server secret than this process's: it was sealed under a secret given as STORE_SECRET`);
+    expect(stderr).toContain(`this process has the secret file of the data dir ${otherDir}`);
+    expect(stderr).not.toContain('synthesizing');
+    expect(() => commandsRun()).toThrow();
+  });
 
   it('names the routes it knows when given one it does not', async () => {
     const { code, stderr } = await npmRunSam(['invoke', 'TaxRulesGetFunction']);

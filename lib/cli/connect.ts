@@ -1,10 +1,12 @@
 /**
- * Which table a command works on, the same for every CLI (`npm run api-key`, `npm run import`):
- * $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME) when set, or $STORE_TABLE_NAME alone on AWS; else the
- * DynamoDB Local of a running `npm start`; else a DynamoDB Local started for the command on
- * $DATA_DIR (default .data/), with the table set up as `npm start` would. The changes a command
- * writes are kept as long as the store keeps them (the retention its placer noted in the table).
- * The caller stops what this returns.
+ * Which table a command works on, the same for every CLI (`npm run api-key`, `import`, `migrate`,
+ * `events`): $DYNAMODB_ENDPOINT (and $STORE_TABLE_NAME) when set; $STORE_TABLE_NAME alone on AWS;
+ * else the DynamoDB Local of a running `npm start`; else a DynamoDB Local started for the command on
+ * $DATA_DIR (default .data/), with the table set up as `npm start` would. On every local table the
+ * command takes the data dir's secret (STORE_SECRET wins), as `npm start` does, and refuses before it
+ * writes when the table was sealed under another one (lib/local/table-secret.ts). The changes a
+ * command writes are kept as long as the store keeps them (the retention its placer noted in the
+ * table). The caller stops what this returns.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,18 +14,27 @@ import { useStoreRetention } from '../db/feed.js';
 import { endpointFile, startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { setUpTable } from '../local/setup.js';
 import { useDataDirSecret } from '../local/server-secret.js';
+import { checkTableSecret } from '../local/table-secret.js';
 
 export async function connectToTable(): Promise<DynamoDbLocal | undefined> {
-  const local = await tableEndpoint();
+  const onAws = !process.env.DYNAMODB_ENDPOINT && Boolean(process.env.STORE_TABLE_NAME);
+  // On AWS the stack's secret and KMS key are the table's; a tool seals with the KMS key (STORE_SECRETS_KEY_ARN).
+  if (onAws) {
+    await useStoreRetention();
+    return undefined;
+  }
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  await useDataDirSecret(dataDir);
+  const local = await localEndpoint(dataDir);
+  // A DynamoDB Local started here has had its table set up, secret checked first.
+  if (!local) await checkTableSecret();
   await useStoreRetention();
   return local;
 }
 
-async function tableEndpoint(): Promise<DynamoDbLocal | undefined> {
-  if (process.env.DYNAMODB_ENDPOINT || process.env.STORE_TABLE_NAME) return undefined;
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  // The secure keys a tool seals must open in `npm start`: both take the data dir's secret.
-  await useDataDirSecret(dataDir);
+/** The DynamoDB Local to work on: given, a running `npm start`'s, or one started here (returned, for the caller to stop). */
+async function localEndpoint(dataDir: string): Promise<DynamoDbLocal | undefined> {
+  if (process.env.DYNAMODB_ENDPOINT) return undefined;
   const running = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (running) {
     process.env.DYNAMODB_ENDPOINT = running.trim();
@@ -32,6 +43,11 @@ async function tableEndpoint(): Promise<DynamoDbLocal | undefined> {
   await mkdir(dataDir, { recursive: true });
   const local = await startDynamoDbLocal({ dataDir });
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
-  await setUpTable();
+  try {
+    await setUpTable();
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
   return local;
 }

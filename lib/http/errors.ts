@@ -4,7 +4,7 @@
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
 import { Conflict, Contended, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
-import { DependencyUnavailable, Forbidden, InvalidInput, TooManyAttempts } from '../errors.js';
+import { DependencyUnavailable, Forbidden, InvalidInput, SealedSecretUnreadable, SecretMissing, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
@@ -37,6 +37,9 @@ export function toProblem(error: unknown): HttpProblem {
   if (error instanceof Unavailable || error instanceof DependencyUnavailable) {
     return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
+  // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).
+  if (error instanceof SecretMissing) return new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log');
+  if (error instanceof SealedSecretUnreadable) return new HttpProblem(500, 'a stored secret could not be opened with this server\'s secret: it was sealed under another one; see the server\'s log');
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'

@@ -1,15 +1,22 @@
 /**
  * The server secret of a data dir (lib/secrets.ts), made on its first use and kept with the data:
- * `npm start` and the tools that work on the same DynamoDB Local (`npm run api-key`, which seals
- * the secure keys it makes) must agree on it. STORE_SECRET, when set, wins.
+ * `npm start` and every tool that works on a local table (`npm run api-key`, `import`, `migrate`,
+ * `events`, `sam`) must agree on it, whether they start DynamoDB Local, find the one a running
+ * `npm start` wrote down, or are given DYNAMODB_ENDPOINT. STORE_SECRET, when set, wins.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+export const secretFile = (dataDir: string): string => path.join(dataDir, 'secret');
+
+/** Where this process's secret came from, for a refusal to name (table-secret.ts). */
+let source = 'a secret given as STORE_SECRET';
+export const secretSource = (): string => source;
+
 export async function useDataDirSecret(dataDir: string): Promise<void> {
   if (process.env.STORE_SECRET) return;
-  const file = path.join(dataDir, 'secret');
+  const file = secretFile(dataDir);
   let secret = (await readFile(file, 'utf8').catch(() => '')).trim();
   if (!secret) {
     await mkdir(dataDir, { recursive: true });
@@ -21,4 +28,5 @@ export async function useDataDirSecret(dataDir: string): Promise<void> {
     });
   }
   process.env.STORE_SECRET = secret;
+  source = `the secret file of the data dir ${dataDir}`;
 }

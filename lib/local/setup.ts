@@ -1,6 +1,6 @@
 /**
  * Tooling, never bundled into a Lambda: creates the table from its definition (lib/db/table.ts) and
- * loads the reference data, both idempotently. Run at every `npm start`, by `npm run api-key` when
+ * loads the reference data, both idempotently, once the table's secret is this process's (table-secret.ts). Run at every `npm start`, by `npm run api-key` when
  * it starts its own DynamoDB Local, and by the test setup. The seeded tax rules are written once,
  * with a marker that says so, so that a deployment's later changes to them are never undone.
  */
@@ -15,6 +15,7 @@ import { ABSENT, put, writeAtomically } from '../db/transactions.js';
 import type { I18n } from '../i18n.js';
 import { referenceRecords, seedTaxRules } from '../reference/records.js';
 import { migrate } from './migrate.js';
+import { checkTableSecret } from './table-secret.js';
 import { createSteps } from '../db/sharded-count.js';
 import { defaultTaxRule, productsUsing, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
 
@@ -140,6 +141,8 @@ export async function setUpTable(): Promise<void> {
   const client = createDynamoDbClient(undefined, 30_000);
   try {
     await ensureTable(client, tableName());
+    // Before anything is written: a process with another secret than the table's stops here.
+    await checkTableSecret();
     await loadReferenceRecords(DynamoDBDocumentClient.from(client), tableName());
     await seedDefaultTaxRules();
     await migrateOnce(DynamoDBDocumentClient.from(client), tableName());

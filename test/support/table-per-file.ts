@@ -1,11 +1,13 @@
 /** Runs before each test file: a fresh table, set up as `npm start` would, in the shared DynamoDB Local. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
 import { setUpTable } from '../../lib/local/setup.js';
 import { logLines, passwordsSent, responseLog, signsSent, superadminKey } from './api.js';
 
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.STORE_TABLE_NAME = `test-${randomUUID()}`;
+// Each file's processes sign, fingerprint and seal under a secret of its own (there is no default: lib/secrets.ts).
+process.env.STORE_SECRET ??= randomBytes(32).toString('hex');
 
 beforeAll(() => setUpTable());
 

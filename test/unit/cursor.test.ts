@@ -21,11 +21,12 @@ describe('cursor', () => {
 
   it('depends on STORE_SECRET', async () => {
     const cursor = await encodeCursor('products|id', 10);
+    const own = process.env.STORE_SECRET;
     process.env.STORE_SECRET = 'another deployment';
     try {
       await expect(decodeCursor('products|id', cursor)).rejects.toThrow();
     } finally {
-      delete process.env.STORE_SECRET;
+      process.env.STORE_SECRET = own;
     }
   });
 });
