@@ -18,9 +18,12 @@ export const PENDING_INSERTS = insertsUnder(PENDING_PREFIX);
 /** The stream's records of what it placed: inserted feed items, which wake the webhooks' worker. */
 export const PLACED_INSERTS = insertsUnder(FEED_ITEM_PREFIX);
 
-/** Places what is pending, oldest first, until none is left or `until` (epoch ms); another placer at work makes it a no-op. */
-export async function placeChanges(until: number): Promise<PlacerRun> {
-  const run = await runPlacer(until);
+/**
+ * Places what is pending, oldest first, until none is left or `until` (epoch ms); another placer at
+ * work makes it a no-op. `owner`: the placer's lasting name, when it has one (runPlacer).
+ */
+export async function placeChanges(until: number, owner?: string): Promise<PlacerRun> {
+  const run = await runPlacer(until, owner);
   if (run.placed > 0 || run.behind) {
     log(run.behind ? 'warn' : 'info', 'changes placed', {
       Placed: run.placed,

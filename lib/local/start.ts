@@ -12,7 +12,7 @@ import { tableName } from '../db/client.js';
 import { setUpTable } from './setup.js';
 import { useDataDirSecret } from './server-secret.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
-import { endpointFile, JavaMissingError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { endpointFile, JavaMissingError, superviseDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { webhookWorker } from '../webhooks/worker.js';
@@ -36,8 +36,8 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
  * there), and the webhooks' worker (lib/webhooks/worker.ts), each twice a second; the worker's lanes
  * run between its ticks.
  */
-function runBackgroundWork(): void {
-  every(500, 'changes', () => placeChanges(Date.now() + 5_000));
+function runBackgroundWork(placer: string): void {
+  every(500, 'changes', () => placeChanges(Date.now() + 5_000, placer));
   every(500, 'webhooks', () => webhookWorker.tick());
 }
 
@@ -52,9 +52,20 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   await useDataDirSecret(dataDir);
   let dynamo: DynamoDbLocal | undefined;
+  // Set once `stop` exists: DynamoDB Local may die before it does.
+  let giveUp = (reason: Error): void => {
+    console.error(`${reason.message}: stopping`);
+    process.exit(1);
+  };
   if (!process.env.DYNAMODB_ENDPOINT) {
     const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
-    dynamo = await startDynamoDbLocal({ dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) });
+    dynamo = await superviseDynamoDbLocal(
+      { dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) },
+      { say: (message) => console.error(message), giveUp: (reason) => giveUp(reason) },
+    );
+    if (!dynamo.loopbackOnly) {
+      console.error(`DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The embedded DynamoDB Local.`);
+    }
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     // `npm run api-key` finds the running DynamoDB Local through this file.
     await writeFile(endpointFile(dataDir), dynamo.endpoint);
@@ -85,6 +96,10 @@ async function main(): Promise<void> {
     }
     process.exit(exitCode);
   };
+  giveUp = (reason) => {
+    console.error(reason.message);
+    void stop('DynamoDB Local is gone', 1);
+  };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
@@ -114,7 +129,8 @@ async function main(): Promise<void> {
       : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
-    runBackgroundWork();
+    // The same placer from one start to the next: restarted after a crash, it takes over its own lease at once.
+    runBackgroundWork(`npm start on ${dataDir}`);
   } catch (error) {
     console.error(`start failed: ${(error as Error).message}`);
     await stop('error', 1);

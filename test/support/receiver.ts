@@ -6,6 +6,8 @@ export interface Received {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** When it arrived (epoch ms). */
+  receivedAt: number;
 }
 
 export interface Receiver {
@@ -32,7 +34,7 @@ export function useReceiver(): Receiver {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const path = request.url ?? '';
-      receiver.received.push({ path, headers: request.headers, body });
+      receiver.received.push({ path, headers: request.headers, body, receivedAt: Date.now() });
       (answers.get(path) ?? ((r) => r.writeHead(204).end()))(response, receiver.at(path).length);
     });
   });

@@ -1,0 +1,166 @@
+/**
+ * A crash costs seconds, not half a minute (CONTRACT §11, §12): `npm start` killed with SIGKILL under
+ * writers and started again on its data dir has the feed and a webhook receiver caught up within 5 s
+ * of each write answered after the restart; its DynamoDB Local, killed under it, is started again;
+ * DynamoDB Local listens on loopback only and does not outlive the npm start that started it.
+ */
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signBody } from '../lib/http/auth.js';
+import { freePort } from '../lib/local/dynamodb-local.js';
+import { start } from './support/npm-start.js';
+import { useReceiver } from './support/receiver.js';
+
+const apiKey = 'C0FFEE0123456789ABCDEF012';
+const secureKey = 'C0FFEE0123456789ABCDEF0123456789ABCDEF0123456789';
+const receiver = useReceiver();
+
+let dataDir = '';
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-crash-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+const exited = (child: ChildProcessWithoutNullStreams) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+/** `npm start` on this file's data dir, as a user's shell starts it. */
+async function npmStart(port: number) {
+  const server = start({ DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+  let output = await server.ready;
+  server.child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  server.child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  return { child: server.child, output: () => output };
+}
+
+/** A signed request to the server on `port`. */
+async function send(port: number, method: string, url: string, body?: unknown) {
+  const raw = body === undefined ? '' : JSON.stringify(body);
+  const response = await fetch(`http://127.0.0.1:${port}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(secureKey, raw)}`, {
+    method,
+    headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },
+    ...(raw ? { body: raw } : {}),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json().catch(() => undefined)) as any };
+}
+
+/** Writers creating products until `stop()` or until the server goes away; each product answered, with when. */
+function writers(port: number, count: number) {
+  const answered: Array<{ id: number; at: number }> = [];
+  let stopped = false;
+  const runs = Array.from({ length: count }, async (_, w) => {
+    for (let n = 0; !stopped; n++) {
+      try {
+        const created = await send(port, 'POST', '/api/products', { ref: `CRASH-${port}-${w}-${n}`, default_category: 1, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'Written through a crash' });
+        if (created.status === 201) answered.push({ id: created.body[0].ID, at: Date.now() });
+      } catch {
+        return; // the server is gone
+      }
+    }
+  });
+  return {
+    answered,
+    stop: async () => {
+      stopped = true;
+      await Promise.all(runs);
+    },
+  };
+}
+
+/** Java processes working on this file's data dir. */
+const dynamoDbLocals = () => spawnSync('pgrep', ['-f', `dbPath ${dataDir}`]).stdout.toString().trim();
+
+/** The local addresses listening on `port`, read from the kernel's socket tables (no traffic sent). */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const tables = await Promise.all(['/proc/net/tcp', '/proc/net/tcp6'].map((file) => readFile(file, 'utf8').catch(() => '')));
+  return tables
+    .flatMap((table) => table.trim().split('\n').slice(1))
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, local, , state]) => state === '0A' && local!.endsWith(`:${hexPort}`))
+    .map(([, local]) => local!.split(':')[0]!);
+}
+/** 127.0.0.1 as /proc/net/tcp writes it, and as an IPv4-mapped address in /proc/net/tcp6. */
+const LOOPBACK_HEX = ['0100007F', '0000000000000000FFFF00000100007F'];
+
+describe('npm start after a crash', () => {
+  it('killed under writers and started again, has each later write in the feed and at a webhook receiver within 5 s; nothing lost or repeated', async () => {
+    const port = await freePort();
+    const first = await npmStart(port);
+    const subscribed = await send(port, 'POST', '/api/webhooks', { url: `${receiver.base}/crash`, events: ['product.created'] });
+    expect(subscribed.status).toBe(201);
+
+    const before = writers(port, 4);
+    await pause(2_000);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    await before.stop();
+    // Its DynamoDB Local went with it: nothing holds the data dir.
+    await expect.poll(dynamoDbLocals, { timeout: 10_000, interval: 200 }).toBe('');
+
+    const second = await npmStart(port);
+    const after = writers(port, 4);
+    await pause(3_000);
+    await after.stop();
+    expect(after.answered.length).toBeGreaterThan(10);
+
+    // The feed as a client follows it, from its start, polled 4 times a second: when each product first shows.
+    const shown = new Map<number, number>();
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    const everyWrite = [...before.answered, ...after.answered];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !everyWrite.every(({ id }) => shown.has(id))) {
+      const page = await send(port, 'GET', `/api/changes?resource=product&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      for (const change of page.body as Array<{ ENTITY_ID: number }>) {
+        seen.push(change.ENTITY_ID);
+        if (!shown.has(change.ENTITY_ID)) shown.set(change.ENTITY_ID, Date.now());
+      }
+      cursor = page.headers.get('x-next-cursor') ?? cursor;
+      if (page.body.length < 500) await pause(250);
+    }
+    // Each committed write once, those answered before the crash included.
+    expect(everyWrite.filter(({ id }) => !shown.has(id))).toEqual([]);
+    expect(seen.length).toBe(new Set(seen).size);
+    const feedDelays = after.answered.map(({ id, at }) => shown.get(id)! - at);
+    expect(Math.max(...feedDelays)).toBeLessThanOrEqual(5_000);
+
+    await expect.poll(() => after.answered.every(({ id }) => receiver.at('/crash').some((r) => JSON.parse(r.body).ENTITY_ID === id)), { timeout: 20_000, interval: 250 }).toBe(true);
+    const firstArrival = new Map<number, number>();
+    for (const delivery of receiver.at('/crash')) {
+      const id = (JSON.parse(delivery.body) as { ENTITY_ID: number }).ENTITY_ID;
+      if (!firstArrival.has(id)) firstArrival.set(id, delivery.receivedAt);
+    }
+    const deliveryDelays = after.answered.map(({ id, at }) => firstArrival.get(id)! - at);
+    expect(Math.max(...deliveryDelays)).toBeLessThanOrEqual(5_000);
+
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }, 120_000);
+});
+
+describe("npm start's DynamoDB Local", () => {
+  it('listens on 127.0.0.1 only, and is started again when it dies, the API serving again', async () => {
+    const port = await freePort();
+    const server = await npmStart(port);
+    const endpoint = new URL((await readFile(path.join(dataDir, 'dynamodb-endpoint'), 'utf8')).trim());
+    const addresses = await listeningAddresses(Number(endpoint.port));
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) expect(LOOPBACK_HEX).toContain(address);
+
+    const [pid] = dynamoDbLocals().split('\n');
+    process.kill(Number(pid), 'SIGKILL');
+    await expect.poll(server.output, { timeout: 10_000, interval: 100 }).toContain('DynamoDB Local stopped (SIGKILL): starting it again');
+    await expect.poll(server.output, { timeout: 30_000, interval: 200 }).toContain('DynamoDB Local is running again');
+    expect((await send(port, 'GET', '/api/tax-rules/1')).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+    expect(dynamoDbLocals()).toBe('');
+  }, 90_000);
+});
