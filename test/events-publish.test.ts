@@ -113,6 +113,40 @@ describe('changes on the event bus', () => {
     expect(deadLetters()).toEqual([]);
   }, 30_000);
 
+  it('puts again, from the table, the changes of a stream batch whose pointer the mapping sent to the queue', async () => {
+    // The batch the publisher never handled: its records left the stream, its changes are in the table.
+    await stream.read();
+    const lost = [(await createProduct({ title: 'Lost one' })).row, (await createProduct({ title: 'Lost two' })).row];
+    const records = (await stream.read()).filter(isChangeInsert);
+    expect(records).toHaveLength(2);
+    // When each arrived, in whole seconds as on AWS (DynamoDB Local's own stream rounds to the minute).
+    const arrival = (row: { UPDATE_DATE: string }) => new Date(Math.floor(Date.parse(row.UPDATE_DATE) / 1000) * 1000).toISOString();
+    // What Lambda sends an on-failure destination for a DynamoDB stream batch.
+    sqs.deliver(
+      JSON.stringify({
+        requestContext: { requestId: 'a-request', functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:publisher', condition: 'RecordAgeExceeded', approximateInvokeCount: 30 },
+        responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+        version: '1.0',
+        timestamp: new Date().toISOString(),
+        DDBStreamBatchInfo: {
+          shardId: 'shardId-00000001',
+          startSequenceNumber: records[0]!.dynamodb!.SequenceNumber,
+          endSequenceNumber: records[1]!.dynamodb!.SequenceNumber,
+          approximateArrivalOfFirstRecord: arrival(lost[0]!),
+          approximateArrivalOfLastRecord: arrival(lost[1]!),
+          batchSize: 2,
+          streamArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/store/stream/2026-11-25T00:00:00.000',
+        },
+      }),
+    );
+    eventBridge.taken.length = 0;
+    const redrive = await run(process.execPath, ['--import', 'tsx', 'lib/cli/events.ts', 'redrive'], { env: process.env, encoding: 'utf8' });
+    expect(redrive.code, redrive.stderr).toBe(0);
+    const put = eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID);
+    for (const { ID } of lost) expect(put).toContain(ID);
+    expect(deadLetters()).toEqual([]);
+  }, 30_000);
+
   it('fails the invocation when EventBridge takes none of a batch (the Errors alarm), for the stream to retry, and keeps its keys once the retry window is over', async () => {
     await stream.read();
     eventBridge.taken.length = 0;

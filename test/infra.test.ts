@@ -220,13 +220,13 @@ describe('StoreApiStack', () => {
     for (const [, policy] of others) expect(JSON.stringify((policy as Resource).Properties.PolicyDocument)).not.toContain('kms:');
   });
 
-  it("puts every change on its event bus from the table's stream: filtered, an outage retried for a day, the keys of what is refused kept and alarmed", () => {
+  it("puts every change on its event bus from the table's stream: filtered, an outage retried for a day, the keys of what is refused and the pointers of lost batches kept and alarmed", () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
     template.resourceCountIs('AWS::Events::EventBus', 1);
     const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.FilterCriteria).includes('CHANGE#'));
     expect(mapping!.Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', MaximumRecordAgeInSeconds: 86_400, MaximumRetryAttempts: 10_000 });
-    // The queue holds the changes' keys, sent by the function itself: no shard pointers from the mapping.
-    expect(mapping!.Properties.DestinationConfig).toBeUndefined();
+    // A batch the function could not handle in a day is not dropped: its pointer goes to the same queue.
+    expect(mapping!.Properties.DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^ChangeEventsDeadLetters/), 'Arn'] } } });
     const [, publisher] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([name]) => name.startsWith('ChangeEventsPublisher')) as [string, Resource];
     expect(publisher.Properties.Environment.Variables.STORE_EVENTS_DEAD_LETTERS_URL).toEqual({ Ref: expect.stringMatching(/^ChangeEventsDeadLetters/) });
     // The mapping's filter is the pattern the local reader of the stream uses (lib/events/stream-filter.ts).

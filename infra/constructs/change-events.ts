@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -22,7 +23,8 @@ export interface ChangeEventsProps {
  * refusing goes, as the changes' keys, to a dead-letter queue an alarm watches (Monitoring), from
  * which `npm run events -- redrive` puts them again; a batch EventBridge takes none of fails the
  * invocation (the Errors alarm) and is retried by the stream for a day (lib/events/push.ts
- * RETRY_WINDOW_MS), then its keys go to the queue too. Nothing is dropped silently.
+ * RETRY_WINDOW_MS), then its keys go to the queue too; a batch the function cannot handle at all goes
+ * there as the mapping's on-failure pointer. Nothing is dropped silently.
  */
 export class ChangeEvents extends Construct {
   readonly bus: EventBus;
@@ -57,9 +59,12 @@ export class ChangeEvents extends Construct {
       batchSize: 100,
       maxBatchingWindow: Duration.seconds(1),
       // A failed batch (EventBridge took none of it) is retried until the function gives its keys to
-      // the queue, a day after its oldest write; the stream keeps records 24 hours.
+      // the queue, a day after its oldest write; the stream keeps records 24 hours. A batch that still
+      // fails then (the function itself broken) is not dropped: the mapping sends its pointer to the
+      // same queue, and `npm run events -- redrive` puts its changes again from the table.
       retryAttempts: 10_000,
       maxRecordAge: Duration.hours(24),
+      onFailure: new SqsDlq(this.deadLetters),
     });
   }
 }

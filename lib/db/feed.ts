@@ -240,10 +240,54 @@ export interface FeedPage {
  * that a change is never kept from its readers for long. Gone when `from` is past the retention.
  */
 export async function follow(options: { from?: FeedPosition | undefined; wanted: (resource: string) => boolean; limit: number }): Promise<FeedPage> {
+  return readFeed({ ...options, tail: await placedTail() });
+}
+
+/** The feed's tail, once what is pending is placed when no placer has been heard of for PLACER_SILENT_MS. */
+async function placedTail(): Promise<number> {
   const [placer, tailItem] = await readEach([PLACER, TAIL]);
   const silent = Number(placer?.heartbeatAt ?? 0) < Date.now() - PLACER_SILENT_MS;
-  const tail = (silent ? await placePending() : undefined) ?? tailOf(tailItem);
-  return readFeed({ ...options, tail });
+  return (silent ? await placePending() : undefined) ?? tailOf(tailItem);
+}
+
+/** How far from its date a change may be placed: a write commits within its request's budget, and readers place late markers late. */
+const PLACEMENT_DISORDER_MS = 60_000;
+
+/**
+ * The changes dated within [from, to] (epoch ms), as the feed holds them: what a lost batch of the
+ * table's stream held, when all that is left of it is when its records arrived (a mapping's
+ * on-failure pointer). The feed is placed oldest first, so a binary search on its items' first
+ * changes finds where to begin (about 2 log2(n) reads), and it is read on until its changes are
+ * dated past `to` by more than the placement's disorder.
+ */
+export async function changesDated(from: number, to: number): Promise<Change[]> {
+  const tail = await placedTail();
+  const dateOfItem = async (n: number): Promise<number> => {
+    const item = await readItem(feedKey(n));
+    const [first] = (item?.entries as Entry[] | undefined) ?? [];
+    if (!item || expired(item, Date.now()) || !first) return -Infinity; // gone with the retention: before any date asked for
+    const change = await readItem(entryKey(first));
+    return change ? Date.parse(String(change.date)) : -Infinity;
+  };
+  let low = 1;
+  let high = tail + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if ((await dateOfItem(middle)) < from - PLACEMENT_DISORDER_MS) low = middle + 1;
+    else high = middle;
+  }
+  const found: Change[] = [];
+  let position: FeedPosition = startOf(Math.max(1, low - 1));
+  for (;;) {
+    const page = await readFeed({ from: position, wanted: () => true, limit: 500, tail }).catch((error: unknown) => {
+      if (error instanceof Gone) return readFeed({ wanted: () => true, limit: 500, tail });
+      throw error;
+    });
+    found.push(...page.changes.filter((change) => Date.parse(change.date) >= from && Date.parse(change.date) <= to));
+    const last = page.changes.at(-1);
+    if (page.next.n > tail || (last && Date.parse(last.date) > to + PLACEMENT_DISORDER_MS) || (page.next.n === position.n && page.next.i === position.i)) return found;
+    position = page.next;
+  }
 }
 
 const entryKey = (entry: Entry): Key => ({ pk: entry.p, sk: entry.s });

@@ -1,9 +1,17 @@
 /**
- * The events EventBridge kept refusing (CONTRACT §12): their changes' keys, kept in an SQS queue of
- * the stack (STORE_EVENTS_DEAD_LETTERS_URL; SQS_ENDPOINT points the client elsewhere, a test's
- * stand-in), ten to a message batch. `npm run events -- redrive` reads them back, puts their changes
- * on the bus again and deletes what was put. SQS's client is loaded at its first need, from the
- * Lambda runtime's own AWS SDK: the publisher's cold start does not parse it.
+ * What did not reach the event bus (CONTRACT §12), in an SQS queue of the stack
+ * (STORE_EVENTS_DEAD_LETTERS_URL; SQS_ENDPOINT points the client elsewhere, a test's stand-in), two
+ * kinds of letter:
+ *   - the keys of changes whose events EventBridge kept refusing, which the publisher keeps, ten to
+ *     a message batch;
+ *   - a batch of the table's stream that the publisher could not handle at all before its records
+ *     expired, which the stream mapping sends as its on-failure destination: a pointer (shard,
+ *     sequence numbers, when its first and last records arrived), since the records themselves are
+ *     gone from the stream. Its changes are still in the table (kept 365 days): they are the ones
+ *     dated when its records arrived.
+ * `npm run events -- redrive` reads both back, puts their changes on the bus again and deletes what
+ * was put. SQS's client is loaded at its first need, from the Lambda runtime's own AWS SDK: the
+ * publisher's cold start does not parse it.
  */
 import { endpointConfig } from '../aws-endpoint.js';
 import type { Key } from '../db/keys.js';
@@ -37,13 +45,31 @@ export async function keep(letters: readonly DeadLetter[]): Promise<void> {
   }
 }
 
+/** A lost batch of the stream, as the mapping's on-failure destination describes it (its `DDBStreamBatchInfo`). */
+export interface LostBatch {
+  /** When its first and last records arrived in the stream (epoch ms; the stream gives whole seconds). */
+  firstArrival: number;
+  lastArrival: number;
+  size: number;
+}
+
+export type Letter = { kind: 'change'; letter: DeadLetter } | { kind: 'batch'; batch: LostBatch };
+
+/** A message of the queue as a letter: a mapping's on-failure record, or a change's key. */
+export function letterOf(body: string): Letter {
+  const parsed = JSON.parse(body) as DeadLetter & { DDBStreamBatchInfo?: { approximateArrivalOfFirstRecord: string; approximateArrivalOfLastRecord: string; batchSize: number } };
+  const info = parsed.DDBStreamBatchInfo;
+  if (!info) return { kind: 'change', letter: parsed };
+  return { kind: 'batch', batch: { firstArrival: Date.parse(info.approximateArrivalOfFirstRecord), lastArrival: Date.parse(info.approximateArrivalOfLastRecord), size: info.batchSize } };
+}
+
 /** Up to ten letters from the queue, each with what deletes it once handled. */
-export async function receive(): Promise<Array<{ letter: DeadLetter; handled: () => Promise<void> }>> {
+export async function receive(): Promise<Array<Letter & { handled: () => Promise<void> }>> {
   const { ReceiveMessageCommand, DeleteMessageCommand } = await import('@aws-sdk/client-sqs');
   const client = await sqs();
   const { Messages } = await client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl(), MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 60 }));
   return (Messages ?? []).map((message) => ({
-    letter: JSON.parse(message.Body ?? '{}') as DeadLetter,
+    ...letterOf(message.Body ?? '{}'),
     handled: async () => {
       await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl(), ReceiptHandle: message.ReceiptHandle }));
     },

@@ -11,6 +11,8 @@ export interface SqsStandIn {
   queueUrl: string;
   /** The bodies of the messages not deleted, in order. */
   bodies(): string[];
+  /** Puts a message in the queue as another sender would (a stream mapping's on-failure record). */
+  deliver(body: string): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startSqsStandIn(): Promise<SqsStandIn> {
   return {
     queueUrl: `http://127.0.0.1:${port}/000000000000/store-api-dead-letters`,
     bodies: () => messages.map((message) => message.body),
+    deliver: (body) => void messages.push({ id: randomUUID(), body, receipt: undefined }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
