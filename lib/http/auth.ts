@@ -57,7 +57,11 @@ export const authenticate = (): HttpMiddleware => ({
     const key = await lookUp(match[1]);
     if (!key) throw unauthorized('unknown or revoked API key');
     if (!signatureMatches(request.event, key.secureKey)) {
-      throw new HttpProblem(412, 'the sign query parameter must be the HMAC-SHA1 of the body, keyed with the secure key');
+      // What is signed, the most common mistake, is said; never the value expected (a credential).
+      throw new HttpProblem(
+        412,
+        'the sign query parameter must be the lowercase hex HMAC-SHA1 of the raw request body exactly as sent (the empty string when there is none), keyed with the bytes of the hex-decoded secure key',
+      );
     }
     request.context.apiKey = key.record;
   },

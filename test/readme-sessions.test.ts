@@ -1,0 +1,64 @@
+/**
+ * The README's shell sessions, run as written (bash, curl, openssl) against `npm start` on another
+ * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then the curl
+ * session, the products and the changes sections. Each answers what the text says it does.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lib/local/dynamodb-local.js';
+import { start } from './support/npm-start.js';
+
+const readme = readFileSync('README.md', 'utf8');
+
+/** The first ```sh block of a section of the README. */
+function shellBlock(heading: string): string {
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  return /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+}
+
+let dataDir = '';
+afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
+
+describe('the README, as written', () => {
+  it('runs the curl session, the products and the changes sections against npm start on another port', async () => {
+    const apiKey = 'BEADED0123456789ABCDEF012';
+    const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456789';
+    dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-'));
+    const port = await freePort();
+    const server = start({ DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+    await server.ready;
+
+    // The session's own lines, but for the three values a reader sets from what npm start printed.
+    const session = shellBlock('## A curl session')
+      .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
+      .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
+      .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
+    const script = [session, shellBlock('## Products'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join('\n');
+    const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+
+    expect(lines[0]).toBe('OK');
+    // No answer of any step is a problem: every request was signed as the text says.
+    expect(lines.filter((line) => line.includes('"status":4') || line.includes('"status":5'))).toEqual([]);
+    expect(run.stdout).toContain('"TITLE":"TVA UE"');
+    // The visible list right after the create holds the product.
+    const visibleList = lines.find((line) => line.startsWith('[') && line.includes('"REF":"CHAIR-1"') && line.includes('"LOOP_TOTAL"'));
+    expect(visibleList, run.stdout).toBeDefined();
+    // The changes since the cursor end with the lamp's create and price update (those of the sections
+    // before may come after `cursor=now` too: it is the position of every change not read yet, placed
+    // or still pending); then its history.
+    const [, changes] = run.stdout.split('--- changes\n');
+    type Row = { RESOURCE: string; TYPE: string; ENTITY_ID: number; CHANGES: Array<{ field: string; after: unknown }> };
+    const [since, history] = changes!.split('\n').filter((line) => line.startsWith('[{"ID"')).map((line) => JSON.parse(line) as Row[]);
+    const lamp = since!.find((row) => row.CHANGES.some((change) => change.after === 'LAMP-1'))!;
+    expect(since!.slice(-2).map((row) => `${row.RESOURCE}.${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`product.created ${lamp.ENTITY_ID}`, `product.updated ${lamp.ENTITY_ID}`]);
+    expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);
+
+    server.child.kill('SIGTERM');
+  }, 90_000);
+});
