@@ -252,6 +252,8 @@ async function placedTail(): Promise<number> {
 
 /** How far from its date a change may be placed: a write commits within its request's budget, and readers place late markers late. */
 const PLACEMENT_DISORDER_MS = 60_000;
+/** Changes read a page when walking the feed by date. */
+const DATED_PAGE = 250;
 
 /**
  * The changes dated within [from, to] (epoch ms), as the feed holds them: what a lost batch of the
@@ -279,8 +281,8 @@ export async function changesDated(from: number, to: number): Promise<Change[]> 
   const found: Change[] = [];
   let position: FeedPosition = startOf(Math.max(1, low - 1));
   for (;;) {
-    const page = await readFeed({ from: position, wanted: () => true, limit: 500, tail }).catch((error: unknown) => {
-      if (error instanceof Gone) return readFeed({ wanted: () => true, limit: 500, tail });
+    const page = await readFeed({ from: position, wanted: () => true, limit: DATED_PAGE, tail }).catch((error: unknown) => {
+      if (error instanceof Gone) return readFeed({ wanted: () => true, limit: DATED_PAGE, tail });
       throw error;
     });
     found.push(...page.changes.filter((change) => Date.parse(change.date) >= from && Date.parse(change.date) <= to));
