@@ -1,14 +1,14 @@
 /**
- * The CDK app; its context keys are read by infra/context.ts. It needs no AWS account to
- * synthesize: the stack is environment-agnostic and does no lookups.
+ * The CDK app: the store (infra/store-api.ts) with the settings of its context (infra/context.ts),
+ * checked by the AwsSolutions pack on every synth. It needs no AWS account to synthesize: the
+ * stacks are environment-agnostic and do no lookups.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { stackFromContext } from './context.js';
-import { StoreApiStack } from './store-api-stack.js';
+import { storeFromContext } from './context.js';
+import { StoreApi } from './store-api.js';
 
 const app = new App();
-// The AwsSolutions checks run on every synth: an unacknowledged finding fails it (store-api-stack.ts says why each is acknowledged).
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-const { stackName, props } = stackFromContext((key) => app.node.tryGetContext(key));
-new StoreApiStack(app, stackName, props);
+const { name, props } = storeFromContext((key) => app.node.tryGetContext(key));
+new StoreApi(app, name, props);

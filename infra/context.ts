@@ -1,6 +1,6 @@
 /**
  * The CDK app's context (cdk.json or -c), read and checked in one place:
- *   stage         name suffix of the stack (default "dev")
+ *   stage         name suffix of the stacks (default "dev"): StoreApi-<stage>, -Routes, -Api
  *   disposable    "true" lets the table be destroyed with the stack (throwaway stages say so;
  *                 without it the table is retained, with PITR and deletion protection)
  *   alarmEmail    an email the alarms notify (through an SNS topic); none without it
@@ -9,11 +9,14 @@
  *   changeRetentionDays  how long changes are kept (CONTRACT §11; default 365): the TTL the writes give them
  *   throttleRate, throttleBurst  the HTTP API stage's throttle, for all callers together: requests a
  *                 second (default 100) and the burst above it (default 200)
+ *   deployment    how a release shifts each function's alias: canary (default), linear or all-at-once
+ *                 (the default of a disposable stage)
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
  */
-import type { StoreApiStackProps } from './store-api-stack.js';
+import { DEPLOYMENTS, type Deployment } from './constructs/gradual-release.js';
+import type { StoreApiProps } from './store-api.js';
 
 export const ARCHITECTURES = ['arm64', 'x86_64'] as const;
 export type FunctionArchitecture = (typeof ARCHITECTURES)[number];
@@ -22,8 +25,8 @@ const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 /** The architecture of this machine, as Lambda names it. */
 export const hostArchitecture = (arch: string = process.arch): FunctionArchitecture => (arch === 'arm64' ? 'arm64' : 'x86_64');
 
-/** The stack's name and properties from the app's context; a value it cannot take is an error naming the key. */
-export function stackFromContext(context: (key: string) => unknown): { stackName: string; props: StoreApiStackProps } {
+/** The store's name and properties from the app's context; a value it cannot take is an error naming the key. */
+export function storeFromContext(context: (key: string) => unknown): { name: string; props: StoreApiProps } {
   const text = (key: string): string | undefined => {
     const value = context(key);
     return value === undefined || value === null ? undefined : String(value);
@@ -41,15 +44,18 @@ export function stackFromContext(context: (key: string) => unknown): { stackName
     return value;
   };
   const throttle = { rateLimit: whole('throttleRate', 100), burstLimit: whole('throttleBurst', 200) };
+  const deployment = DEPLOYMENTS.find((way) => way === text('deployment')) as Deployment | undefined;
+  if (text('deployment') && !deployment) throw new Error(`-c deployment must be one of ${DEPLOYMENTS.join(', ')}`);
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');
   return {
-    stackName: `StoreApi-${text('stage') ?? 'dev'}`,
+    name: `StoreApi-${text('stage') ?? 'dev'}`,
     props: {
       disposable: text('disposable') === 'true',
       architecture: architecture ?? 'arm64',
       changeRetentionDays,
       throttle,
+      ...(deployment ? { deployment } : {}),
       ...(alarmEmail ? { alarmEmail } : {}),
       ...(logLevel ? { logLevel } : {}),
       ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),

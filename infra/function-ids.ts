@@ -2,6 +2,8 @@
  * How a route's function is named in the stack and found in a synthesized template. Kept apart from
  * the stack so that tooling (`npm run sam`) finds a function without loading the CDK.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { RouteName } from '../lib/routes.js';
 
 /** The construct id of a route's function: `tax-rules/get` → `TaxRulesGet`. */
@@ -32,4 +34,17 @@ export function functionLogicalId(template: SynthesizedTemplate, route: RouteNam
   const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.[ROUTE_METADATA] === route);
   if (found.length !== 1) throw new Error(`the template has ${found.length} functions for the route ${route}, not one`);
   return found[0]![0];
+}
+
+/**
+ * The template of a synthesized store's routes stack (`<name>-Routes`, infra/store-api.ts), where
+ * every route's function is: found in the cloud assembly's manifest, since a template's file is
+ * named by its stack's path, not its name. Undefined when `outdir` holds no synthesized store.
+ */
+export function routesTemplateIn(outdir: string): string | undefined {
+  const manifestFile = path.join(outdir, 'manifest.json');
+  if (!existsSync(manifestFile)) return undefined;
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { artifacts?: Record<string, { type: string; properties?: { templateFile?: string; stackName?: string } }> };
+  const stack = Object.values(manifest.artifacts ?? {}).find((artifact) => artifact.type === 'aws:cloudformation:stack' && artifact.properties?.stackName?.endsWith('-Routes'));
+  return stack?.properties?.templateFile && path.join(outdir, stack.properties.templateFile);
 }

@@ -7,7 +7,8 @@
  *
  *   npm run sam-env -- [--endpoint http://host.docker.internal:8000] [--table store] [--out sam-env.json]
  *
- * writes the --env-vars file for every function of cdk.out/StoreApi-dev.template.json (npm run synth);
+ * writes the --env-vars file for every route function of the dev store's routes stack in cdk.out
+ * (npm run synth; another with --template);
  * `npm run sam` (infra/sam.ts) writes its own for the template it runs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { useDataDirSecret } from '../lib/local/server-secret.js';
+import { routesTemplateIn } from './function-ids.js';
 
 export interface LocalValues {
   STORE_TABLE_NAME: string;
@@ -74,7 +76,7 @@ export function writeEnvVars(templateFile: string, values: LocalValues, out: str
 async function main(): Promise<void> {
   const { values: options } = parseArgs({
     options: {
-      template: { type: 'string', default: path.join(root, 'cdk.out/StoreApi-dev.template.json') },
+      template: { type: 'string', default: routesTemplateIn(path.join(root, 'cdk.out')) ?? path.join(root, 'cdk.out/manifest.json') },
       endpoint: { type: 'string' },
       table: { type: 'string' },
       out: { type: 'string', default: 'sam-env.json' },

@@ -14,12 +14,12 @@
  * `sam` unchanged; the command is printed before it runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routeByName, routes, type RouteDefinition, type RouteName } from '../lib/routes.js';
 import { hostArchitecture, type FunctionArchitecture } from './context.js';
-import { functionLogicalId, type SynthesizedTemplate } from './function-ids.js';
+import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from './function-ids.js';
 import { localValues, writeEnvVars } from './local-env.js';
 import { checkTableSecret } from '../lib/local/table-secret.js';
 import { eventFile, sampleRequests } from './sample-events.js';
@@ -133,15 +133,11 @@ function newestSource(): number {
   return newest;
 }
 
-const templateIn = (outdir: string): string | undefined => {
-  const file = existsSync(outdir) ? readdirSync(outdir).find((name) => name.endsWith('.template.json')) : undefined;
-  return file && path.join(outdir, file);
-};
 
 /** The template for `architecture`, synthesized again when a source is newer than it. */
 function ensureTemplate(workDir: string, architecture: FunctionArchitecture): string {
   const outdir = path.join(workDir, `cdk.out.${architecture}`);
-  const existing = templateIn(outdir);
+  const existing = routesTemplateIn(outdir);
   if (existing && statSync(existing).mtimeMs >= newestSource()) {
     console.error(`template up to date: ${path.relative(process.cwd(), existing)}`);
     return existing;
@@ -149,7 +145,7 @@ function ensureTemplate(workDir: string, architecture: FunctionArchitecture): st
   const cdk = ['synth', '--quiet', '--no-notices', '-c', `architecture=${architecture}`, '-o', outdir];
   console.error(`synthesizing for ${architecture}: cdk ${shellLine(cdk)}`);
   const synth = spawnSync(path.join(root, 'node_modules/.bin/cdk'), cdk, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  const template = templateIn(outdir);
+  const template = routesTemplateIn(outdir);
   if (synth.status !== 0 || !template) throw new Error(`cdk synth failed (exit ${synth.status})`);
   return template;
 }

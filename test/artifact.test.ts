@@ -22,12 +22,16 @@ const SERVER_SECRET = 'artifact test secret';
 process.env.STORE_SECRET = SERVER_SECRET;
 let built: BuiltFunction[];
 let template: { Resources: Record<string, any> };
+let dataTemplate: { Resources: Record<string, any> };
+let assembly: string;
 let environments: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
   const synthesized = synthesizeFunctions(outdir);
   built = synthesized.functions;
   template = synthesized.template;
+  dataTemplate = synthesized.dataTemplate;
+  assembly = synthesized.assembly;
   environments = functionEnvironments(template, {
     STORE_TABLE_NAME: process.env.STORE_TABLE_NAME!,
     STORE_SECRET: SERVER_SECRET,
@@ -51,9 +55,15 @@ describe('the synthesized functions', () => {
       expect(statSync(fn.file).size, fn.route.name).toBeLessThan(budget * 1024);
     }
     // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
-    const [, publisher] = Object.entries(template.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('ChangeEventsPublisher'))!;
-    const assembly = path.dirname(built[0]!.directory);
-    expect(statSync(path.join(assembly, `asset.${String(publisher.Properties.Code.S3Key).replace(/\.zip$/, '')}`, 'index.mjs')).size).toBeLessThan(380 * 1024);
+    const assetOf = (resources: Record<string, any>, prefix: string) => {
+      const [, fn] = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith(prefix))!;
+      return path.join(assembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+    };
+    expect(statSync(path.join(assetOf(dataTemplate.Resources, 'ChangeEventsPublisher'), 'index.mjs')).size).toBeLessThan(380 * 1024);
+    // The pre-traffic hook: the runtime's CodeDeploy and Lambda clients, and every route's sample beside it.
+    const hook = assetOf(template.Resources, 'PreTraffic');
+    expect(statSync(path.join(hook, 'index.mjs')).size).toBeLessThan(40 * 1024);
+    for (const sample of sampleRequests) expect(statSync(path.join(hook, path.basename(eventFile(sample.route)))).isFile(), sample.route).toBe(true);
   });
 
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
@@ -63,7 +73,7 @@ describe('the synthesized functions', () => {
       const secret = fn.route.usesServerSecret ? ['STORE_SECRET_ARN'] : [];
       // Every function keeps changes as long as the stack says (infra/constructs/bundled-function.ts).
       expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(
-        ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...sealed, ...secret, 'STORE_TABLE_NAME'].sort(),
+        ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...sealed, ...secret, 'STORE_ROUTE', 'STORE_TABLE_NAME'].sort(),
       );
     }
   });

@@ -1,14 +1,17 @@
 /**
  * A table written before one identity per text (locks keyed by the lower-case value), before
  * tax-rule summaries and before sharded counts, brought to the current form by `npm run migrate`
- * (lib/local/migrate.ts): no record becomes unreachable or a duplicate, no count changes.
+ * (lib/migrations/): no record becomes unreachable or a duplicate, no count changes.
  */
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../lib/db/client.js';
 import { products } from '../lib/products/entity.js';
 import { taxRules } from '../lib/tax-rules/entity.js';
-import { migrate } from '../lib/local/migrate.js';
+import { runMigrations } from '../lib/migrations/run.js';
+
+/** `npm run migrate -- --all`: every step, again. */
+const migrate = () => runMigrations({ all: true });
 import { countOf, idKey } from '../lib/db/counters.js';
 import { SORT_FIRST, SORT_LAST } from '../lib/db/keys.js';
 import { readItem } from '../lib/db/items.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../lib/api-keys/index.js';
 import { routes } from '../lib/routes.js';
 import { hostArchitecture } from '../infra/context.js';
-import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
+import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../infra/function-ids.js';
 import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../infra/sample-events.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'store-api-sam-'));
@@ -60,7 +60,7 @@ describe('npm run sam', () => {
     expect(stdout).toContain(`all ${sampleRequests.length} sample events answered their route's status`);
     expect(stdout.trim().split('\n').filter((line) => line.startsWith('ok')).map((line) => line.split(/\s+/)[1])).toEqual(sampleRequests.map((s) => s.route));
 
-    const template = path.join(samDir, `cdk.out.${hostArchitecture()}`, 'StoreApi-dev.template.json');
+    const template = routesTemplateIn(path.join(samDir, `cdk.out.${hostArchitecture()}`))!;
     const synthesized = JSON.parse(readFileSync(template, 'utf8')) as SynthesizedTemplate;
     const invocations = commandsRun();
     expect(invocations).toHaveLength(sampleRequests.length);

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeys } from '../lib/api-keys/entity.js';
 import { createApiKey } from '../lib/api-keys/index.js';
 import { db, tableName } from '../lib/db/client.js';
-import { migrate } from '../lib/local/migrate.js';
+import { runMigrations } from '../lib/migrations/run.js';
+
+/** `npm run migrate -- --all`: every step, again. */
+const migrate = () => runMigrations({ all: true });
 import { webhooks } from '../lib/webhooks/entity.js';
 import { get, post, tableSnapshot } from './support/api.js';
 import { startKmsStandIn, type KmsStandIn } from './support/kms-stand-in.js';

@@ -69,7 +69,8 @@ export function bundledFunction({ entry, logGroup, logLevel, architecture, asset
       // The Secrets Manager, KMS and SQS clients are loaded on first need, once per container
       // (lib/secrets.ts, lib/sealed-secrets.ts, lib/events/dead-letters.ts), from the Lambda
       // runtime's own AWS SDK: no function parses them at init.
-      externalModules: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs'],
+      // So are CodeDeploy's and Lambda's, which only the pre-traffic hook uses.
+      externalModules: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
       ...(assets?.length
         ? {
             commandHooks: {

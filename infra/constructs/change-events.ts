@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { EventSourceMapping, FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +15,8 @@ export interface ChangeEventsProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
+  /** Releases the publisher gradually, giving what its stream mapping invokes (its alias). */
+  readonly release: (fn: NodejsFunction) => IFunction;
 }
 
 /**
@@ -52,7 +54,7 @@ export class ChangeEvents extends Construct {
     this.deadLetters.grantSendMessages(this.publisher);
     props.table.grantStreamRead(this.publisher);
     new EventSourceMapping(this, 'FromStream', {
-      target: this.publisher,
+      target: props.release(this.publisher),
       eventSourceArn: props.table.tableStreamArn!,
       startingPosition: StartingPosition.TRIM_HORIZON,
       filters: [FilterCriteria.filter(CHANGE_INSERTS)],

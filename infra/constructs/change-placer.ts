@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -14,6 +15,8 @@ export interface ChangePlacerProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
+  /** Releases the function gradually, giving what its stream mapping and schedule invoke (its alias). */
+  readonly release: (fn: NodejsFunction) => IFunction;
 }
 
 /**
@@ -42,6 +45,6 @@ export class ChangePlacer extends Construct {
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...FEED_PARTITIONS] } },
       }),
     );
-    wakeUps(this, this.placer, props.table, { filter: PENDING_INSERTS, batchSize: 1000 });
+    wakeUps(this, props.release(this.placer), props.table, { filter: PENDING_INSERTS, batchSize: 1000 });
   }
 }

@@ -5,67 +5,74 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../../lib/http/request-log.js';
 import { WEBHOOKS_NAMESPACE } from '../../lib/webhooks/metrics.js';
 import { CHANGES_NAMESPACE } from '../../lib/changes/placer.js';
 
-export interface MonitoringProps {
-  readonly api: IHttpApi;
-  readonly table: ITableV2;
-  readonly functions: ReadonlyArray<{ name: string; fn: LambdaFunction; timeout: Duration }>;
-  /** The push of changes to the event bus: its stream consumer and dead-letter queue. */
-  readonly changeEvents: { publisher: LambdaFunction; deadLetters: IQueue };
-  /** Where alarms notify (an SNS topic with this email subscribed); none without it. */
-  readonly alarmEmail?: string | undefined;
+const FIVE_MINUTES = Duration.minutes(5);
+/** What a release watches: a minute at a time, so that a canary of five minutes sees several. */
+const ONE_MINUTE = Duration.minutes(1);
+
+/** A function as the alarms see it: its name in the route table (or its job's), and its timeout. */
+export interface WatchedFunction {
+  readonly name: string;
+  readonly fn: LambdaFunction;
+  readonly timeout: Duration;
 }
 
-const FIVE_MINUTES = Duration.minutes(5);
+/** Makes the alarms of a scope, each notifying `topic` when there is one. */
+export function alarmMaker(scope: Construct, topic: ITopic | undefined) {
+  return (name: string, metric: IMetric, threshold: number, description: string): Alarm => {
+    const created = new Alarm(scope, name, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    if (topic) created.addAlarmAction(new SnsAction(topic));
+    return created;
+  };
+}
 
 /**
- * What an operator watches: alarms on the API's 5xx rate, each function's errors, throttles and
- * duration near its timeout, DynamoDB's throttled requests and system errors, and a spike of login
- * lock-outs (from the request log's metrics); and a dashboard of the same.
+ * A function's alarms: its invocation errors (each a minute, which a release also watches),
+ * throttles, and a run near its timeout; for a route, also its 5xx answers and its p99 latency past
+ * `latencyBoundMs` (from the request log's metrics), which a release watches too. What a release
+ * watches is `release`.
  */
-export class Monitoring extends Construct {
-  readonly alarms: Alarm[] = [];
-  readonly topic: Topic | undefined;
+export function functionAlarms(scope: Construct, topic: ITopic | undefined, watched: WatchedFunction, route?: { latencyBoundMs: number }): { release: Alarm[] } {
+  const alarm = alarmMaker(scope, topic);
+  const { name, fn, timeout } = watched;
+  const errors = alarm(`${name}Errors`, fn.metricErrors({ period: ONE_MINUTE }), 1, `${name}: the function failed (not an HTTP error: an invocation error)`);
+  alarm(`${name}Throttles`, fn.metricThrottles({ period: FIVE_MINUTES }), 1, `${name}: invocations were throttled`);
+  alarm(`${name}NearTimeout`, fn.metricDuration({ period: FIVE_MINUTES, statistic: 'max' }), timeout.toMilliseconds() * 0.8, `${name}: a run took over 80% of its timeout`);
+  if (!route) return { release: [errors] };
+  const byRoute = (metricName: string, statistic: string) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name }, statistic, period: ONE_MINUTE });
+  const serverErrors = alarm(`${name}ServerErrors`, byRoute('Status5xx', 'sum'), 5, `${name}: 5 or more 5xx answers in a minute`);
+  const latency = alarm(`${name}Latency`, byRoute('Latency', 'p99'), route.latencyBoundMs, `${name}: p99 latency over ${route.latencyBoundMs} ms for a minute`);
+  return { release: [errors, serverErrors, latency] };
+}
 
-  constructor(scope: Construct, id: string, props: MonitoringProps) {
+export interface StoreMonitoringProps {
+  readonly table: ITableV2;
+  /** The push of changes to the event bus: its stream consumer and dead-letter queue. */
+  readonly changeEvents: { publisher: LambdaFunction; deadLetters: IQueue };
+  readonly topic: ITopic | undefined;
+}
+
+/**
+ * What an operator watches of the store's data and background work: DynamoDB's throttled requests
+ * and system errors, the push of changes (behind the stream, dead letters), webhooks disabled, the
+ * change feed's placer and the webhooks' worker falling behind, and a spike of login lock-outs.
+ */
+export class StoreMonitoring extends Construct {
+  constructor(scope: Construct, id: string, props: StoreMonitoringProps) {
     super(scope, id);
-    this.topic = props.alarmEmail ? new Topic(this, 'Alarms', { displayName: 'store-api alarms', enforceSSL: true }) : undefined;
-    if (this.topic && props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
-      const created = new Alarm(this, name, {
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      if (this.topic) created.addAlarmAction(new SnsAction(this.topic));
-      this.alarms.push(created);
-      return created;
-    };
-
-    const serverErrorRate = new MathExpression({
-      expression: '100 * errors / MAX([requests, 1])',
-      usingMetrics: { errors: props.api.metricServerError({ period: FIVE_MINUTES }), requests: props.api.metricCount({ period: FIVE_MINUTES }) },
-      label: 'API 5xx %',
-      period: FIVE_MINUTES,
-    });
-    alarm('ApiServerErrors', serverErrorRate, 5, 'More than 5% of the API answers were 5xx over 5 minutes');
-
-    for (const { name, fn, timeout } of props.functions) {
-      alarm(`${name}Errors`, fn.metricErrors({ period: FIVE_MINUTES }), 1, `${name}: the function failed (not an HTTP error: an invocation error)`);
-      alarm(`${name}Throttles`, fn.metricThrottles({ period: FIVE_MINUTES }), 1, `${name}: invocations were throttled`);
-      alarm(`${name}NearTimeout`, fn.metricDuration({ period: FIVE_MINUTES, statistic: 'max' }), timeout.toMilliseconds() * 0.8, `${name}: a run took over 80% of its timeout`);
-    }
-
+    const alarm = alarmMaker(this, props.topic);
     const operations = [Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.TRANSACT_GET_ITEMS];
     alarm('TableThrottled', props.table.metricThrottledRequestsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB throttled requests of the store table');
     alarm('TableSystemErrors', props.table.metricSystemErrorsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB answered requests of the store table with system errors');
@@ -81,17 +88,38 @@ export class Monitoring extends Construct {
 
     // The change feed (CONTRACT §11): a change waiting for its placer over a minute; the webhooks'
     // dispatcher more than 5 minutes behind the feed, or a queue of due deliveries round after round.
-    const changes = (metricName: string, statistic = 'max') => new Metric({ namespace: CHANGES_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
-    const webhookRounds = (metricName: string, statistic = 'max') => new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
-    alarm('ChangesOldestPending', changes('OldestPendingAge'), 60_000, 'A change waited more than a minute to be placed in the feed (GET /api/changes, webhooks): see the changes/place function');
-    alarm('WebhooksDispatchLag', webhookRounds('DispatchLag'), 5 * 60_000, "The webhooks' dispatcher is more than 5 minutes behind the change feed");
-    alarm('WebhooksDueQueue', webhookRounds('DueJobs', 'avg'), 20, 'Webhook deliveries are queuing: rounds kept finding a full load of due jobs for 5 minutes');
-
-    const lockOuts = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'LockOuts', dimensionsMap: { Route: 'customers/check-login' }, statistic: 'sum', period: FIVE_MINUTES });
+    alarm('ChangesOldestPending', changeMetric('OldestPendingAge'), 60_000, 'A change waited more than a minute to be placed in the feed (GET /api/changes, webhooks): see the changes/place function');
+    alarm('WebhooksDispatchLag', webhookMetric('DispatchLag'), 5 * 60_000, "The webhooks' dispatcher is more than 5 minutes behind the change feed");
+    alarm('WebhooksDueQueue', webhookMetric('DueJobs', 'avg'), 20, 'Webhook deliveries are queuing: rounds kept finding a full load of due jobs for 5 minutes');
     alarm('LoginLockOutSpike', lockOuts, 20, 'More than 20 login checks were refused for too many failures in 5 minutes: someone may be guessing passwords');
+  }
+}
+
+const changeMetric = (metricName: string, statistic = 'max') => new Metric({ namespace: CHANGES_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
+const webhookMetric = (metricName: string, statistic = 'max') => new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName, statistic, period: FIVE_MINUTES, label: metricName });
+const lockOuts = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'LockOuts', dimensionsMap: { Route: 'customers/check-login' }, statistic: 'sum', period: FIVE_MINUTES });
+
+export interface ApiMonitoringProps {
+  readonly api: IHttpApi;
+  /** The routes' names, for the dashboard's per-route graphs. */
+  readonly routes: readonly string[];
+  readonly topic: ITopic | undefined;
+}
+
+/** The API's 5xx rate alarm, and a dashboard of the store: requests, errors and latency per route, the feed, webhooks, logins. */
+export class ApiMonitoring extends Construct {
+  constructor(scope: Construct, id: string, props: ApiMonitoringProps) {
+    super(scope, id);
+    const serverErrorRate = new MathExpression({
+      expression: '100 * errors / MAX([requests, 1])',
+      usingMetrics: { errors: props.api.metricServerError({ period: FIVE_MINUTES }), requests: props.api.metricCount({ period: FIVE_MINUTES }) },
+      label: 'API 5xx %',
+      period: FIVE_MINUTES,
+    });
+    alarmMaker(this, props.topic)('ApiServerErrors', serverErrorRate, 5, 'More than 5% of the API answers were 5xx over 5 minutes');
 
     const byRoute = (metricName: string, statistic = 'sum') =>
-      props.functions.map(({ name }) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name }, statistic, period: FIVE_MINUTES, label: name }));
+      props.routes.map((name) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name }, statistic, period: FIVE_MINUTES, label: name }));
     new Dashboard(this, 'Dashboard', {
       widgets: [
         [
@@ -103,8 +131,8 @@ export class Monitoring extends Construct {
           new GraphWidget({ title: '4xx and 5xx per route', left: byRoute('Status4xx'), right: byRoute('Status5xx'), width: 12 }),
         ],
         [
-          new GraphWidget({ title: 'Change feed: oldest pending and lag (max, ms)', left: [changes('OldestPendingAge'), changes('FeedLag')], right: [changes('Placed', 'sum')], width: 12 }),
-          new GraphWidget({ title: "Webhooks: dispatcher's lag (max, ms), due jobs a round", left: [webhookRounds('DispatchLag')], right: [webhookRounds('DueJobs', 'avg')], width: 12 }),
+          new GraphWidget({ title: 'Change feed: oldest pending and lag (max, ms)', left: [changeMetric('OldestPendingAge'), changeMetric('FeedLag')], right: [changeMetric('Placed', 'sum')], width: 12 }),
+          new GraphWidget({ title: "Webhooks: dispatcher's lag (max, ms), due jobs a round", left: [webhookMetric('DispatchLag')], right: [webhookMetric('DueJobs', 'avg')], width: 12 }),
         ],
         [
           new GraphWidget({ title: 'Login failures and lock-outs', left: byRoute('LoginFailures'), right: [lockOuts], width: 12 }),

@@ -40,6 +40,8 @@ export class RouteFunction extends Construct {
         assets: route.assets,
         environment: {
           STORE_TABLE_NAME: table.tableName,
+          // Which route this is: the pre-traffic hook reads it to pick the sample it sends (lib/deploy/pre-traffic.ts).
+          STORE_ROUTE: route.name,
           // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
           // Local: an --env-vars file only overrides variables the template declares.
           DYNAMODB_ENDPOINT: '',

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -13,6 +14,8 @@ export interface WebhookDeliveriesProps {
   readonly table: ITableV2;
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
+  /** Releases the function gradually, giving what its stream mapping and schedule invoke (its alias). */
+  readonly release: (fn: NodejsFunction) => IFunction;
   /** The worker opens the subscriptions' secrets to sign deliveries. */
   readonly secretsKey: SealedSecretsKey;
 }
@@ -46,6 +49,6 @@ export class WebhookDeliveries extends Construct {
     props.secretsKey.letOpen(this.worker);
     // Woken by what the placer places, within seconds of a write, and every minute for the retries
     // (a wake-up refused while a run was at work is taken by that run's next tick).
-    wakeUps(this, this.worker, props.table, { filter: PLACED_INSERTS, batchSize: 100 });
+    wakeUps(this, props.release(this.worker), props.table, { filter: PLACED_INSERTS, batchSize: 100 });
   }
 }

@@ -1,19 +1,26 @@
 /**
- * npm run migrate: brings a table written by an earlier version to what the code expects
- * (lib/local/migrate.ts). Works on the table connect.ts picks; on AWS, set STORE_TABLE_NAME and the
- * usual AWS_* variables. Exit 0 when all is migrated, 2 when some records now read as another's value.
+ * npm run migrate [-- --all]: runs the table's pending migrations (lib/migrations/), the same steps
+ * a deploy and `npm start` run, and says which ran; `--all` runs every step again (a table restored
+ * from an older backup). Works on the table connect.ts picks; on AWS, set STORE_TABLE_NAME and the
+ * usual AWS_* variables. Exit 0 when all is migrated, 2 when some records now read as another's
+ * value, 1 when a step failed (named).
  */
-import { migrate } from '../local/migrate.js';
+import { runMigrations } from '../migrations/run.js';
 import { connectToTable } from './connect.js';
 
-const local = await connectToTable();
+let local: Awaited<ReturnType<typeof connectToTable>>;
 try {
-  const { locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, conflicts } = await migrate();
+  local = await connectToTable();
+  const { ran, locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, conflicts } = await runMigrations({ all: process.argv.includes('--all') });
+  console.log(`migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
   console.log(
     `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}`,
   );
   for (const conflict of conflicts) console.log(`left as it was (rename one of the two): ${conflict}`);
   process.exitCode = conflicts.length ? 2 : 0;
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
 } finally {
   await local?.stop();
 }

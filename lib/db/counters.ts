@@ -34,7 +34,7 @@ export interface Counter {
 
 /**
  * The item that hands out ids. Its sort key is HEAD for the stores written before counts were
- * sharded, where HEAD held the last id too (lib/local/migrate.ts moved their counts off it).
+ * sharded, where HEAD held the last id too (lib/migrations/steps.ts moved their counts off it).
  */
 export const idKey = (counter: Counter): Key => ({ pk: `${COUNTER_PREFIX}${counter.name}`, sk: 'HEAD' });
 

@@ -14,7 +14,7 @@ import { keyAttributeNames, table } from '../db/table.js';
 import { ABSENT, put, writeAtomically } from '../db/transactions.js';
 import type { I18n } from '../i18n.js';
 import { referenceRecords, seedTaxRules } from '../reference/records.js';
-import { migrate } from './migrate.js';
+import { runMigrations } from '../migrations/run.js';
 import { checkTableSecret } from './table-secret.js';
 import { createSteps } from '../db/sharded-count.js';
 import { defaultTaxRule, productsUsing, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
@@ -60,9 +60,6 @@ export async function enableStream(client: DynamoDBClient, name: string): Promis
   if (Table?.StreamSpecification?.StreamEnabled) return;
   await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
 }
-
-/** What migrate.ts brings a table to: locks in lib/identity.ts's form, tax-rule summaries, sharded counts, webhook jobs in lanes, sealed secrets. */
-const MIGRATION = 'identity-locks+tax-rule-summaries+sharded-counts+job-lanes+sealed-secrets';
 
 const referenceVersion = createHash('sha256').update(JSON.stringify(referenceRecords)).digest('hex');
 
@@ -120,17 +117,10 @@ async function seedDefaultTaxRules(): Promise<void> {
   }
 }
 
-/**
- * A table written by an earlier version is migrated (migrate.ts) once: a marker says it is done, so
- * that a large store is not read whole at every start.
- */
-async function migrateOnce(doc: DynamoDBDocumentClient, name: string): Promise<void> {
-  const marker = setupMarker('MIGRATION');
-  const current = await doc.send(new GetCommand({ TableName: name, Key: marker, ConsistentRead: true }));
-  if (current.Item?.version === MIGRATION) return;
-  const { conflicts } = await migrate();
+/** The table's pending migrations (lib/migrations/), as a deploy runs them; what could not be migrated is said. */
+async function migrateTable(): Promise<void> {
+  const { conflicts } = await runMigrations();
   for (const conflict of conflicts) console.warn(`store-api: two records now read as one value; rename one (${conflict})`);
-  if (!conflicts.length) await doc.send(new PutCommand({ TableName: name, Item: { ...marker, version: MIGRATION } }));
 }
 
 /** The table of the environment (STORE_TABLE_NAME, DYNAMODB_ENDPOINT) and its reference data, as `npm start` serves them. */
@@ -145,7 +135,7 @@ export async function setUpTable(): Promise<void> {
     await checkTableSecret();
     await loadReferenceRecords(DynamoDBDocumentClient.from(client), tableName());
     await seedDefaultTaxRules();
-    await migrateOnce(DynamoDBDocumentClient.from(client), tableName());
+    await migrateTable();
   } finally {
     client.destroy();
   }

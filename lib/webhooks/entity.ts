@@ -69,5 +69,5 @@ export const deliveryJob = (webhookId: number, change: Pick<Change, 'id' | 'key'
 export const laneCursorKey = (webhookId: number) => ({ pk: webhooks.key(webhookId).pk, sk: 'CURSOR' });
 /** Every attempt, in its subscription's partition, kept 30 days. */
 export const deliveryLog = defineAttemptLog({ prefix: 'DELIVERY#', keepDays: 30 });
-/** Where the one dispatcher of an earlier version was in the change feed (lib/local/migrate.ts starts lanes there). */
+/** Where the one dispatcher of an earlier version was in the change feed (lib/migrations/steps.ts starts lanes there). */
 export const DISPATCH_CURSOR = { pk: 'WEBHOOK_DISPATCH', sk: 'CURSOR' };

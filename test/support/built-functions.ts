@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { functionLogicalId } from '../../infra/function-ids.js';
-import { StoreApiStack } from '../../infra/store-api-stack.js';
+import { StoreApi } from '../../infra/store-api.js';
 import { routes, type RouteDefinition } from '../../lib/routes.js';
 
 export interface BuiltFunction {
@@ -25,11 +25,14 @@ export interface BuiltFunction {
 
 const STACK = 'StoreApi-artifact';
 
-export function synthesizeFunctions(outdir: string): { functions: BuiltFunction[]; template: { Resources: Record<string, any> } } {
+export function synthesizeFunctions(outdir: string): { functions: BuiltFunction[]; template: { Resources: Record<string, any> }; dataTemplate: { Resources: Record<string, any> }; assembly: string } {
   const app = new App({ outdir });
-  new StoreApiStack(app, STACK);
+  new StoreApi(app, STACK);
   const assembly = app.synth();
-  const template = assembly.getStackByName(STACK).template as { Resources: Record<string, any> };
+  // The route functions are in the routes stack (infra/store-api.ts).
+  const template = assembly.getStackByName(`${STACK}-Routes`).template as { Resources: Record<string, any> };
+  // The background functions and the migrations are in the data stack.
+  const dataTemplate = assembly.getStackByName(STACK).template as { Resources: Record<string, any> };
   const functions = routes.map((route) => {
     const logicalId = functionLogicalId(template, route.name);
     const resource = template.Resources[logicalId]!;
@@ -37,7 +40,7 @@ export function synthesizeFunctions(outdir: string): { functions: BuiltFunction[
     const handler = String(resource.Properties.Handler);
     return { route, logicalId, directory, handler, file: path.join(directory, `${handler.split('.')[0]}.mjs`) };
   });
-  return { functions, template };
+  return { functions, template, dataTemplate, assembly: assembly.directory };
 }
 
 /** What a fresh process reports: its answer to the event, and how long import and invoke took. */

@@ -1,6 +1,10 @@
 /**
- * Tooling: brings a table written by an earlier version to what the code now expects. Idempotent;
- * `npm start` runs it once (a marker says so), `npm run migrate` runs it on AWS.
+ * The migrations of the table (CONTRACT §13): numbered steps, each idempotent and expand-only (the
+ * code of the release before keeps working on a migrated table), in the order they run. The runner
+ * (run.ts) records each one that ran in the table; a deploy runs the pending ones before any traffic
+ * shifts (functions/deploy/migrate.ts, a custom resource), and `npm start` and `npm run migrate` run
+ * the same. A new step goes at the end of MIGRATIONS, with the next number; a step is never changed
+ * once released (a table may have recorded it).
  *
  * - Locks in the current identity form. A customer's email lock and a product's ref lock were keyed
  *   by the lower-case value; now by lib/identity.ts's form (NFKC and full case folding). Each record
@@ -152,14 +156,26 @@ async function sealSecrets(migration: Migration): Promise<void> {
   }
 }
 
-export async function migrate(): Promise<Migration> {
-  const migration: Migration = { locksMoved: 0, summariesWritten: 0, countsSharded: 0, jobsRelaned: 0, secretsSealed: 0, conflicts: [] };
-  // First: until then, the counter items of an earlier version sit among a list's records.
-  await shardCounts(migration);
-  await relockEvery(customers, migration);
-  await relockEvery(products, migration);
-  await summarizeTaxRules(migration);
-  await relaneJobs(migration);
-  await sealSecrets(migration);
-  return migration;
+/** One migration: its number and name (`001-sharded-counts`), and what it does, adding what it did to the report. */
+export interface MigrationStep {
+  id: string;
+  up(migration: Migration): Promise<void>;
 }
+
+export const emptyMigration = (): Migration => ({ locksMoved: 0, summariesWritten: 0, countsSharded: 0, jobsRelaned: 0, secretsSealed: 0, conflicts: [] });
+
+/** Every migration, in the order it runs. */
+export const MIGRATIONS: readonly MigrationStep[] = [
+  // First: until then, the counter items of an earlier version sit among a list's records.
+  { id: '001-sharded-counts', up: shardCounts },
+  {
+    id: '002-identity-locks',
+    up: async (migration) => {
+      await relockEvery(customers, migration);
+      await relockEvery(products, migration);
+    },
+  },
+  { id: '003-tax-rule-summaries', up: summarizeTaxRules },
+  { id: '004-webhook-lanes', up: relaneJobs },
+  { id: '005-sealed-secrets', up: sealSecrets },
+];

@@ -1,0 +1,9 @@
+/**
+ * The construct library (`store-api/infra`, CONTRACT §13): embed the store in a CDK app or pipeline.
+ *
+ *   import { StoreApiStage } from 'store-api/infra';
+ *   pipeline.addStage(new StoreApiStage(app, 'Prod', { alarmEmail: 'ops@example.com' }));
+ */
+export { StoreApi, type StoreApiProps } from './store-api.js';
+export { StoreApiStage, type StoreApiStageProps } from './stage.js';
+export { DEPLOYMENTS, type Deployment } from './constructs/gradual-release.js';

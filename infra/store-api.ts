@@ -1,0 +1,241 @@
+/**
+ * The whole store as one construct (CONTRACT §13): `StoreApi`, three stacks that deploy in order,
+ * each well within CloudFormation's 500 resources:
+ *   <name>          the data and the background: the table (where it always was: its logical id and
+ *                   this stack's name are those of earlier releases, so a deploy keeps it and its
+ *                   data), the server secret, the KMS key of sealed secrets, the event bus and its
+ *                   dead letters, the feed's placer, the webhooks' worker, the alarm topic, and the
+ *                   migrations, run before anything of a release takes traffic;
+ *   <name>-Routes   one function per route, each released gradually behind its `live` alias, the
+ *                   pre-traffic hook, and the routes' alarms;
+ *   <name>-Api      the HTTP API, whose integrations invoke the aliases, and the dashboard.
+ * Put it in an App or a Stage (StoreApiStage), never in a Stack: it makes its own.
+ */
+import { ArnFormat, CfnOutput, CustomResource, Duration, Fn, RemovalPolicy, Stack, type Environment } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Alias } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
+import { MIGRATIONS } from '../lib/migrations/steps.js';
+import { routes } from '../lib/routes.js';
+import type { FunctionArchitecture } from './context.js';
+import { constructId } from './function-ids.js';
+import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
+import { ChangeEvents } from './constructs/change-events.js';
+import { ChangePlacer } from './constructs/change-placer.js';
+import { releaseGradually, type Deployment } from './constructs/gradual-release.js';
+import { ApiMonitoring, functionAlarms, StoreMonitoring } from './constructs/monitoring.js';
+import { acknowledgeNagFindings } from './nag-findings.js';
+import { RouteFunction } from './constructs/route-function.js';
+import { SealedSecretsKey } from './constructs/sealed-secrets-key.js';
+import { StoreTable } from './constructs/store-table.js';
+import { WebhookDeliveries } from './constructs/webhook-deliveries.js';
+
+/** Everything `-c` sets on the app (infra/context.ts), as typed props; each default in one place. */
+export interface StoreApiProps {
+  /**
+   * A throwaway stage: its table, KMS key and server secret are destroyed with it, and its
+   * releases shift all at once.
+   * @default false: all three are retained, the table with point-in-time recovery and deletion protection
+   */
+  readonly disposable?: boolean;
+  /**
+   * How a release shifts each function's alias to its new version.
+   * @default 'canary' (10 % for 5 minutes), or 'all-at-once' on a disposable stage
+   */
+  readonly deployment?: Deployment;
+  /**
+   * Origins allowed by CORS.
+   * @default none: CORS is off
+   */
+  readonly corsOrigins?: string[];
+  /**
+   * The HTTP API stage's throttle, one budget for all callers together.
+   * @default { rateLimit: 100, burstLimit: 200 }
+   */
+  readonly throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * The functions' application log level.
+   * @default 'INFO'
+   */
+  readonly logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * Where alarms notify: an SNS topic with this email subscribed.
+   * @default none: alarms only show in CloudWatch
+   */
+  readonly alarmEmail?: string;
+  /**
+   * How long changes are kept, in days (CONTRACT §11).
+   * @default 365
+   */
+  readonly changeRetentionDays?: number;
+  /**
+   * The functions' CPU.
+   * @default 'arm64'
+   */
+  readonly architecture?: FunctionArchitecture;
+  /**
+   * The account and region of the three stacks.
+   * @default environment-agnostic (the CLI's), or the Stage's
+   */
+  readonly env?: Environment;
+}
+
+/** A route's p99 latency past this stops its release: a request's budget is 10 s, and a healthy route answers in well under a second. */
+const RELEASE_LATENCY_BOUND_MS = 3_000;
+
+/** The store: its three stacks, and what users wire to. */
+export class StoreApi extends Construct {
+  /** The stack of the table and the background jobs (named as the construct). */
+  readonly dataStack: Stack;
+  readonly routesStack: Stack;
+  readonly apiStack: Stack;
+  readonly table: ITableV2;
+  readonly bus: IEventBus;
+  readonly api: HttpApi;
+  /** The API's base URL (the `ApiUrl` output of the Api stack). */
+  readonly url: string;
+  readonly apiUrlOutput: CfnOutput;
+
+  constructor(scope: Construct, id: string, props: StoreApiProps = {}) {
+    super(scope, id);
+    const disposable = props.disposable ?? false;
+    const deployment = props.deployment ?? (disposable ? 'all-at-once' : 'canary');
+    const settings: FunctionSettings = { logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64', changeRetentionDays: props.changeRetentionDays ?? 365 };
+    const logRetention = RetentionDays.ONE_MONTH;
+    const env = props.env ? { env: props.env } : {};
+
+    // ---- the data and the background jobs
+    const data = (this.dataStack = new Stack(this, 'Data', { stackName: id, ...env, description: 'store-api: the table, its secrets, events and background jobs' }));
+    const { table } = new StoreTable(data, 'Store', { disposable });
+    this.table = table;
+    // The root of the server-side keys (lib/secrets.ts): generated once, read at run time by the
+    // functions that sign cursors or fingerprint requests; kept with the table it seals.
+    const serverSecret = new Secret(data, 'ServerSecret', {
+      description: 'store-api: root of the keys that sign list cursors and fingerprint idempotent requests',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    });
+    const secretsKey = new SealedSecretsKey(data, 'SealedSecrets', { disposable });
+    const topic = props.alarmEmail ? new Topic(data, 'Alarms', { displayName: 'store-api alarms', enforceSSL: true }) : undefined;
+    if (topic && props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    // Migrations first: every alias of the release depends on them (the routes' stack depends on this one).
+    const migrator = new NodejsFunction(data, 'Migrations', {
+      ...bundledFunction({ ...settings, entry: 'functions/deploy/migrate.ts', logGroup: new LogGroup(data, 'MigrationsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }), environment: { STORE_TABLE_NAME: table.tableName } }),
+      memorySize: 512,
+      timeout: Duration.minutes(15),
+    });
+    table.grantReadWriteData(migrator);
+    secretsKey.letSeal(migrator);
+    const migrations = new CustomResource(data, 'TableMigrations', {
+      serviceToken: migrator.functionArn,
+      resourceType: 'Custom::StoreMigrations',
+      // A release that adds a step changes this, so that CloudFormation runs the resource again.
+      properties: { Steps: MIGRATIONS.map((step) => step.id).join(',') },
+    });
+
+    const background = codeDeployOf(data);
+    const releaseBackground = (name: string, timeout: Duration) => (fn: NodejsFunction) =>
+      releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn, timeout }).release, after: [migrations] });
+    const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish', Duration.seconds(60)) });
+    this.bus = events.bus;
+    new ChangePlacer(data, 'Changes', { table, logRetention, settings, release: releaseBackground('changes/place', Duration.seconds(60)) });
+    new WebhookDeliveries(data, 'Webhooks', { table, logRetention, settings, secretsKey, release: releaseBackground('webhooks/run', Duration.seconds(60)) });
+    new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
+    acknowledgeNagFindings(data, { releases: background.application });
+    new CfnOutput(data, 'TableName', { value: table.tableName });
+    new CfnOutput(data, 'EventBusName', { value: events.bus.eventBusName });
+    // What `npm run events -- redrive` reads.
+    new CfnOutput(data, 'EventsDeadLettersUrl', { value: events.deadLetters.queueUrl });
+    // What `npm run api-key` needs on AWS to seal the secure keys it makes.
+    new CfnOutput(data, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
+
+    // ---- one function per route, released gradually
+    const routesStack = (this.routesStack = new Stack(this, 'Routes', { stackName: `${id}-Routes`, ...env, description: 'store-api: one function per route, released gradually' }));
+    routesStack.addStackDependency(data);
+    const hook = new NodejsFunction(routesStack, 'PreTraffic', {
+      ...bundledFunction({
+        ...settings,
+        entry: 'functions/deploy/pre-traffic.ts',
+        logGroup: new LogGroup(routesStack, 'PreTrafficLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+        // Each route's events/ sample, which it sends to the route's new version.
+        assets: routes.map((route) => `events/${sampleFileOf(route.name)}`),
+      }),
+      memorySize: 256,
+      timeout: Duration.seconds(60),
+    });
+    const releases = codeDeployOf(routesStack);
+    // The table as this stack imports it, by an export of a fixed name (the checks' acknowledgement names it).
+    const tableArnExport = `${id}-TableArn`;
+    new CfnOutput(data, 'TableArn', { value: table.tableArn, exportName: tableArnExport });
+    const routesTable = TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
+    const aliases = new Map<string, Alias>();
+    const versionsChecked: string[] = [];
+    for (const route of routes) {
+      const { function: fn, timeout } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
+      const { release } = functionAlarms(routesStack, topic, { name: route.name, fn, timeout }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
+      aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
+      versionsChecked.push(fn.currentVersion.functionArn);
+    }
+    // The hook checks the versions this release deploys, and no other.
+    hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
+    hook.addToRolePolicy(
+      new PolicyStatement({ actions: ['codedeploy:GetDeployment'], resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })] }),
+    );
+    acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
+
+    // ---- the HTTP API, invoking the aliases
+    const apiStack = (this.apiStack = new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, description: 'store-api: the HTTP API' }));
+    apiStack.addStackDependency(routesStack);
+    this.api = new HttpApi(apiStack, 'Api', {
+      createDefaultStage: false,
+      ...(props.corsOrigins?.length
+        ? { corsPreflight: { allowOrigins: props.corsOrigins, allowMethods: [CorsHttpMethod.ANY], allowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'] } }
+        : {}),
+    });
+    new HttpStage(apiStack, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(apiStack, 'AccessLogs', { retention: logRetention })) },
+    });
+    for (const route of routes) {
+      const id = constructId(route.name);
+      // One permission per alias for the whole API, in this stack: the routes' stack never refers back to it.
+      const integration = new HttpLambdaIntegration(`${id}Integration`, aliases.get(route.name)!, { scopePermissionToRoute: false });
+      new HttpRoute(apiStack, `${id}Route`, {
+        httpApi: this.api,
+        routeKey: route.method === 'ANY' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration,
+      });
+      // HEAD answers what GET would, without the body (lib/http/head.ts), from the same function.
+      if (route.method === 'GET') new HttpRoute(apiStack, `${id}HeadRoute`, { httpApi: this.api, routeKey: HttpRouteKey.with(route.path, HttpMethod.HEAD), integration });
+    }
+    new ApiMonitoring(apiStack, 'Monitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
+    acknowledgeNagFindings(apiStack);
+    this.url = this.api.apiEndpoint;
+    this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
+  }
+}
+
+/** A stack's CodeDeploy application, and the one role its deployment groups share. */
+function codeDeployOf(stack: Stack): { application: LambdaApplication; role: Role } {
+  const application = new LambdaApplication(stack, 'Releases');
+  const role = new Role(stack, 'ReleasesRole', {
+    assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+    managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+  });
+  return { application, role };
+}

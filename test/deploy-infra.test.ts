@@ -1,0 +1,145 @@
+/**
+ * Shipping through CDK (CONTRACT §13), read off the synthesized templates: every caller invokes a
+ * `live` alias that CodeDeploy shifts (canary by default, all at once on a disposable stage), with
+ * a rollback on alarms and a pre-traffic hook; the migrations run before any alias shifts; every
+ * stack stays within 400 resources; the Stage embeds twice with its checks inside; and a snapshot
+ * of each stack's template, asset hashes masked, shows a reviewer what a change does.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { describe, expect, it } from 'vitest';
+import { StoreApi, StoreApiStage, type StoreApiProps } from '../infra/index.js';
+import { routes } from '../lib/routes.js';
+import { MIGRATIONS } from '../lib/migrations/steps.js';
+
+type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; UpdatePolicy?: Record<string, any> };
+
+const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
+
+function synthesize(props: StoreApiProps = {}, name = 'StoreApi-test') {
+  const app = new App({ context: NO_BUNDLING });
+  const store = new StoreApi(app, name, props);
+  const [data, routesStack, api] = [store.dataStack, store.routesStack, store.apiStack].map((stack) => Template.fromStack(stack));
+  return { store, data: data!, routes: routesStack!, api: api! };
+}
+
+const entries = (template: Template, type: string) => Object.entries(template.findResources(type)) as Array<[string, Resource]>;
+/** The deployment config of a deployment group, as CloudFormation names it. */
+const configOf = (group: Resource) => JSON.stringify(group.Properties.DeploymentConfigName);
+
+const prod = synthesize({}, 'StoreApi-prod');
+
+describe('releases', () => {
+  it('has every API integration invoke a live alias, never $LATEST', () => {
+    const integrations = entries(prod.api, 'AWS::ApiGatewayV2::Integration');
+    expect(integrations).toHaveLength(routes.length);
+    for (const [, integration] of integrations) expect(JSON.stringify(integration.Properties.IntegrationUri)).toMatch(/FunctionLive[0-9A-F]{8}/);
+    // One permission per alias for the whole API.
+    for (const [, permission] of entries(prod.api, 'AWS::Lambda::Permission')) expect(JSON.stringify(permission.Properties.FunctionName)).toMatch(/FunctionLive[0-9A-F]{8}/);
+  });
+
+  it('gives every function a live alias with a deployment group: canary on a stage that is not disposable, rolled back on its alarms', () => {
+    for (const template of [prod.data, prod.routes]) {
+      const aliases = entries(template, 'AWS::Lambda::Alias');
+      const groups = entries(template, 'AWS::CodeDeploy::DeploymentGroup');
+      expect(groups).toHaveLength(aliases.length);
+      for (const [id, alias] of aliases) {
+        expect(alias.Properties.Name).toBe('live');
+        // CloudFormation hands the alias's move to CodeDeploy.
+        expect(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate).toBeDefined();
+        expect(JSON.stringify(alias.UpdatePolicy)).toContain(id.replace(/Live[0-9A-F]{8}$/, ''));
+      }
+      for (const [, group] of groups) {
+        expect(configOf(group)).toContain('CodeDeployDefault.LambdaCanary10Percent5Minutes');
+        expect(group.Properties.AutoRollbackConfiguration).toEqual({ Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) });
+        expect(group.Properties.AlarmConfiguration.Enabled).toBe(true);
+        expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(entries(prod.routes, 'AWS::Lambda::Alias')).toHaveLength(routes.length);
+    // A route's release watches its errors, its 5xx and its p99 latency.
+    for (const [, group] of entries(prod.routes, 'AWS::CodeDeploy::DeploymentGroup')) expect(group.Properties.AlarmConfiguration.Alarms).toHaveLength(3);
+  });
+
+  it('runs the pre-traffic hook before a route takes traffic, and lets the hook invoke only the versions it checks', () => {
+    const [hookId] = entries(prod.routes, 'AWS::Lambda::Function').find(([id]) => id.startsWith('PreTraffic'))!;
+    for (const [, alias] of entries(prod.routes, 'AWS::Lambda::Alias')) {
+      expect(JSON.stringify(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook)).toContain(hookId);
+    }
+    const policies = [...entries(prod.routes, 'AWS::IAM::Policy'), ...entries(prod.routes, 'AWS::IAM::ManagedPolicy')].filter(([id]) => id.startsWith('PreTrafficServiceRole'));
+    const statements = policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    const invoke = statements.find((s: { Action: string[] }) => [s.Action].flat().includes('lambda:InvokeFunction'));
+    expect(invoke.Resource).toHaveLength(routes.length);
+    for (const resource of invoke.Resource) expect(JSON.stringify(resource)).toMatch(/CurrentVersion/);
+  });
+
+  it('shifts all at once on a disposable stage, and as -c deployment says otherwise', () => {
+    const configs = (props: StoreApiProps) => {
+      const { data, routes: routesTemplate } = synthesize(props);
+      return new Set([...entries(data, 'AWS::CodeDeploy::DeploymentGroup'), ...entries(routesTemplate, 'AWS::CodeDeploy::DeploymentGroup')].map(([, group]) => configOf(group)));
+    };
+    expect(configs({ disposable: true })).toEqual(new Set(['"CodeDeployDefault.LambdaAllAtOnce"']));
+    expect([...configs({ deployment: 'linear' })]).toEqual([expect.stringContaining('CodeDeployDefault.LambdaLinear10PercentEvery1Minute')]);
+    expect([...configs({ disposable: true, deployment: 'canary' })]).toEqual([expect.stringContaining('Canary10Percent5Minutes')]);
+  });
+
+  it('targets the background functions through their aliases: stream mappings and schedules', () => {
+    for (const [, mapping] of entries(prod.data, 'AWS::Lambda::EventSourceMapping')) expect(JSON.stringify(mapping.Properties.FunctionName)).toContain(':live');
+    for (const [, rule] of entries(prod.data, 'AWS::Events::Rule')) expect(JSON.stringify(rule.Properties.Targets)).toMatch(/Live[0-9A-F]{8}/);
+  });
+});
+
+describe('migrations on deploy', () => {
+  it('runs the migrations custom resource before any alias shifts, again whenever a release adds a step', () => {
+    const [[resourceId, resource]] = entries(prod.data, 'Custom::StoreMigrations') as [[string, Resource]];
+    expect(resource.Properties.Steps).toBe(MIGRATIONS.map((step) => step.id).join(','));
+    // The background aliases wait for it; the routes' stack (and so every route's alias) deploys after its stack.
+    for (const [, alias] of entries(prod.data, 'AWS::Lambda::Alias')) expect(alias.DependsOn).toContain(resourceId);
+    expect(prod.store.routesStack.dependencies).toContain(prod.store.dataStack);
+    expect(prod.store.apiStack.dependencies).toContain(prod.store.routesStack);
+  });
+});
+
+describe('CloudFormation limits', () => {
+  it('keeps every stack within 400 resources, alarms and email included', () => {
+    for (const { data, routes: routesTemplate, api } of [prod, synthesize({ alarmEmail: 'ops@example.com', corsOrigins: ['https://shop.example'] })]) {
+      for (const template of [data, routesTemplate, api]) expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(400);
+    }
+  });
+});
+
+describe('StoreApiStage', () => {
+  it('embeds twice in an app of its own (beta, prod), each with its stacks, and the AwsSolutions checks travel with it', () => {
+    const app = new App({ context: NO_BUNDLING });
+    const beta = new StoreApiStage(app, 'Beta', { disposable: true });
+    const prodStage = new StoreApiStage(app, 'Prod', { alarmEmail: 'ops@example.com' });
+    // The app's synth runs the checks its stages carry: it passes.
+    app.synth();
+    const names = [beta, prodStage].map((stage) => stage.synth().stacks.map((stack) => stack.stackName).sort());
+    expect(names).toEqual([
+      ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-Routes'],
+      ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-Routes'],
+    ]);
+    // A finding in an embedded stage fails its synth, though the app added no check itself.
+    const careless = new App({ context: NO_BUNDLING });
+    const stage = new StoreApiStage(careless, 'Careless', { disposable: true });
+    new Secret(new Stack(stage, 'Extra'), 'Unrotated');
+    expect(() => careless.synth()).toThrow(/automatic rotation/);
+  });
+});
+
+/** A template with what changes on every build masked: asset hashes, and the code hash in a version's logical id. */
+function masked(template: Template): string {
+  return `${JSON.stringify(template.toJSON(), null, 2)
+    .replace(/[0-9a-f]{64}/g, '<asset hash>')
+    .replace(/(CurrentVersion[0-9A-F]{8})[0-9a-f]{32}/g, '$1<code hash>')}\n`;
+}
+
+describe('the templates, as a reviewer reads them', () => {
+  it('match their snapshots (update with `npx vitest run test/deploy-infra.test.ts -u` and read the diff)', async () => {
+    await expect(masked(prod.data)).toMatchFileSnapshot('./snapshots/StoreApi-prod.template.json');
+    await expect(masked(prod.routes)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Routes.template.json');
+    await expect(masked(prod.api)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Api.template.json');
+  });
+});
