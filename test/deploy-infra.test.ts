@@ -9,7 +9,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
-import { StoreApi, StoreApiStage, type StoreApiProps } from '../infra/index.js';
+// As an embedding app imports it: through the package's exports.
+import { StoreApi, StoreApiStage, type StoreApiProps } from 'store-api/infra';
 import { routes } from '../lib/routes.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 

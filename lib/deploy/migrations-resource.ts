@@ -8,6 +8,7 @@
  */
 import { log } from '../log.js';
 import { runMigrations } from '../migrations/run.js';
+import { MIGRATIONS, type MigrationStep } from '../migrations/steps.js';
 
 export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
@@ -26,10 +27,10 @@ const REASON_BYTES = 1_000;
 
 type Outcome = { Status: 'SUCCESS'; Data: Record<string, string> } | { Status: 'FAILED'; Reason: string };
 
-async function outcomeOf(event: CustomResourceEvent): Promise<Outcome> {
+async function outcomeOf(event: CustomResourceEvent, steps: readonly MigrationStep[]): Promise<Outcome> {
   if (event.RequestType === 'Delete') return { Status: 'SUCCESS', Data: { Ran: '' } };
   try {
-    const run = await runMigrations();
+    const run = await runMigrations({ steps });
     for (const conflict of run.conflicts) log('warn', 'migration left a record as it was: rename one of the two', { conflict });
     return { Status: 'SUCCESS', Data: { Ran: run.ran.join(','), Conflicts: String(run.conflicts.length) } };
   } catch (error) {
@@ -37,9 +38,9 @@ async function outcomeOf(event: CustomResourceEvent): Promise<Outcome> {
   }
 }
 
-/** Runs the event and answers CloudFormation; resolves once it has been answered. */
-export async function handleMigrationsEvent(event: CustomResourceEvent): Promise<Outcome> {
-  const outcome = await outcomeOf(event);
+/** Runs the event with the table's migrations (`steps`: tests) and answers CloudFormation; resolves once it has been answered. */
+export async function handleMigrationsEvent(event: CustomResourceEvent, steps: readonly MigrationStep[] = MIGRATIONS): Promise<Outcome> {
+  const outcome = await outcomeOf(event, steps);
   log(outcome.Status === 'SUCCESS' ? 'info' : 'error', 'migrations', { requestType: event.RequestType, ...outcome });
   const body = JSON.stringify({
     ...outcome,
