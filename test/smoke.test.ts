@@ -1,0 +1,69 @@
+/**
+ * `npm run smoke`, as a pipeline's post-deploy step runs it: against `npm start` with a key made
+ * for it by the tool (exit 0, each check said), against a server that fails (exit 1, the failing
+ * checks named), and without its key (exit 2, the usage).
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lib/local/dynamodb-local.js';
+import { start } from './support/npm-start.js';
+
+/** Runs a command as a user's shell would, with only what is given of this test process's table, endpoint and secret. */
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name)));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...inherited, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dataDir = '';
+afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
+
+describe('npm run smoke', () => {
+  it('passes every check against npm start, on a key the tool made for it', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-smoke-'));
+    const port = await freePort();
+    const server = start({ DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store' });
+    await server.ready;
+    const made = await run(['lib/cli/api-key.ts', 'create', '--label', 'smoke', '--grant', 'tax:VIEW,CREATE,DELETE'], { DATA_DIR: dataDir });
+    expect(made.code, made.stderr).toBe(0);
+    const { apiKey, secureKey } = JSON.parse(made.stdout) as { apiKey: string; secureKey: string };
+    const smoke = await run(['lib/cli/smoke.ts', '--url', `http://127.0.0.1:${port}`], { STORE_SMOKE_KEY: `${apiKey}:${secureKey}` });
+    expect(smoke.code, smoke.stdout + smoke.stderr).toBe(0);
+    expect(smoke.stdout.split('\n').filter((line) => line.startsWith('ok'))).toHaveLength(5);
+    expect(smoke.stdout).toContain(`smoke: every check held on http://127.0.0.1:${port}`);
+    server.child.kill('SIGTERM');
+  }, 90_000);
+
+  it('exits 1 against a server that fails, naming each failed check, and 2 without its key', async () => {
+    // Healthy to look at, but every signed request is a 503.
+    const failing = createServer((request, response) => {
+      if (request.url === '/api') return response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      response.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end('{"status":503,"title":"Service Unavailable"}');
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(failing.address() as { port: number }).port}`;
+    try {
+      const smoke = await run(['lib/cli/smoke.ts', '--url', url], { STORE_SMOKE_KEY: `${'A'.repeat(25)}:${'0'.repeat(48)}` });
+      expect(smoke.code).toBe(1);
+      expect(smoke.stdout).toContain('ok    health');
+      expect(smoke.stdout).toContain('FAIL  signed read: GET /api/tax-rules?limit=1 answers 200 with loop rows: answered 503, not 200');
+      expect(smoke.stdout).toContain('FAIL  create');
+      expect(smoke.stdout).toContain('skip  read and delete');
+      const unkeyed = await run(['lib/cli/smoke.ts', '--url', url], {});
+      expect(unkeyed.code).toBe(2);
+      expect(unkeyed.stderr).toContain('STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url');
+    } finally {
+      failing.close();
+    }
+  }, 60_000);
+});
