@@ -1,4 +1,4 @@
-import { Validations, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { Token, Validations, type CfnElement, type Stack } from 'aws-cdk-lib';
 import type { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
@@ -9,6 +9,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string; releases?: LambdaApplication; hook?: IFunction } = {}): void {
   const acknowledge = (id: string, reason: string) => Validations.of(stack).acknowledge({ id, reason });
   const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  // How the checks write a value of the stack's environment: itself when given, else its pseudo parameter.
+  const shown = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
   if (parts.tableArn) {
     acknowledge(`AwsSolutions-IAM5[Resource::${parts.tableArn}/index/*]`, "The routes that list may Query the store table's own indexes, and nothing but the indexes of that one table.");
   }
@@ -18,7 +20,7 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
       "CodeDeploy's own policy for Lambda releases: it moves the aliases of this stack's functions and invokes their hooks; the deployment groups share this one role.",
     );
     acknowledge(
-      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:codedeploy:<AWS::Region>:<AWS::AccountId>:deploymentgroup:<${logicalId(parts.releases)}>/*]`,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:codedeploy:${shown(stack.region, 'AWS::Region')}:${shown(stack.account, 'AWS::AccountId')}:deploymentgroup:<${logicalId(parts.releases)}>/*]`,
       'The pre-traffic hook reads the deployment it is called for, of any deployment group of this stack\'s CodeDeploy application (one group per function).',
     );
   }

@@ -1,22 +1,38 @@
 /**
  * `StoreApiStage`: the store as a CDK Stage, for a CDK Pipelines app (or any app) to deploy as one
  * unit. The AwsSolutions checks are applied inside it, so an app that embeds it keeps them: an
- * unacknowledged finding fails its synth (infra/nag-findings.ts says why each is acknowledged).
+ * unacknowledged finding in the store fails the app's synth (infra/nag-findings.ts says why each
+ * is acknowledged). They check this stage alone, never the embedding app's own stacks (its
+ * pipeline): a validation plugin is handed the whole app, so this one narrows it to the stage.
  */
-import { Stage, Validations, type StageProps } from 'aws-cdk-lib';
+import { Stage, Validations, type IPolicyValidationContext, type IPolicyValidationPlugin, type PolicyValidationPluginReport, type StageProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { StoreApi, type StoreApiProps } from './store-api.js';
 
 export interface StoreApiStageProps extends StageProps, Omit<StoreApiProps, 'env'> {}
 
+/** The AwsSolutions pack, run on one stage's constructs. */
+class StageChecks implements IPolicyValidationPlugin {
+  readonly name = 'AwsSolutions';
+  private readonly pack: AwsSolutionsChecks;
+
+  constructor(private readonly stage: Stage) {
+    this.pack = new AwsSolutionsChecks(stage);
+  }
+
+  validate(_context: IPolicyValidationContext): PolicyValidationPluginReport {
+    return this.pack.validateScope(this.stage);
+  }
+}
+
 export class StoreApiStage extends Stage {
-  /** The store: its stacks (`StoreApi-<stage name>`, `-Routes`, `-Api`), its API's URL output. */
+  /** The store: its stacks (`StoreApi-<stage id>`, `-Routes`, `-Api`) and its API's URL output. */
   readonly store: StoreApi;
 
   constructor(scope: Construct, id: string, props: StoreApiStageProps = {}) {
     super(scope, id, props);
-    Validations.of(this).addPlugins(new AwsSolutionsChecks(this));
+    Validations.of(this).addPlugins(new StageChecks(this));
     this.store = new StoreApi(this, `StoreApi-${id}`, props);
   }
 }

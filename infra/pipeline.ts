@@ -1,0 +1,70 @@
+/**
+ * An example CDK Pipelines app that ships the store (CONTRACT §13): the source from a CodeStar /
+ * CodeConnections connection, a synth step that runs the tests (`.ci/run`: npm ci, npm test) and
+ * synthesizes, a disposable `Beta` stage released all at once with a post-deploy smoke check
+ * (`npm run smoke` against its URL, with a key kept in Secrets Manager), a manual approval, then
+ * `Prod`, released by canary. Everything it needs comes from context, with placeholders that let it
+ * synthesize offline (`npm run synth:pipeline -- --output DIR`):
+ *   account, region       where the pipeline and both stages live (placeholders: 111111111111, eu-west-1)
+ *   repo, branch          the source: owner/name and branch (placeholders: my-org/store-api, main)
+ *   connectionArn         the connection to the repository host (a placeholder ARN)
+ *   smokeKeySecret        the Secrets Manager secret holding `<apiKey>:<secureKey>` of Beta's smoke key
+ *                         (made once with `npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`)
+ *   alarmEmail            where Prod's alarms notify
+ */
+import { Stack, type App } from 'aws-cdk-lib';
+import { BuildEnvironmentVariableType } from 'aws-cdk-lib/aws-codebuild';
+import { CodeBuildStep, CodePipeline, CodePipelineSource, ManualApprovalStep, ShellStep } from 'aws-cdk-lib/pipelines';
+import { StoreApiStage } from './stage.js';
+
+export interface PipelineContext {
+  account: string;
+  region: string;
+  repo: string;
+  branch: string;
+  connectionArn: string;
+  smokeKeySecret: string;
+  alarmEmail?: string | undefined;
+}
+
+/** The context's values, or the placeholders that let the app synthesize offline. */
+export function pipelineContext(context: (key: string) => unknown): PipelineContext {
+  const text = (key: string) => (context(key) === undefined ? undefined : String(context(key)));
+  const account = text('account') ?? '111111111111';
+  const region = text('region') ?? 'eu-west-1';
+  return {
+    account,
+    region,
+    repo: text('repo') ?? 'my-org/store-api',
+    branch: text('branch') ?? 'main',
+    connectionArn: text('connectionArn') ?? `arn:aws:codeconnections:${region}:${account}:connection/00000000-0000-0000-0000-000000000000`,
+    smokeKeySecret: text('smokeKeySecret') ?? 'store-api/beta-smoke-key',
+    alarmEmail: text('alarmEmail'),
+  };
+}
+
+/** The pipeline stack, with its Beta and Prod stages. */
+export function storePipeline(app: App, context: PipelineContext): { stack: Stack; pipeline: CodePipeline; beta: StoreApiStage; prod: StoreApiStage } {
+  const env = { account: context.account, region: context.region };
+  const stack = new Stack(app, 'StoreApiPipeline', { env, description: 'store-api: the pipeline that tests, synthesizes and ships it' });
+  const pipeline = new CodePipeline(stack, 'Pipeline', {
+    synth: new ShellStep('Synth', {
+      input: CodePipelineSource.connection(context.repo, context.branch, { connectionArn: context.connectionArn }),
+      // .ci/run installs what the tests need (Java, Chromium, MariaDB, Node 24) and runs `npm ci && npm test`.
+      commands: ['bash .ci/run', 'npm run synth:pipeline'],
+    }),
+  });
+  const beta = new StoreApiStage(app, 'Beta', { env, disposable: true });
+  pipeline.addStage(beta, {
+    post: [
+      new CodeBuildStep('Smoke', {
+        envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput },
+        buildEnvironment: { environmentVariables: { STORE_SMOKE_KEY: { type: BuildEnvironmentVariableType.SECRETS_MANAGER, value: context.smokeKeySecret } } },
+        commands: ['npm ci', 'npm run smoke -- --url "$STORE_API_URL"'],
+      }),
+    ],
+  });
+  const prod = new StoreApiStage(app, 'Prod', { env, ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}) });
+  pipeline.addStage(prod, { pre: [new ManualApprovalStep('PromoteToProd', { comment: 'Beta passed its smoke check: release to Prod (canary, rolled back on alarm)?' })] });
+  return { stack, pipeline, beta, prod };
+}
