@@ -12,7 +12,7 @@ import { freePort } from '../lib/local/dynamodb-local.js';
 import { signBody } from '../lib/http/auth.js';
 import { ensureApiKey, findActiveKey, revokeApiKey } from '../lib/api-keys/index.js';
 import { superadminKey } from './support/api.js';
-import { start } from './support/npm-start.js';
+import { start, usersShell } from './support/npm-start.js';
 
 describe('local HTTP server', () => {
   let server: Server;
@@ -76,7 +76,7 @@ describe('npm start', () => {
     // once, and its quota holds.
     const tool = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/api-key.ts', 'create', '--label', 'beside npm start', '--grant', 'tax:VIEW', '--quota', '2/3600'], {
       // As a user's shell has it: only the data dir (this test process has its own table and endpoint).
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name))), DATA_DIR: dataDir },
+      env: usersShell({ DATA_DIR: dataDir }),
       encoding: 'utf8',
     });
     expect(tool.status, tool.stderr).toBe(0);

@@ -18,14 +18,13 @@ import { signBody } from '../lib/http/auth.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { serverKey } from '../lib/secrets.js';
 import { call, logLines, superadminKey, tableSnapshot, type Credentials } from './support/api.js';
-import { start } from './support/npm-start.js';
+import { start, usersShell } from './support/npm-start.js';
 
 const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
 
 /** A tool as a user's shell runs it: none of this test process's table, endpoint or secret, only what is given. */
 function tool(script: string, args: string[], env: Record<string, string>) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name)));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...inherited, ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { env: usersShell(env), encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/local/dynamodb-local.js';
-import { start } from './support/npm-start.js';
+import { start, usersShell } from './support/npm-start.js';
 
 /** Runs a command as a user's shell would, with only what is given of this test process's table, endpoint and secret. */
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name)));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...inherited, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: usersShell(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -7,8 +7,8 @@
  * check; exits 0 only when all hold, 1 when one failed (named), 2 when it was not given what it
  * needs. The pipeline's post-deploy step runs it (infra/pipeline-app.ts).
  */
-import { createHmac } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { signBody } from '../http/auth.js';
 
 const USAGE = 'usage: STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL, such as https://abc.execute-api.eu-west-1.amazonaws.com>';
 /** Each request's own time: a deployment that does not answer is a failure, not a hang. */
@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   const base = values.url.replace(/\/+$/, '');
   const send = async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const raw = body === undefined ? '' : JSON.stringify(body);
-    const sign = createHmac('sha1', Buffer.from(secureKey, 'hex')).update(raw).digest('hex');
+    const sign = signBody(secureKey, raw);
     const response = await fetch(`${base}${path}${path.includes('?') ? '&' : '?'}sign=${sign}`, {
       method,
       headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },

@@ -26,3 +26,12 @@ export function start(env: Record<string, string>): { child: ChildProcessWithout
   return { child, ready };
 }
 
+
+/**
+ * The environment of a command as a user's shell runs it: this test process's own table, endpoint
+ * and secret left out (a test file has its own), and `env` added.
+ */
+export function usersShell(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name)));
+  return { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env };
+}
