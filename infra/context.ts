@@ -15,7 +15,7 @@
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
  */
-import { DEPLOYMENTS, type Deployment } from './constructs/gradual-release.js';
+import { DEPLOYMENTS } from './constructs/gradual-release.js';
 import type { StoreApiProps } from './store-api.js';
 
 export const ARCHITECTURES = ['arm64', 'x86_64'] as const;
@@ -44,7 +44,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
     return value;
   };
   const throttle = { rateLimit: whole('throttleRate', 100), burstLimit: whole('throttleBurst', 200) };
-  const deployment = DEPLOYMENTS.find((way) => way === text('deployment')) as Deployment | undefined;
+  const deployment = DEPLOYMENTS.find((way) => way === text('deployment'));
   if (text('deployment') && !deployment) throw new Error(`-c deployment must be one of ${DEPLOYMENTS.join(', ')}`);
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');

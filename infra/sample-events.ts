@@ -14,6 +14,7 @@ import { routeByName, type RouteName } from '../lib/routes.js';
 import { signBody } from '../lib/http/auth.js';
 import { toApiGatewayEvent } from '../lib/local/dispatch.js';
 import type { HttpEvent } from '../lib/http/types.js';
+import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 
 export const SAMPLE_API_KEY = '0123456789ABCDEF012345678';
 export const SAMPLE_SECURE_KEY = '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF';
@@ -62,7 +63,7 @@ export const sampleRequests: SampleRequest[] = [
   { route: 'not-found/any', url: '/api/nothing-here' },
 ];
 
-export const eventFile = (route: RouteName) => `events/${route.replace('/', '-')}.json`;
+export const eventFile = (route: RouteName) => `events/${sampleFileOf(route)}`;
 
 /** The signed event of a sample request, with fixed request ids and times so the files are stable. */
 export function sampleEvent(sample: SampleRequest): HttpEvent {

@@ -146,12 +146,12 @@ export class StoreApi extends Construct {
     });
 
     const background = codeDeployOf(data);
-    const releaseBackground = (name: string, timeout: Duration) => (fn: NodejsFunction) =>
-      releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn, timeout }).release, after: [migrations] });
-    const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish', Duration.seconds(60)) });
+    const releaseBackground = (name: string) => (fn: NodejsFunction) =>
+      releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn }).release, after: [migrations] });
+    const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish') });
     this.bus = events.bus;
-    new ChangePlacer(data, 'Changes', { table, logRetention, settings, release: releaseBackground('changes/place', Duration.seconds(60)) });
-    new WebhookDeliveries(data, 'Webhooks', { table, logRetention, settings, secretsKey, release: releaseBackground('webhooks/run', Duration.seconds(60)) });
+    new ChangePlacer(data, 'Changes', { table, logRetention, settings, release: releaseBackground('changes/place') });
+    new WebhookDeliveries(data, 'Webhooks', { table, logRetention, settings, secretsKey, release: releaseBackground('webhooks/run') });
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
     acknowledgeNagFindings(data, { releases: background.application });
     new CfnOutput(data, 'TableName', { value: table.tableName });
@@ -183,8 +183,8 @@ export class StoreApi extends Construct {
     const aliases = new Map<string, Alias>();
     const versionsChecked: string[] = [];
     for (const route of routes) {
-      const { function: fn, timeout } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
-      const { release } = functionAlarms(routesStack, topic, { name: route.name, fn, timeout }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
+      const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
+      const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
       aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
       versionsChecked.push(fn.currentVersion.functionArn);
     }

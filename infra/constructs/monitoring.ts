@@ -15,11 +15,10 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** What a release watches: a minute at a time, so that a canary of five minutes sees several. */
 const ONE_MINUTE = Duration.minutes(1);
 
-/** A function as the alarms see it: its name in the route table (or its job's), and its timeout. */
+/** A function as the alarms see it: its name in the route table (or its job's); its own timeout bounds its runs. */
 export interface WatchedFunction {
   readonly name: string;
   readonly fn: LambdaFunction;
-  readonly timeout: Duration;
 }
 
 /** Makes the alarms of a scope, each notifying `topic` when there is one. */
@@ -46,7 +45,8 @@ export function alarmMaker(scope: Construct, topic: ITopic | undefined) {
  */
 export function functionAlarms(scope: Construct, topic: ITopic | undefined, watched: WatchedFunction, route?: { latencyBoundMs: number }): { release: Alarm[] } {
   const alarm = alarmMaker(scope, topic);
-  const { name, fn, timeout } = watched;
+  const { name, fn } = watched;
+  const timeout = fn.timeout ?? Duration.seconds(3);
   const errors = alarm(`${name}Errors`, fn.metricErrors({ period: ONE_MINUTE }), 1, `${name}: the function failed (not an HTTP error: an invocation error)`);
   alarm(`${name}Throttles`, fn.metricThrottles({ period: FIVE_MINUTES }), 1, `${name}: invocations were throttled`);
   alarm(`${name}NearTimeout`, fn.metricDuration({ period: FIVE_MINUTES, statistic: 'max' }), timeout.toMilliseconds() * 0.8, `${name}: a run took over 80% of its timeout`);
