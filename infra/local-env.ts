@@ -35,9 +35,7 @@ export function functionEnvironments(template: { Resources: Record<string, Templ
   for (const [logicalId, resource] of Object.entries(template.Resources)) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
     const variables = resource.Properties.Environment?.Variables ?? {};
-    environments[logicalId] = Object.fromEntries(
-      Object.entries(variables).map(([name, value]) => [name, name in values ? values[name as keyof LocalValues] : typeof value === 'string' ? value : '']),
-    );
+    environments[logicalId] = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, name in values ? values[name as keyof LocalValues] : typeof value === 'string' ? value : '']));
   }
   return environments;
 }

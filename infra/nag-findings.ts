@@ -21,29 +21,26 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
     );
     acknowledge(
       `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:codedeploy:${shown(stack.region, 'AWS::Region')}:${shown(stack.account, 'AWS::AccountId')}:deploymentgroup:<${logicalId(parts.releases)}>/*]`,
-      'The pre-traffic hook reads the deployment it is called for, of any deployment group of this stack\'s CodeDeploy application (one group per function).',
+      "The pre-traffic hook reads the deployment it is called for, of any deployment group of this stack's CodeDeploy application (one group per function).",
     );
   }
   if (parts.hook) {
-    acknowledge(`AwsSolutions-IAM5[Resource::<${logicalId(parts.hook)}.Arn>:*]`, 'CodeDeploy invokes the pre-traffic hook, whichever of its versions (CDK grants its role the function and its qualifiers).');
+    acknowledge(
+      `AwsSolutions-IAM5[Resource::<${logicalId(parts.hook)}.Arn>:*]`,
+      'CodeDeploy invokes the pre-traffic hook, whichever of its versions (CDK grants its role the function and its qualifiers).',
+    );
   }
   acknowledge(
     'AwsSolutions-APIG4',
-    'Every protected route authenticates in its function: Thelia\'s Token key and the HMAC `sign` of the body, which an API Gateway authorizer cannot check (it never sees the body). The health check, the API reference and the catch-all are open on purpose (CONTRACT §3).',
+    "Every protected route authenticates in its function: Thelia's Token key and the HMAC `sign` of the body, which an API Gateway authorizer cannot check (it never sees the body). The health check, the API reference and the catch-all are open on purpose (CONTRACT §3).",
   );
   acknowledge(
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
     'The standard managed policy that lets a function write its own logs (CreateLogGroup, CreateLogStream, PutLogEvents); nothing else.',
   );
-  acknowledge(
-    'AwsSolutions-IAM5[Resource::<StoreTable0CCFA19B.Arn>/index/*]',
-    "The routes that list may Query the store table's own indexes, and nothing but the indexes of that one table.",
-  );
+  acknowledge('AwsSolutions-IAM5[Resource::<StoreTable0CCFA19B.Arn>/index/*]', "The routes that list may Query the store table's own indexes, and nothing but the indexes of that one table.");
   acknowledge('AwsSolutions-IAM5[Resource::*]', 'X-Ray active tracing: PutTraceSegments and PutTelemetryRecords take no resource but *.');
-  acknowledge(
-    'AwsSolutions-SQS3',
-    "The change events' queue is itself the dead-letter queue: the stream mapping's on-failure destination, watched by an alarm.",
-  );
+  acknowledge('AwsSolutions-SQS3', "The change events' queue is itself the dead-letter queue: the stream mapping's on-failure destination, watched by an alarm.");
   acknowledge(
     'AwsSolutions-SMG4',
     'Rotating the server secret invalidates the cursors and Idempotency-Key fingerprints handed out before (README: Operating it): it is rotated by hand, when wanted, not on a schedule.',

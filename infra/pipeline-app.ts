@@ -3,4 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { pipelineContext, storePipeline } from './pipeline.js';
 
 const app = new App();
-storePipeline(app, pipelineContext((key) => app.node.tryGetContext(key)));
+storePipeline(
+  app,
+  pipelineContext((key) => app.node.tryGetContext(key)),
+);

@@ -133,7 +133,6 @@ function newestSource(): number {
   return newest;
 }
 
-
 /** The template for `architecture`, synthesized again when a source is newer than it. */
 function ensureTemplate(workDir: string, architecture: FunctionArchitecture): string {
   const outdir = path.join(workDir, `cdk.out.${architecture}`);

@@ -132,7 +132,12 @@ export class StoreApi extends Construct {
 
     // Migrations first: every alias of the release depends on them (the routes' stack depends on this one).
     const migrator = new NodejsFunction(data, 'Migrations', {
-      ...bundledFunction({ ...settings, entry: 'functions/deploy/migrate.ts', logGroup: new LogGroup(data, 'MigrationsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }), environment: { STORE_TABLE_NAME: table.tableName } }),
+      ...bundledFunction({
+        ...settings,
+        entry: 'functions/deploy/migrate.ts',
+        logGroup: new LogGroup(data, 'MigrationsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+        environment: { STORE_TABLE_NAME: table.tableName },
+      }),
       memorySize: 512,
       timeout: Duration.minutes(15),
     });
@@ -191,7 +196,10 @@ export class StoreApi extends Construct {
     // The hook checks the versions this release deploys, and no other.
     hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
     hook.addToRolePolicy(
-      new PolicyStatement({ actions: ['codedeploy:GetDeployment'], resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })] }),
+      new PolicyStatement({
+        actions: ['codedeploy:GetDeployment'],
+        resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      }),
     );
     acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
 

@@ -42,9 +42,7 @@ export class DependencyUnavailable extends Error {
  */
 export class SecretMissing extends Error {
   constructor() {
-    super(
-      'no server secret is configured: set STORE_SECRET to the secret, or DATA_DIR to the data dir whose secret npm start keeps (default .data), or on AWS STORE_SECRET_ARN to the stack\'s secret',
-    );
+    super("no server secret is configured: set STORE_SECRET to the secret, or DATA_DIR to the data dir whose secret npm start keeps (default .data), or on AWS STORE_SECRET_ARN to the stack's secret");
     this.name = 'SecretMissing';
   }
 }

@@ -9,11 +9,7 @@ import { defaultLang, findLang, langByLocale, type Lang } from './reference/inde
 export type Texts<Field extends string> = Partial<Record<Field, string>>;
 export type I18n<Field extends string> = Record<string, Texts<Field>>;
 
-export function translate<Field extends string>(
-  i18n: I18n<Field>,
-  locale: string,
-  fields: readonly Field[],
-): { locale: string; translated: boolean; texts: Record<Field, string> } {
+export function translate<Field extends string>(i18n: I18n<Field>, locale: string, fields: readonly Field[]): { locale: string; translated: boolean; texts: Record<Field, string> } {
   const own = i18n[locale];
   const source: Texts<Field> = own ?? i18n[defaultLang.locale] ?? {};
   const texts = Object.fromEntries(fields.map((f) => [f, source[f] ?? ''])) as Record<Field, string>;
@@ -29,7 +25,11 @@ export function mergeTexts<Field extends string>(i18n: I18n<Field>, locale: stri
 export const localeOf = (lang: Lang | undefined, fallback?: string): string => lang?.locale ?? fallback ?? defaultLang.locale;
 
 /** A `locale` field: one of the languages' locales. */
-export const locale = () => v.pipe(v.string('must be a string'), v.check((l) => langByLocale.has(l), 'is not a known language locale'));
+export const locale = () =>
+  v.pipe(
+    v.string('must be a string'),
+    v.check((l) => langByLocale.has(l), 'is not a known language locale'),
+  );
 
 /** `lang`: a locale like fr_FR or a language id, given as the language it names. */
 export const langParam = () =>

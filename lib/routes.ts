@@ -132,7 +132,6 @@ const route = <const Name extends string, const Path extends string>(
   };
 };
 
-
 export const routes = [
   route('health/get', 'GET', '/api', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
   route('openapi/get', 'GET', '/api/openapi.json', 200, { resource: null, access: 'VIEW', dynamodb: [] }),
@@ -198,7 +197,7 @@ export const routes = [
     dynamodb: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     sealsSecrets: true,
     refusesIdempotencyKey:
-      'is not taken here: the answer holds the subscription\'s secret, shown once, which a replay would show again; after a 503, list the subscriptions (GET /api/webhooks) to see whether it was made',
+      "is not taken here: the answer holds the subscription's secret, shown once, which a replay would show again; after a 503, list the subscriptions (GET /api/webhooks) to see whether it was made",
   }),
   route('webhooks/update', 'PUT', '/api/webhooks/{webhookId}', 200, { resource: 'webhook', access: 'UPDATE', dynamodb: ['UpdateItem'] }),
   route('webhooks/delete', 'DELETE', '/api/webhooks/{webhookId}', 204, { resource: 'webhook', access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),

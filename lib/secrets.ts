@@ -43,5 +43,7 @@ function rootSecret(): Promise<string> | string {
 export type KeyPurpose = 'cursor' | 'idempotency' | 'secrets-at-rest' | 'table-fingerprint';
 
 export async function serverKey(purpose: KeyPurpose): Promise<Buffer> {
-  return createHmac('sha256', await rootSecret()).update(purpose).digest();
+  return createHmac('sha256', await rootSecret())
+    .update(purpose)
+    .digest();
 }

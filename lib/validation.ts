@@ -13,8 +13,7 @@ export const MAX_TEXT = 255;
  * JSON Schema as metadata under this key; lib/openapi/document.ts puts it in their place.
  */
 export const JSON_SCHEMA_KEY = 'x-json-schema';
-const documented = <T extends v.GenericSchema>(schema: T, jsonSchema: Record<string, unknown>) =>
-  v.pipe(schema, v.metadata({ [JSON_SCHEMA_KEY]: jsonSchema }));
+const documented = <T extends v.GenericSchema>(schema: T, jsonSchema: Record<string, unknown>) => v.pipe(schema, v.metadata({ [JSON_SCHEMA_KEY]: jsonSchema }));
 
 /** Valid Unicode: a lone surrogate is not a character (and would make two texts collide when stored). */
 const wellFormed = () => v.check<string, string>((s) => s.isWellFormed(), 'must be valid Unicode (no lone surrogate)');
@@ -60,7 +59,10 @@ export const requiredText = (max = MAX_TEXT) => v.pipe(text(max), v.nonEmpty('mu
  * which would make it look like another (uniqueness compares in lib/identity.ts's form).
  */
 export const identifier = (max = MAX_TEXT) =>
-  v.pipe(requiredText(max), v.check((s) => !hasDefaultIgnorable(s), 'must not contain invisible characters (zero-width, soft hyphen, BOM, variation selectors...)'));
+  v.pipe(
+    requiredText(max),
+    v.check((s) => !hasDefaultIgnorable(s), 'must not contain invisible characters (zero-width, soft hyphen, BOM, variation selectors...)'),
+  );
 
 /** A long text (a description), trimmed: line breaks and tabs allowed, no other control character. */
 export const longText = (max: number) => trimmedText(max, LONG_FORBIDDEN, 'control characters other than line breaks and tabs');
@@ -111,7 +113,10 @@ export const integer = (min: number) =>
 
 /** An id that must exist among `known` (reference data). */
 export const knownId = (known: ReadonlySet<number> | ReadonlyMap<number, unknown>, what: string) =>
-  v.pipe(integer(1), v.check((id) => known.has(id), `is not a known ${what}`));
+  v.pipe(
+    integer(1),
+    v.check((id) => known.has(id), `is not a known ${what}`),
+  );
 
 /** true/false/1/0/"1"/"0" (Thelia payloads send flags as 1). */
 export const flag = () =>
@@ -162,7 +167,12 @@ export const decimal = (max: bigint) =>
 
 /** A list order: one of `orders`, or the same `_reverse`; the first is the default. */
 export const orderParam = <Order extends string>(orders: readonly [Order, ...Order[]]) => {
-  const parsed = new Map<string, { by: Order; reverse: boolean }>(orders.flatMap((by) => [[by, { by, reverse: false }], [`${by}_reverse`, { by, reverse: true }]]));
+  const parsed = new Map<string, { by: Order; reverse: boolean }>(
+    orders.flatMap((by) => [
+      [by, { by, reverse: false }],
+      [`${by}_reverse`, { by, reverse: true }],
+    ]),
+  );
   const values = [...parsed.keys()];
   return v.optional(
     v.pipe(

@@ -40,11 +40,7 @@ describe('authentication and permissions of every route', () => {
     const request = (options: Parameters<typeof call>[2]) => call(route.method, urlOf(route), { body: bodyOf(route), ...options });
 
     it('answers 401 with WWW-Authenticate: Token without a key, with an unknown key and with a revoked key', async () => {
-      for (const response of [
-        await request({ as: null }),
-        await request({ as: { apiKey: 'ABCDEF0123456789ABCDEF012', secureKey: '00'.repeat(24) } }),
-        await request({ as: revoked }),
-      ]) {
+      for (const response of [await request({ as: null }), await request({ as: { apiKey: 'ABCDEF0123456789ABCDEF012', secureKey: '00'.repeat(24) } }), await request({ as: revoked })]) {
         expect(response.status).toBe(401);
         expect(response.headers['www-authenticate']).toBe('Token');
         expect(response.headers['content-type']).toBe('application/problem+json');

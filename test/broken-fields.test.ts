@@ -78,7 +78,12 @@ const taxRuleFields: Breakages = {
 };
 
 const routes: Record<string, WriteRoute> = {
-  'POST /api/customers': { method: 'POST', path: () => '/api/customers', valid: () => customerInput(), breakages: { ...customerFields, password: { values: ['short', '\uD800abcdefgh', huge(129), 42, '', ...wrongTypes] } } },
+  'POST /api/customers': {
+    method: 'POST',
+    path: () => '/api/customers',
+    valid: () => customerInput(),
+    breakages: { ...customerFields, password: { values: ['short', '\uD800abcdefgh', huge(129), 42, '', ...wrongTypes] } },
+  },
   'PUT /api/customers': { method: 'PUT', path: () => '/api/customers', valid: () => ({ id: ids.customer, city: 'Lyon', zipcode: '69001', country: 64 }), breakages: customerFields },
   'POST /api/customers/checkLogin': {
     method: 'POST',
@@ -89,7 +94,12 @@ const routes: Record<string, WriteRoute> = {
   'POST /api/products': { method: 'POST', path: () => '/api/products', valid: () => productInput({ weight: 1, visible: 1, brand_id: 2, chapo: 'c' }), breakages: productFields },
   'PUT /api/products/{id}': { method: 'PUT', path: () => `/api/products/${ids.product}`, valid: () => ({ price: '5', locale: 'en_US', title: 'Renamed', chapo: 'c' }), breakages: productFields },
   'POST /api/tax-rules': { method: 'POST', path: () => '/api/tax-rules', valid: () => ({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'Valid' }] }), breakages: taxRuleFields },
-  'PUT /api/tax-rules': { method: 'PUT', path: () => '/api/tax-rules', valid: () => ({ id: ids.rule, country: [64], tax: [1], i18n: [{ locale: 'fr_FR', title: 'Valide' }] }), breakages: taxRuleFields },
+  'PUT /api/tax-rules': {
+    method: 'PUT',
+    path: () => '/api/tax-rules',
+    valid: () => ({ id: ids.rule, country: [64], tax: [1], i18n: [{ locale: 'fr_FR', title: 'Valide' }] }),
+    breakages: taxRuleFields,
+  },
 };
 
 beforeAll(async () => {
@@ -101,31 +111,35 @@ beforeAll(async () => {
 const names = (fields: string[], field: string) => fields.some((f) => f === field || f.startsWith(`${field}[`) || f.startsWith(`${field}.`));
 
 describe('write routes with one or two broken fields', () => {
-  it.each(Object.keys(routes))('%s answers 400 naming each broken field, and changes nothing', async (name) => {
-    const route = routes[name]!;
-    const breakages = route.breakages;
-    const fields = Object.keys(breakages);
-    const broken = fc.uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: 2 }).chain((chosen) =>
-      fc.tuple(...chosen.map((field) => fc.constantFrom(...breakages[field]!.values, ...(breakages[field]!.dependent?.values ?? [])).map((value) => [field, value] as const))),
-    );
-    const before = await tableSnapshot();
-    await fc.assert(
-      fc.asyncProperty(broken, async (changes) => {
-        const body = { ...route.valid(), ...Object.fromEntries(changes) };
-        const response = await call(route.method, route.path(), { body });
-        const where = `${name} ${JSON.stringify(Object.fromEntries(changes))} → ${response.status} ${response.text}`;
-        expect(response.status, where).toBe(400);
-        const named = problemFields(response);
-        for (const [field, value] of changes) {
-          const dependent = breakages[field]!.dependent;
-          const hidden =
-            dependent?.values.includes(value) &&
-            ((dependent.unlessBroken !== undefined && changes.some(([other]) => other === dependent.unlessBroken)) || (dependent.unlessAnyOther && changes.length > 1));
-          if (!hidden) expect(names(named, field), where).toBe(true);
-        }
-      }),
-      { numRuns: RUNS, seed: 20261122 },
-    );
-    expect(await tableSnapshot()).toEqual(before);
-  }, 120_000);
+  it.each(Object.keys(routes))(
+    '%s answers 400 naming each broken field, and changes nothing',
+    async (name) => {
+      const route = routes[name]!;
+      const breakages = route.breakages;
+      const fields = Object.keys(breakages);
+      const broken = fc
+        .uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: 2 })
+        .chain((chosen) => fc.tuple(...chosen.map((field) => fc.constantFrom(...breakages[field]!.values, ...(breakages[field]!.dependent?.values ?? [])).map((value) => [field, value] as const))));
+      const before = await tableSnapshot();
+      await fc.assert(
+        fc.asyncProperty(broken, async (changes) => {
+          const body = { ...route.valid(), ...Object.fromEntries(changes) };
+          const response = await call(route.method, route.path(), { body });
+          const where = `${name} ${JSON.stringify(Object.fromEntries(changes))} → ${response.status} ${response.text}`;
+          expect(response.status, where).toBe(400);
+          const named = problemFields(response);
+          for (const [field, value] of changes) {
+            const dependent = breakages[field]!.dependent;
+            const hidden =
+              dependent?.values.includes(value) &&
+              ((dependent.unlessBroken !== undefined && changes.some(([other]) => other === dependent.unlessBroken)) || (dependent.unlessAnyOther && changes.length > 1));
+            if (!hidden) expect(names(named, field), where).toBe(true);
+          }
+        }),
+        { numRuns: RUNS, seed: 20261122 },
+      );
+      expect(await tableSnapshot()).toEqual(before);
+    },
+    120_000,
+  );
 });

@@ -30,7 +30,7 @@ async function placeAll(): Promise<void> {
 const created = (changes: ChangeRow[]) => changes.filter((change) => change.TYPE === 'created').map((change) => Number(change.ENTITY_ID));
 
 describe('the placer', () => {
-  it('places a backlog of more than ten reads\' worth oldest first, one placer at a time, and readers then find it placed', async () => {
+  it("places a backlog of more than ten reads' worth oldest first, one placer at a time, and readers then find it placed", async () => {
     const from = await cursorNow();
     const batches = await productsWrittenDirectly(1_000);
     const [first, second] = await Promise.all([runPlacer(Date.now() + 60_000), runPlacer(Date.now() + 60_000)]);

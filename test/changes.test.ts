@@ -91,7 +91,7 @@ describe('a change, recorded with its write', () => {
     expect(byRecord.get(former.ID)).toMatchObject({ TYPE: 'updated', VERSION: former.VERSION + 1, CHANGES: [{ field: 'IS_DEFAULT', locale: null, before: 1, after: 0 }] });
   });
 
-  it('records a tax rule updated (a locale\'s texts, its countries) and deleted, each at its version', async () => {
+  it("records a tax rule updated (a locale's texts, its countries) and deleted, each at its version", async () => {
     const start = await cursorNow('&resource=tax-rule');
     const rule = await createTaxRule({ country: [64], i18n: [{ locale: 'en_US', title: 'Rule', description: 'Before' }] });
     const updated = await put('/api/tax-rules', { id: rule.ID, country: [64, 13], i18n: [{ locale: 'en_US', description: 'After' }] });
@@ -125,7 +125,10 @@ describe('a change, recorded with its write', () => {
     expect(failures.map((r) => r.status)).toEqual([400, 404, 409, 412, 409, 409, 400]);
     const { changes } = await follow(start);
     // Only the product the fifth step made to take a ref from.
-    expect(changes.map((c) => [c.RESOURCE, c.TYPE, c.ENTITY_ID]), JSON.stringify(changes.map((c) => c.REQUEST_ID))).toEqual([['product', 'created', expect.any(Number)]]);
+    expect(
+      changes.map((c) => [c.RESOURCE, c.TYPE, c.ENTITY_ID]),
+      JSON.stringify(changes.map((c) => c.REQUEST_ID)),
+    ).toEqual([['product', 'created', expect.any(Number)]]);
   });
 
   it('records API keys created and revoked, never their secure key, shown to superadmins only', async () => {
@@ -186,7 +189,10 @@ describe('GET /api/changes', () => {
     ] as const) {
       const response = await get(`/api/changes?${query}`);
       expect(response.status, query).toBe(400);
-      expect(response.body.errors.map((e: { field: string }) => e.field), query).toContain(field);
+      expect(
+        response.body.errors.map((e: { field: string }) => e.field),
+        query,
+      ).toContain(field);
     }
   });
 

@@ -56,7 +56,9 @@ describe('the conflict-faithful proxy', () => {
     withSlowProxy(async (proxied) => {
       const first = proxied.client.send(transaction('PROXY#c'));
       await pause(50);
-      const single = await proxied.client.send(new UpdateCommand({ TableName, Key: { pk: 'PROXY#c', sk: 'X' }, UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': 1 } })).catch((error: unknown) => error);
+      const single = await proxied.client
+        .send(new UpdateCommand({ TableName, Key: { pk: 'PROXY#c', sk: 'X' }, UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': 1 } }))
+        .catch((error: unknown) => error);
       expect(single).toBeInstanceOf(TransactionConflictException);
       const read = await proxied.client.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName, Key: { pk: 'PROXY#c', sk: 'X' } } }] })).catch((error: unknown) => error);
       expect((read as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toEqual(['TransactionConflict']);
@@ -66,11 +68,14 @@ describe('the conflict-faithful proxy', () => {
     }));
 
   it('throttles writes to one partition key past its rate, as a hot partition is', () =>
-    withSlowProxy(async (proxied) => {
-      const writes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#hot', sk: `S${i}` } }))));
-      expect(writes.filter((write) => write.status === 'rejected' && write.reason instanceof ThrottlingException).length).toBeGreaterThan(0);
-      await proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#cold', sk: 'X' } }));
-    }, { partitionKey: 'PROXY#hot', writesPerSecond: 2 }));
+    withSlowProxy(
+      async (proxied) => {
+        const writes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#hot', sk: `S${i}` } }))));
+        expect(writes.filter((write) => write.status === 'rejected' && write.reason instanceof ThrottlingException).length).toBeGreaterThan(0);
+        await proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#cold', sk: 'X' } }));
+      },
+      { partitionKey: 'PROXY#hot', writesPerSecond: 2 },
+    ));
 });
 
 /** Runs `clients` loops of `step` until `ms` have passed; every answer's status, counted. */
@@ -111,9 +116,19 @@ describe('writes under conflicts', () => {
     const { changes } = await followChanges(start, '&resource=product');
     const once = new Set(changes.map((change) => `${change.ENTITY_ID}#${change.TYPE}#${change.VERSION}`));
     expect(once.size).toBe(changes.length);
-    expect(changes.filter((c) => c.TYPE === 'created').map((c) => c.ENTITY_ID).sort()).toEqual([...created].sort());
+    expect(
+      changes
+        .filter((c) => c.TYPE === 'created')
+        .map((c) => c.ENTITY_ID)
+        .sort(),
+    ).toEqual([...created].sort());
     expect(changes.filter((c) => c.TYPE === 'updated').length).toBe(updated.count);
-    expect(changes.filter((c) => c.TYPE === 'deleted').map((c) => c.ENTITY_ID).sort()).toEqual([...deleted].sort());
+    expect(
+      changes
+        .filter((c) => c.TYPE === 'deleted')
+        .map((c) => c.ENTITY_ID)
+        .sort(),
+    ).toEqual([...deleted].sort());
   });
 
   it('retries the writers of one record until each has written, without a 409, and each version once', async () => {

@@ -54,7 +54,15 @@ function writers(port: number, count: number) {
   const runs = Array.from({ length: count }, async (_, w) => {
     for (let n = 0; !stopped; n++) {
       try {
-        const created = await send(port, 'POST', '/api/products', { ref: `CRASH-${port}-${w}-${n}`, default_category: 1, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'Written through a crash' });
+        const created = await send(port, 'POST', '/api/products', {
+          ref: `CRASH-${port}-${w}-${n}`,
+          default_category: 1,
+          price: 1,
+          currency: 1,
+          tax_rule: 1,
+          locale: 'en_US',
+          title: 'Written through a crash',
+        });
         if (created.status === 201) answered.push({ id: created.body[0].ID, at: Date.now() });
       } catch {
         return; // the server is gone
@@ -71,7 +79,10 @@ function writers(port: number, count: number) {
 }
 
 /** Java processes working on this file's data dir (on the given port: one npm start's). */
-const dynamoDbLocals = (port?: number) => spawnSync('pgrep', ['-f', `dbPath ${dataDir}${port ? ` -port ${port} ` : ''}`]).stdout.toString().trim();
+const dynamoDbLocals = (port?: number) =>
+  spawnSync('pgrep', ['-f', `dbPath ${dataDir}${port ? ` -port ${port} ` : ''}`])
+    .stdout.toString()
+    .trim();
 
 /** The local addresses listening on `port`, read from the kernel's socket tables (no traffic sent). */
 async function listeningAddresses(port: number): Promise<string[]> {

@@ -6,7 +6,6 @@ import { createCustomer, customerInput, uniqueEmail } from './support/fixtures.j
 import { db, tableName } from '../lib/db/client.js';
 import { customers } from '../lib/customers/entity.js';
 
-
 describe('POST /api/customers', () => {
   it('creates a customer and answers its row, without any secret', async () => {
     const input = customerInput({ zipcode: 75002, address2: 'Bâtiment B' });
@@ -14,12 +13,39 @@ describe('POST /api/customers', () => {
     expect(response.status).toBe(201);
     const [row] = response.body;
     expect(Object.keys(row)).toEqual([
-      'ID', 'REF', 'TITLE', 'FIRSTNAME', 'LASTNAME', 'EMAIL', 'LANG_ID', 'ADDRESS1', 'ADDRESS2', 'ADDRESS3',
-      'ZIPCODE', 'CITY', 'COUNTRY', 'VERSION', 'CREATE_DATE', 'UPDATE_DATE', 'LOOP_COUNT', 'LOOP_TOTAL',
+      'ID',
+      'REF',
+      'TITLE',
+      'FIRSTNAME',
+      'LASTNAME',
+      'EMAIL',
+      'LANG_ID',
+      'ADDRESS1',
+      'ADDRESS2',
+      'ADDRESS3',
+      'ZIPCODE',
+      'CITY',
+      'COUNTRY',
+      'VERSION',
+      'CREATE_DATE',
+      'UPDATE_DATE',
+      'LOOP_COUNT',
+      'LOOP_TOTAL',
     ]);
     expect(row).toMatchObject({
-      TITLE: 1, FIRSTNAME: 'Jeanne', LASTNAME: 'Martin', EMAIL: input.email, LANG_ID: 1, ADDRESS2: 'Bâtiment B', ADDRESS3: '',
-      ZIPCODE: '75002', CITY: 'Paris', COUNTRY: 64, VERSION: 1, LOOP_COUNT: 1, LOOP_TOTAL: 1,
+      TITLE: 1,
+      FIRSTNAME: 'Jeanne',
+      LASTNAME: 'Martin',
+      EMAIL: input.email,
+      LANG_ID: 1,
+      ADDRESS2: 'Bâtiment B',
+      ADDRESS3: '',
+      ZIPCODE: '75002',
+      CITY: 'Paris',
+      COUNTRY: 64,
+      VERSION: 1,
+      LOOP_COUNT: 1,
+      LOOP_TOTAL: 1,
     });
     expect(row.REF).toBe(`CUS${String(row.ID).padStart(12, '0')}`);
     expect((await get(`/api/customers/${row.ID}`)).body).toEqual([row]);
@@ -90,7 +116,10 @@ describe('GET /api/customers', () => {
       const page = await get(`/api/customers?order=${order}&limit=1`);
       expect(Number(page.headers['x-total-count']), order).toBe(total);
       const all = await followPages(`/api/customers?order=${order}&limit=7`);
-      expect(all.map((r: { ID: number }) => r.ID), order).toContain(row.ID);
+      expect(
+        all.map((r: { ID: number }) => r.ID),
+        order,
+      ).toContain(row.ID);
       expect(all, order).toHaveLength(total);
     }
     expect((await get('/api/customers?order=lastname_reverse&limit=1')).body[0].ID).toBe(row.ID);
@@ -225,7 +254,7 @@ describe('POST /api/customers/checkLogin', () => {
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(600);
   });
 
-  it("verifies a bcrypt hash imported from Thelia and replaces it with Argon2id", async () => {
+  it('verifies a bcrypt hash imported from Thelia and replaces it with Argon2id', async () => {
     const { row, input } = await createCustomer();
     const thelia = bcrypt.hashSync('thelia password', 4).replace(/^\$2b\$/, '$2y$');
     for (const key of [customers.key(row.ID), customers.lockKey('email', input.email)]) {

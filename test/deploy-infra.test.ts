@@ -117,7 +117,12 @@ describe('StoreApiStage', () => {
     const prodStage = new StoreApiStage(app, 'Prod', { alarmEmail: 'ops@example.com' });
     // The app's synth runs the checks its stages carry: it passes.
     app.synth();
-    const names = [beta, prodStage].map((stage) => stage.synth().stacks.map((stack) => stack.stackName).sort());
+    const names = [beta, prodStage].map((stage) =>
+      stage
+        .synth()
+        .stacks.map((stack) => stack.stackName)
+        .sort(),
+    );
     expect(names).toEqual([
       ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-Routes'],
       ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-Routes'],

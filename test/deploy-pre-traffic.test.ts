@@ -29,7 +29,10 @@ const codedeploy = createServer((request, response) => {
     const input = JSON.parse(raw) as Record<string, string>;
     const json = (body: unknown) => response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(body));
     if (request.headers['x-amz-target'] === 'CodeDeploy_20141006.GetDeployment') {
-      const appSpec = { version: 0.0, Resources: [{ [target.route]: { Type: 'AWS::Lambda::Function', Properties: { Name: target.name, Alias: 'live', CurrentVersion: '6', TargetVersion: target.version } } }] };
+      const appSpec = {
+        version: 0.0,
+        Resources: [{ [target.route]: { Type: 'AWS::Lambda::Function', Properties: { Name: target.name, Alias: 'live', CurrentVersion: '6', TargetVersion: target.version } } }],
+      };
       return json({ deploymentInfo: { deploymentId: input.deploymentId, revision: { revisionType: 'AppSpecContent', appSpecContent: { content: JSON.stringify(appSpec) } } } });
     }
     if (request.headers['x-amz-target'] === 'CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus') {
@@ -47,8 +50,12 @@ const lambda = createServer((request, response) => {
     const url = new URL(request.url!, 'http://lambda');
     const [, , , name, action] = url.pathname.split('/');
     if (name !== target.name || url.searchParams.get('Qualifier') !== target.version) return response.writeHead(404, { 'x-amzn-errortype': 'ResourceNotFoundException' }).end('{}');
-    if (action === 'configuration') return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ FunctionName: name, Version: target.version, Environment: { Variables: { STORE_ROUTE: target.route } } }));
-    if (behaviour === 'crash') return response.writeHead(200, { 'x-amz-function-error': 'Unhandled' }).end(JSON.stringify({ errorType: 'Runtime.ImportModuleError', errorMessage: 'Cannot find module' }));
+    if (action === 'configuration')
+      return response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ FunctionName: name, Version: target.version, Environment: { Variables: { STORE_ROUTE: target.route } } }));
+    if (behaviour === 'crash')
+      return response.writeHead(200, { 'x-amz-function-error': 'Unhandled' }).end(JSON.stringify({ errorType: 'Runtime.ImportModuleError', errorMessage: 'Cannot find module' }));
     if (behaviour === 'server-error') return response.writeHead(200).end(JSON.stringify({ statusCode: 500, headers: { 'Content-Type': 'application/problem+json' }, body: '{}' }));
     const route = routes.find((r) => r.name === target.route)!;
     const { handler } = (await import(/* @vite-ignore */ pathToFileURL(path.resolve(handlerFile(route))).href)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };

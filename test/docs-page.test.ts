@@ -23,9 +23,18 @@ function chromium(...args: string[]) {
   const result = spawnSync(
     CHROMIUM,
     [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', `--user-data-dir=${profile}`,
-      '--virtual-time-budget=15000', ...args,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      `--user-data-dir=${profile}`,
+      '--virtual-time-budget=15000',
+      ...args,
     ],
     { encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
   );

@@ -166,12 +166,16 @@ describe('npm run import -- --update', () => {
   }, 60_000);
 
   it("moves the store's default rule when Thelia moved it, and finds both rules unchanged after", async () => {
-    await sql('UPDATE tax_rule SET is_default = 0, updated_at = \'2024-08-08 08:08:08\' WHERE id = 1');
-    await sql('UPDATE tax_rule SET is_default = 1, updated_at = \'2024-08-08 08:08:08\' WHERE id = 3');
+    await sql("UPDATE tax_rule SET is_default = 0, updated_at = '2024-08-08 08:08:08' WHERE id = 1");
+    await sql("UPDATE tax_rule SET is_default = 1, updated_at = '2024-08-08 08:08:08' WHERE id = 3");
     const run = await runImport(['--from', storeUrl, '--update']);
     expect(run.report!.records['tax rule']).toMatchObject({ updated: [1, 3], conflict: [], kept: [] });
     const rules = (await get('/api/tax-rules')).body.map((row: { ID: number; IS_DEFAULT: number }) => [row.ID, row.IS_DEFAULT]);
-    expect(rules).toEqual([[1, 0], [2, 0], [3, 1]]);
+    expect(rules).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 1],
+    ]);
 
     const again = await runImport(['--from', storeUrl, '--update']);
     expect(again.report!.records['tax rule']).toMatchObject({ updated: [], unchanged: [1, 2, 3] });

@@ -200,7 +200,7 @@ describe('npm run import', () => {
     expect((await get('/api/tax-rules/4')).status).toBe(404);
   });
 
-  it('records each record it imported as a change made by `import`, all under the run\'s one request id', async () => {
+  it("records each record it imported as a change made by `import`, all under the run's one request id", async () => {
     const byImport = (await followChanges(undefined)).changes.filter((change) => change.API_KEY === 'import');
     const created = (resource: string) => byImport.filter((change) => change.RESOURCE === resource && change.TYPE === 'created').length;
     // One of the two rules takes the place of a seeded rule of the same id: its next version.

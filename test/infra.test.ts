@@ -65,7 +65,9 @@ describe('StoreApi', () => {
   });
 
   it('has one HTTP API route per route-table entry, with its method and path, and HEAD beside each GET', () => {
-    const keys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
+    const keys = resources('AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey)
+      .sort();
     const expected = routes.flatMap((r) => (r.method === 'ANY' ? ['$default'] : [`${r.method} ${r.path}`, ...(r.method === 'GET' ? [`HEAD ${r.path}`] : [])]));
     expect(keys).toEqual(expected.sort());
   });
@@ -106,7 +108,9 @@ describe('StoreApi', () => {
         .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
         .flatMap((p) => p.Properties.PolicyDocument.Statement)
         .filter((s: any) => JSON.stringify(s.Action).includes('secretsmanager'));
-      expect(secretStatements, route.name).toEqual(route.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { 'Fn::ImportValue': expect.stringContaining(secrets[0]!) } })] : []);
+      expect(secretStatements, route.name).toEqual(
+        route.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { 'Fn::ImportValue': expect.stringContaining(secrets[0]!) } })] : [],
+      );
     }
   });
 
@@ -121,7 +125,7 @@ describe('StoreApi', () => {
     expect(() => storeFromContext((key) => ({ architecture: 'amd64' })[key])).toThrow('-c architecture must be one of arm64, x86_64');
   });
 
-  it('finds every route\'s function by the route named in its metadata, not by its IAM role, whose logical id starts the same way', () => {
+  it("finds every route's function by the route named in its metadata, not by its IAM role, whose logical id starts the same way", () => {
     const json = routesTemplate.toJSON() as SynthesizedTemplate;
     const ids = routes.map((route) => functionLogicalId(json, route.name));
     expect(new Set(ids).size).toBe(routes.length);
@@ -162,7 +166,11 @@ describe('StoreApi', () => {
     expect(described.some((d) => d.includes('5xx'))).toBe(true);
     expect(described.some((d) => d.includes('lock-out') || d.includes('refused for too many failures'))).toBe(true);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 3);
-    for (const metric of ['OldestPendingAge', 'DispatchLag', 'DueJobs']) expect(alarms.some((a) => JSON.stringify(a.Properties).includes(`"${metric}"`)), metric).toBe(true);
+    for (const metric of ['OldestPendingAge', 'DispatchLag', 'DueJobs'])
+      expect(
+        alarms.some((a) => JSON.stringify(a.Properties).includes(`"${metric}"`)),
+        metric,
+      ).toBe(true);
     const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]!.Properties.DashboardBody);
     for (const metric of ['OldestPendingAge', 'FeedLag', 'DispatchLag', 'DueJobs']) expect(dashboard).toContain(metric);
     expect(resources('AWS::CloudWatch::Dashboard')).toHaveLength(1);
@@ -200,9 +208,7 @@ describe('StoreApi', () => {
     for (const route of routes) {
       const [, fn] = functionOf(route.name);
       const role = fn.Properties.Role['Fn::GetAtt'][0];
-      const statements = policies
-        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
-        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const statements = policies.filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
       const tableStatements = statements.filter((s: any) => JSON.stringify(s.Action).includes('dynamodb:'));
       const actions = tableStatements.flatMap((s: any) => [s.Action].flat()).sort();
       expect(actions, route.name).toEqual(route.dynamodb.map((a) => `dynamodb:${a}`).sort());
@@ -256,12 +262,25 @@ describe('StoreApi', () => {
     expect(mapping!.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([CHANGE_INSERTS]);
     // The dead letters refuse plain HTTP and are encrypted.
     data.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
-    data.hasResourceProperties('AWS::SQS::QueuePolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
+    data.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
     // The publisher may put events on its bus, read the stream and send dead letters: nothing else.
     const [policy] = Object.entries(data.findResources('AWS::IAM::Policy')).filter(([id]) => id.startsWith('ChangeEventsPublisher'));
     const actions = (policy![1] as Resource).Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
     expect(actions.sort()).toEqual(
-      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'].sort(),
+      [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+        'events:PutEvents',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ].sort(),
     );
     const described = resources('AWS::CloudWatch::Alarm').map((a) => String(a.Properties.AlarmDescription));
     expect(described.filter((d) => d.includes('event bus') || d.includes('EventBridge'))).toHaveLength(2);
@@ -293,13 +312,21 @@ describe('StoreApi', () => {
     const [policy] = Object.entries(data.findResources('AWS::IAM::Policy')).filter(([name]) => name.startsWith('WebhooksWorker'));
     const statements = (policy![1] as Resource).Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>;
     const table = statements.find((s) => [s.Action].flat().includes('dynamodb:Query'))!;
-    expect([table.Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect([table.Action].flat().sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     // And it opens the subscriptions' sealed secrets, to sign.
     expect(statements.flatMap((s) => [s.Action].flat()).every((action) => action.startsWith('dynamodb:') || action.startsWith('xray:') || action === 'kms:Decrypt')).toBe(true);
     expect(id).toBeTruthy();
   });
 
-  it("throttles the stage as -c throttleRate and -c throttleBurst say, 100 and 200 requests a second unless they do", () => {
+  it('throttles the stage as -c throttleRate and -c throttleBurst say, 100 and 200 requests a second unless they do', () => {
     const stage = (context: Record<string, string>) => {
       const [found] = Object.values(fromContext(context).api.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
       return found!.Properties.DefaultRouteSettings;

@@ -67,7 +67,11 @@ describe('npm run migrate', () => {
     expect((await get(`/api/products/${first.ID}`)).status).toBe(200);
     expect((await get(`/api/products/${twinId}`)).status).toBe(200);
     // The twin keeps its former lock: the same value in its own form is still taken.
-    expect((await db().send(new PutCommand({ TableName: tableName(), Item: { ...formerly(`straße${suffix}`), ownerId: 1 }, ConditionExpression: 'attribute_not_exists(pk)' })).catch((e: Error) => e.name))).toBe('ConditionalCheckFailedException');
+    expect(
+      await db()
+        .send(new PutCommand({ TableName: tableName(), Item: { ...formerly(`straße${suffix}`), ownerId: 1 }, ConditionExpression: 'attribute_not_exists(pk)' }))
+        .catch((e: Error) => e.name),
+    ).toBe('ConditionalCheckFailedException');
   });
 
   it('writes the summaries of tax rules stored before lists read them', async () => {
@@ -94,7 +98,15 @@ describe('npm run migrate', () => {
     const counter = products.counter!;
     await deleteAll(await shardsOf(countOf(counter).partition));
     const placed = (end: string) => ({ gsi1pk: 'PRODUCTS', gsi1sk: end, gsi2pk: 'PRODUCTS', gsi2sk: end, count: total });
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: idKey(counter), UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :end, gsi2pk = :pk, gsi2sk = :end, #count = :count', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':pk': 'PRODUCTS', ':end': SORT_FIRST, ':count': total } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: idKey(counter),
+        UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :end, gsi2pk = :pk, gsi2sk = :end, #count = :count',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':pk': 'PRODUCTS', ':end': SORT_FIRST, ':count': total },
+      }),
+    );
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(counter), sk: 'TAIL', ...placed(SORT_LAST) } }));
     await deleteAll(await shardsOf(productsUsing(rule).partition));
     await db().send(new UpdateCommand({ TableName: tableName(), Key: taxRules.key(rule), UpdateExpression: 'SET productCount = :two', ExpressionAttributeValues: { ':two': 2 } }));
@@ -123,7 +135,17 @@ describe('npm run migrate', () => {
     const dispatched = [start[0] + 3, 0];
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...DISPATCH_CURSOR, position: dispatched } }));
     // A job as an earlier version queued it: in one of four shared partitions of GSI3.
-    const job = { pk: `WEBHOOK#${id}`, sk: 'JOB#old-change', webhookId: id, changeId: 'old-change', changeKey: { pk: 'X', sk: 'Y' }, attempt: 2, dueAt: 1_000, gsi3pk: 'WEBHOOK_DUE#2', gsi3sk: `000000000001000#WEBHOOK#${id}#JOB#old-change` };
+    const job = {
+      pk: `WEBHOOK#${id}`,
+      sk: 'JOB#old-change',
+      webhookId: id,
+      changeId: 'old-change',
+      changeKey: { pk: 'X', sk: 'Y' },
+      attempt: 2,
+      dueAt: 1_000,
+      gsi3pk: 'WEBHOOK_DUE#2',
+      gsi3sk: `000000000001000#WEBHOOK#${id}#JOB#old-change`,
+    };
     await db().send(new PutCommand({ TableName: tableName(), Item: job }));
 
     const { jobsRelaned } = await migrate();

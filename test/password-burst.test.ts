@@ -24,7 +24,12 @@ function mostAtOnce(route: string, since: number): number {
     .filter((line) => line.Route === route && line.time !== undefined && Date.parse(line.time) >= since)
     .map((line) => ({ end: Date.parse(line.time!), start: Date.parse(line.time!) - line.latencyMs! }));
   // A sweep over starts and ends; a run that starts as another ends took its slot (2 ms of rounding).
-  const events = runs.flatMap((run) => [{ at: run.start, change: 1 }, { at: run.end - 2, change: -1 }]).sort((a, b) => a.at - b.at || a.change - b.change);
+  const events = runs
+    .flatMap((run) => [
+      { at: run.start, change: 1 },
+      { at: run.end - 2, change: -1 },
+    ])
+    .sort((a, b) => a.at - b.at || a.change - b.change);
   let running = 0;
   let most = 0;
   for (const event of events) most = Math.max(most, (running += event.change));

@@ -11,10 +11,15 @@ import { pipelineContext, storePipeline } from '../infra/pipeline.js';
 describe('the example pipeline', () => {
   it('tests and synthesizes, deploys Beta all at once and smoke-checks it, then waits for an approval before Prod', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const { stack, beta, prod } = storePipeline(app, pipelineContext(() => undefined));
+    const { stack, beta, prod } = storePipeline(
+      app,
+      pipelineContext(() => undefined),
+    );
     app.synth();
     const template = Template.fromStack(stack);
-    const [pipeline] = Object.values(template.findResources('AWS::CodePipeline::Pipeline')) as Array<{ Properties: { Stages: Array<{ Name: string; Actions: Array<{ Name: string; ActionTypeId: { Category: string; Provider: string }; RunOrder?: number }> }> } }>;
+    const [pipeline] = Object.values(template.findResources('AWS::CodePipeline::Pipeline')) as Array<{
+      Properties: { Stages: Array<{ Name: string; Actions: Array<{ Name: string; ActionTypeId: { Category: string; Provider: string }; RunOrder?: number }> }> };
+    }>;
     const stages = pipeline!.Properties.Stages;
     expect(stages.map((stage) => stage.Name)).toEqual(expect.arrayContaining(['Source', 'Build', 'UpdatePipeline', 'Beta', 'Prod']));
     const names = stages.map((stage) => stage.Name);
@@ -36,7 +41,9 @@ describe('the example pipeline', () => {
     const configs = (stage: typeof beta) =>
       new Set(
         [stage.store.dataStack, stage.store.routesStack].flatMap((s) =>
-          Object.values(Template.fromStack(s).findResources('AWS::CodeDeploy::DeploymentGroup')).map((group) => JSON.stringify((group as { Properties: { DeploymentConfigName: unknown } }).Properties.DeploymentConfigName)),
+          Object.values(Template.fromStack(s).findResources('AWS::CodeDeploy::DeploymentGroup')).map((group) =>
+            JSON.stringify((group as { Properties: { DeploymentConfigName: unknown } }).Properties.DeploymentConfigName),
+          ),
         ),
       );
     expect([...configs(beta)]).toEqual(['"CodeDeployDefault.LambdaAllAtOnce"']);

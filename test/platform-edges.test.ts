@@ -37,7 +37,10 @@ describe('JSON numbers', () => {
       const response = await createWithRawNumbers({ price, weight: price });
       if (stored === undefined) {
         expect(response.status, price).toBe(400);
-        expect(response.body.errors.map((e: { field: string }) => e.field), price).toEqual(['price', 'weight']);
+        expect(
+          response.body.errors.map((e: { field: string }) => e.field),
+          price,
+        ).toEqual(['price', 'weight']);
         expect(await tableSnapshot()).toEqual(before);
       } else {
         expect(response.status, `${price}: ${response.text}`).toBe(201);
@@ -127,7 +130,10 @@ describe('one identity per text', () => {
       expect(twin.status, `${first} / ${second}`).toBe(409);
       expect(await tableSnapshot()).toEqual(before);
       const found = await get(`/api/products?ref=${encodeURIComponent(`${second}${suffix}`)}`);
-      expect(found.body.map((r: { ID: number }) => r.ID), `${first} / ${second}`).toEqual([row.ID]);
+      expect(
+        found.body.map((r: { ID: number }) => r.ID),
+        `${first} / ${second}`,
+      ).toEqual([row.ID]);
     }
   });
 
@@ -255,7 +261,7 @@ describe('an Idempotency-Key replay', () => {
   });
 });
 
-describe('a page whose answer would pass Lambda\'s 6 MB', () => {
+describe("a page whose answer would pass Lambda's 6 MB", () => {
   it('ends early with its cursor, and the walk still sees every row once', async () => {
     // 30 000 quotes a row: 120 KB of the invocation's answer (each escaped twice); 60 rows pass 6 MB.
     const quotes = '"'.repeat(10_000);

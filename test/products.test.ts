@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { del, expectOrderedBothWays, followPages, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
 
-
 describe('POST /api/products', () => {
   it('creates a product and answers its row in the creation locale', async () => {
     const input = productInput({ locale: 'fr_FR', title: 'Chaise', chapo: 'Une chaise', weight: 2.5, visible: 1, brand_id: 3 });
@@ -10,22 +9,61 @@ describe('POST /api/products', () => {
     expect(response.status).toBe(201);
     const [row] = response.body;
     expect(Object.keys(row)).toEqual([
-      'ID', 'REF', 'LOCALE', 'IS_TRANSLATED', 'TITLE', 'CHAPO', 'DESCRIPTION', 'POSTSCRIPTUM', 'PRICE', 'CURRENCY',
-      'TAXED_PRICE', 'WEIGHT', 'VISIBLE', 'DEFAULT_CATEGORY', 'TAX_RULE_ID', 'BRAND_ID', 'VERSION', 'CREATE_DATE',
-      'UPDATE_DATE', 'LOOP_COUNT', 'LOOP_TOTAL',
+      'ID',
+      'REF',
+      'LOCALE',
+      'IS_TRANSLATED',
+      'TITLE',
+      'CHAPO',
+      'DESCRIPTION',
+      'POSTSCRIPTUM',
+      'PRICE',
+      'CURRENCY',
+      'TAXED_PRICE',
+      'WEIGHT',
+      'VISIBLE',
+      'DEFAULT_CATEGORY',
+      'TAX_RULE_ID',
+      'BRAND_ID',
+      'VERSION',
+      'CREATE_DATE',
+      'UPDATE_DATE',
+      'LOOP_COUNT',
+      'LOOP_TOTAL',
     ]);
     expect(row).toMatchObject({
-      REF: input.ref, LOCALE: 'fr_FR', IS_TRANSLATED: 1, TITLE: 'Chaise', CHAPO: 'Une chaise', DESCRIPTION: '', POSTSCRIPTUM: '',
-      PRICE: '19.990000', CURRENCY: 1, TAXED_PRICE: '23.988000', WEIGHT: '2.500000', VISIBLE: 1, DEFAULT_CATEGORY: 1,
-      TAX_RULE_ID: 1, BRAND_ID: 3, VERSION: 1, LOOP_COUNT: 1, LOOP_TOTAL: 1,
+      REF: input.ref,
+      LOCALE: 'fr_FR',
+      IS_TRANSLATED: 1,
+      TITLE: 'Chaise',
+      CHAPO: 'Une chaise',
+      DESCRIPTION: '',
+      POSTSCRIPTUM: '',
+      PRICE: '19.990000',
+      CURRENCY: 1,
+      TAXED_PRICE: '23.988000',
+      WEIGHT: '2.500000',
+      VISIBLE: 1,
+      DEFAULT_CATEGORY: 1,
+      TAX_RULE_ID: 1,
+      BRAND_ID: 3,
+      VERSION: 1,
+      LOOP_COUNT: 1,
+      LOOP_TOTAL: 1,
     });
     expect((await get(`/api/products/${row.ID}?lang=fr_FR`)).body).toEqual([row]);
   });
 
   it('stores prices exactly, from numbers and numeric strings', async () => {
     const cases: Array<[number | string, string]> = [
-      [0.1, '0.100000'], [19.99, '19.990000'], [1e6, '1000000.000000'], ['10', '10.000000'], [0, '0.000000'],
-      ['0.000001', '0.000001'], [123456789.123456, '123456789.123456'], ['1.500000', '1.500000'],
+      [0.1, '0.100000'],
+      [19.99, '19.990000'],
+      [1e6, '1000000.000000'],
+      ['10', '10.000000'],
+      [0, '0.000000'],
+      ['0.000001', '0.000001'],
+      [123456789.123456, '123456789.123456'],
+      ['1.500000', '1.500000'],
     ];
     for (const [price, expected] of cases) {
       const { row } = await createProduct({ price });
@@ -63,9 +101,7 @@ describe('POST /api/products', () => {
       color: 'red',
     });
     expect(response.status).toBe(400);
-    expect(problemFields(response).sort()).toEqual(
-      ['brand_id', 'color', 'currency', 'default_category', 'locale', 'price', 'tax_rule', 'visible', 'weight'].sort(),
-    );
+    expect(problemFields(response).sort()).toEqual(['brand_id', 'color', 'currency', 'default_category', 'locale', 'price', 'tax_rule', 'visible', 'weight'].sort());
     expect(problemFields(await post('/api/products', {})).sort()).toEqual(['currency', 'default_category', 'locale', 'price', 'ref', 'tax_rule', 'title']);
     expect(await tableSnapshot()).toEqual(before);
   });
@@ -79,7 +115,14 @@ describe('POST /api/products', () => {
   });
 
   it('accepts every spelling of visible', async () => {
-    for (const [visible, expected] of [[true, 1], [false, 0], [1, 1], [0, 0], ['1', 1], ['0', 0]] as const) {
+    for (const [visible, expected] of [
+      [true, 1],
+      [false, 0],
+      [1, 1],
+      [0, 0],
+      ['1', 1],
+      ['0', 0],
+    ] as const) {
       expect((await createProduct({ visible })).row.VISIBLE).toBe(expected);
     }
     expect((await createProduct()).row.VISIBLE).toBe(0);
@@ -127,7 +170,10 @@ describe('GET /api/products', () => {
     for (const order of ['ref', 'ref_reverse']) {
       expect(Number((await get(`/api/products?order=${order}&limit=1`)).headers['x-total-count']), order).toBe(total);
       const all = await followPages(`/api/products?order=${order}&limit=7`);
-      expect(all.map((r: { ID: number }) => r.ID), order).toContain(row.ID);
+      expect(
+        all.map((r: { ID: number }) => r.ID),
+        order,
+      ).toContain(row.ID);
       expect(all, order).toHaveLength(total);
     }
     expect((await get('/api/products?order=ref_reverse&limit=1')).body[0].ID).toBe(row.ID);

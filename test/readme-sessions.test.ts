@@ -54,7 +54,10 @@ describe('the README, as written', () => {
     // or still pending); then its history.
     const [, changes] = run.stdout.split('--- changes\n');
     type Row = { RESOURCE: string; TYPE: string; ENTITY_ID: number; CHANGES: Array<{ field: string; after: unknown }> };
-    const [since, history] = changes!.split('\n').filter((line) => line.startsWith('[{"ID"')).map((line) => JSON.parse(line) as Row[]);
+    const [since, history] = changes!
+      .split('\n')
+      .filter((line) => line.startsWith('[{"ID"'))
+      .map((line) => JSON.parse(line) as Row[]);
     const lamp = since!.find((row) => row.CHANGES.some((change) => change.after === 'LAMP-1'))!;
     expect(since!.slice(-2).map((row) => `${row.RESOURCE}.${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`product.created ${lamp.ENTITY_ID}`, `product.updated ${lamp.ENTITY_ID}`]);
     expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);

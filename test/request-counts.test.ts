@@ -19,10 +19,13 @@ async function count(action: () => Promise<{ status: number }>, expectedStatus: 
 }
 
 beforeAll(async () => {
-  db().middlewareStack.add((next) => async (args) => {
-    requests++;
-    return next(args);
-  }, { step: 'initialize', name: 'countRequests' });
+  db().middlewareStack.add(
+    (next) => async (args) => {
+      requests++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countRequests' },
+  );
   // The API key is cached per container after its first use: warm it.
   await superadminKey();
   await get('/api/tax-rules/1');

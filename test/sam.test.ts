@@ -50,7 +50,11 @@ function npmRunSam(args: string[], env: Record<string, string> = {}): Promise<{ 
   });
 }
 
-const commandsRun = (): string[][] => readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+const commandsRun = (): string[][] =>
+  readFileSync(commandLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as string[]);
 
 describe('npm run sam', () => {
   it('plays every sample event in its documented order, each answering its route status, through the host-architecture build', async () => {
@@ -58,7 +62,13 @@ describe('npm run sam', () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`synthesizing for ${hostArchitecture()}`);
     expect(stdout).toContain(`all ${sampleRequests.length} sample events answered their route's status`);
-    expect(stdout.trim().split('\n').filter((line) => line.startsWith('ok')).map((line) => line.split(/\s+/)[1])).toEqual(sampleRequests.map((s) => s.route));
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('ok'))
+        .map((line) => line.split(/\s+/)[1]),
+    ).toEqual(sampleRequests.map((s) => s.route));
 
     const template = routesTemplateIn(path.join(samDir, `cdk.out.${hostArchitecture()}`))!;
     const synthesized = JSON.parse(readFileSync(template, 'utf8')) as SynthesizedTemplate;

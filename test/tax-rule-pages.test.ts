@@ -18,7 +18,11 @@ describe('a tax-rule page', () => {
     const description = '€'.repeat(5_000);
     for (let i = 0; i < 40; i++) {
       const rule = (await post('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: `Rule ${String(i).padStart(2, '0')}`, description }] })).body[0];
-      for (const locales of [['fr_FR', 'es_ES'], ['it_IT', 'de_DE'], ['ru_RU', 'cs_CZ']]) {
+      for (const locales of [
+        ['fr_FR', 'es_ES'],
+        ['it_IT', 'de_DE'],
+        ['ru_RU', 'cs_CZ'],
+      ]) {
         const response = await put('/api/tax-rules', { id: rule.ID, i18n: locales.map((locale) => ({ locale, title: `${locale} ${i}`, description })) });
         expect(response.status, response.text).toBe(201);
       }

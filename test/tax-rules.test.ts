@@ -24,12 +24,31 @@ describe('POST /api/tax-rules', () => {
     expect(response.headers.etag).toBe('"1"');
     const [row] = response.body;
     expect(Object.keys(row)).toEqual([
-      'ID', 'LOCALE', 'IS_TRANSLATED', 'TITLE', 'DESCRIPTION', 'IS_DEFAULT', 'COUNTRIES', 'TAXES',
-      'VERSION', 'CREATE_DATE', 'UPDATE_DATE', 'LOOP_COUNT', 'LOOP_TOTAL',
+      'ID',
+      'LOCALE',
+      'IS_TRANSLATED',
+      'TITLE',
+      'DESCRIPTION',
+      'IS_DEFAULT',
+      'COUNTRIES',
+      'TAXES',
+      'VERSION',
+      'CREATE_DATE',
+      'UPDATE_DATE',
+      'LOOP_COUNT',
+      'LOOP_TOTAL',
     ]);
     expect(row).toMatchObject({
-      LOCALE: 'fr_FR', IS_TRANSLATED: 1, TITLE: 'TVA test', DESCRIPTION: 'description de TVA test',
-      IS_DEFAULT: 0, COUNTRIES: [64, 13], TAXES: [1, 2], VERSION: 1, LOOP_COUNT: 1, LOOP_TOTAL: 1,
+      LOCALE: 'fr_FR',
+      IS_TRANSLATED: 1,
+      TITLE: 'TVA test',
+      DESCRIPTION: 'description de TVA test',
+      IS_DEFAULT: 0,
+      COUNTRIES: [64, 13],
+      TAXES: [1, 2],
+      VERSION: 1,
+      LOOP_COUNT: 1,
+      LOOP_TOTAL: 1,
     });
     expect(row.ID).toBeGreaterThanOrEqual(3);
     expect(new Date(row.CREATE_DATE).toISOString()).toBe(row.CREATE_DATE);
@@ -40,7 +59,10 @@ describe('POST /api/tax-rules', () => {
   it('answers in the lang asked for, falling back to the default language', async () => {
     const response = await post('/api/tax-rules?lang=en_US', {
       ...newRule('Règle'),
-      i18n: [{ locale: 'fr_FR', title: 'Règle' }, { locale: 'en_US', title: 'Rule' }],
+      i18n: [
+        { locale: 'fr_FR', title: 'Règle' },
+        { locale: 'en_US', title: 'Rule' },
+      ],
     });
     expect(response.body[0]).toMatchObject({ LOCALE: 'en_US', TITLE: 'Rule', IS_TRANSLATED: 1, DESCRIPTION: '' });
     const german = await get(`/api/tax-rules/${response.body[0].ID}?lang=de_DE`);
@@ -76,7 +98,10 @@ describe('POST /api/tax-rules', () => {
     const repeated = await post('/api/tax-rules', {
       country: [64, 64],
       tax: [1],
-      i18n: [{ locale: 'fr_FR', title: 'a' }, { locale: 'fr_FR', title: 'b' }],
+      i18n: [
+        { locale: 'fr_FR', title: 'a' },
+        { locale: 'fr_FR', title: 'b' },
+      ],
     });
     expect(problemFields(repeated).sort()).toEqual(['country', 'i18n']);
   });
@@ -109,9 +134,7 @@ describe('GET /api/tax-rules/{entityId}', () => {
   it('reads the seeded default rule in the default language', async () => {
     const response = await get('/api/tax-rules/1');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([
-      expect.objectContaining({ ID: 1, LOCALE: 'en_US', TITLE: 'Default Tax Rule', IS_DEFAULT: 1, COUNTRIES: [64], TAXES: [1], LOOP_COUNT: 1, LOOP_TOTAL: 1 }),
-    ]);
+    expect(response.body).toEqual([expect.objectContaining({ ID: 1, LOCALE: 'en_US', TITLE: 'Default Tax Rule', IS_DEFAULT: 1, COUNTRIES: [64], TAXES: [1], LOOP_COUNT: 1, LOOP_TOTAL: 1 })]);
   });
 
   it('answers 404 for an unknown id, and for ids that are not positive integers', async () => {
@@ -229,9 +252,7 @@ describe('PUT /api/tax-rules', () => {
     const rule = await createRule('Avant');
     const response = await put('/api/tax-rules', { id: rule.ID, i18n: [{ locale: 'fr_FR', title: 'Après' }], tax: [2] });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual([
-      expect.objectContaining({ ID: rule.ID, TITLE: 'Après', DESCRIPTION: 'description de Avant', TAXES: [2], COUNTRIES: [64, 13], VERSION: 2, LOOP_TOTAL: 1 }),
-    ]);
+    expect(response.body).toEqual([expect.objectContaining({ ID: rule.ID, TITLE: 'Après', DESCRIPTION: 'description de Avant', TAXES: [2], COUNTRIES: [64, 13], VERSION: 2, LOOP_TOTAL: 1 })]);
     expect(response.headers.etag).toBe('"2"');
     const english = await put('/api/tax-rules', { id: rule.ID, i18n: [{ locale: 'en_US', title: 'After', description: 'in English' }] });
     expect(english.body[0]).toMatchObject({ LOCALE: 'en_US', TITLE: 'After', VERSION: 3 });

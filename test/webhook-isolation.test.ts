@@ -65,7 +65,7 @@ async function priceUpdate(productId: number, price: number): Promise<{ answered
 }
 
 describe('a receiver that never answers', () => {
-  it("delays only its own deliveries, and is probed after its first failures, not attempted once per change", async () => {
+  it('delays only its own deliveries, and is probed after its first failures, not attempted once per change', async () => {
     const dead = await subscribe('/dead');
     await subscribe('/healthy');
     const product = (await createProduct()).row;

@@ -58,7 +58,12 @@ describe('webhooks', () => {
     await runRounds();
     const got = at('/all');
     const rows = got.map((d) => new Webhook(hook.SECRET).verify(d.body, d.headers as Record<string, string>) as ChangeRow);
-    expect(rows.map((r) => [r.ENTITY_ID, r.TYPE])).toEqual(expect.arrayContaining([[product.ID, 'created'], [product.ID, 'updated']]));
+    expect(rows.map((r) => [r.ENTITY_ID, r.TYPE])).toEqual(
+      expect.arrayContaining([
+        [product.ID, 'created'],
+        [product.ID, 'updated'],
+      ]),
+    );
     expect(rows.some((r) => r.ENTITY_ID === before.ID)).toBe(false);
     for (const [i, d] of got.entries()) expect(d.headers['webhook-id']).toBe(rows[i]!.ID);
     expect(logLines.some((line) => line.includes(hook.SECRET))).toBe(false);
@@ -141,7 +146,7 @@ describe('webhooks', () => {
     }
   });
 
-  it('goes on from the newest change when its lane fell behind the changes\' retention, and says so', async () => {
+  it("goes on from the newest change when its lane fell behind the changes' retention, and says so", async () => {
     await subscribe('/late', ['product.created']);
     await runRounds();
     // Only the lost change is kept a second: the next one, kept as usual, cannot expire before the lane reads it, however slow the machine.

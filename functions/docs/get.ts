@@ -47,9 +47,11 @@ window.ui = SwaggerUIBundle({ url: new URL('openapi.json', window.location.href)
 
 let page: Promise<Document> | undefined;
 
-export const handler = defineOpenHandler('docs/get', () =>
-  (page ??= renderPage().catch((error: unknown) => {
-    page = undefined;
-    throw error;
-  })),
+export const handler = defineOpenHandler(
+  'docs/get',
+  () =>
+    (page ??= renderPage().catch((error: unknown) => {
+      page = undefined;
+      throw error;
+    })),
 );

@@ -73,14 +73,33 @@ export class StoreMonitoring extends Construct {
   constructor(scope: Construct, id: string, props: StoreMonitoringProps) {
     super(scope, id);
     const alarm = alarmMaker(this, props.topic);
-    const operations = [Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.TRANSACT_GET_ITEMS];
+    const operations = [
+      Operation.GET_ITEM,
+      Operation.BATCH_GET_ITEM,
+      Operation.QUERY,
+      Operation.PUT_ITEM,
+      Operation.UPDATE_ITEM,
+      Operation.DELETE_ITEM,
+      Operation.TRANSACT_WRITE_ITEMS,
+      Operation.TRANSACT_GET_ITEMS,
+    ];
     alarm('TableThrottled', props.table.metricThrottledRequestsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB throttled requests of the store table');
     alarm('TableSystemErrors', props.table.metricSystemErrorsForOperations({ operations, period: FIVE_MINUTES }), 1, 'DynamoDB answered requests of the store table with system errors');
 
     // The push of changes: behind the stream by more than 5 minutes, or anything in the dead letters.
     const { publisher, deadLetters } = props.changeEvents;
-    alarm('ChangeEventsIteratorAge', publisher.metric('IteratorAge', { statistic: 'max', period: FIVE_MINUTES }), 5 * 60 * 1000, 'The push of changes to EventBridge is more than 5 minutes behind the table\'s stream');
-    alarm('ChangeEventsDeadLetters', deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'max' }), 1, 'Changes could not be put on the event bus after a day of retries: see the dead-letter queue (the feed still has them)');
+    alarm(
+      'ChangeEventsIteratorAge',
+      publisher.metric('IteratorAge', { statistic: 'max', period: FIVE_MINUTES }),
+      5 * 60 * 1000,
+      "The push of changes to EventBridge is more than 5 minutes behind the table's stream",
+    );
+    alarm(
+      'ChangeEventsDeadLetters',
+      deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'max' }),
+      1,
+      'Changes could not be put on the event bus after a day of retries: see the dead-letter queue (the feed still has them)',
+    );
 
     // Webhooks: a subscription disabled (a 410, or three days of failures).
     const disabled = new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName: 'Disabled', statistic: 'sum', period: FIVE_MINUTES });
@@ -122,16 +141,18 @@ export class ApiMonitoring extends Construct {
       props.routes.map((name) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name }, statistic, period: FIVE_MINUTES, label: name }));
     new Dashboard(this, 'Dashboard', {
       widgets: [
-        [
-          new GraphWidget({ title: 'Requests per route', left: byRoute('Requests'), width: 12 }),
-          new GraphWidget({ title: 'API 5xx %', left: [serverErrorRate], width: 12 }),
-        ],
+        [new GraphWidget({ title: 'Requests per route', left: byRoute('Requests'), width: 12 }), new GraphWidget({ title: 'API 5xx %', left: [serverErrorRate], width: 12 })],
         [
           new GraphWidget({ title: 'Latency per route (p99, ms)', left: byRoute('Latency', 'p99'), width: 12 }),
           new GraphWidget({ title: '4xx and 5xx per route', left: byRoute('Status4xx'), right: byRoute('Status5xx'), width: 12 }),
         ],
         [
-          new GraphWidget({ title: 'Change feed: oldest pending and lag (max, ms)', left: [changeMetric('OldestPendingAge'), changeMetric('FeedLag')], right: [changeMetric('Placed', 'sum')], width: 12 }),
+          new GraphWidget({
+            title: 'Change feed: oldest pending and lag (max, ms)',
+            left: [changeMetric('OldestPendingAge'), changeMetric('FeedLag')],
+            right: [changeMetric('Placed', 'sum')],
+            width: 12,
+          }),
           new GraphWidget({ title: "Webhooks: dispatcher's lag (max, ms), due jobs a round", left: [webhookMetric('DispatchLag')], right: [webhookMetric('DueJobs', 'avg')], width: 12 }),
         ],
         [

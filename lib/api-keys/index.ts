@@ -71,7 +71,15 @@ export async function ensureApiKey(apiKey: string, secureKey: string, label = 'b
   const unchanged = existing?.superadmin && isSealed(existing.secureKey) && (await unseal(existing.secureKey, sealedFor(apiKey))) === secureKey;
   if (unchanged) return;
   // A quota set on it since stays.
-  const key = { apiKey, secureKey: await seal(secureKey, sealedFor(apiKey)), label, superadmin: true, grants: {}, createdAt: existing?.createdAt ?? new Date().toISOString(), ...(existing?.quota ? { quota: existing.quota } : {}) };
+  const key = {
+    apiKey,
+    secureKey: await seal(secureKey, sealedFor(apiKey)),
+    label,
+    superadmin: true,
+    grants: {},
+    createdAt: existing?.createdAt ?? new Date().toISOString(),
+    ...(existing?.quota ? { quota: existing.quota } : {}),
+  };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
   await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
 }
@@ -118,7 +126,11 @@ export async function revokeApiKey(apiKey: string): Promise<boolean> {
   const revoked = { ...current, revokedAt: new Date().toISOString() };
   try {
     // Only while no one else revoked it: then there is one revocation, and one change.
-    const revoke = update(apiKeys.key(apiKey), { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } }, () => new NotFound('API key'));
+    const revoke = update(
+      apiKeys.key(apiKey),
+      { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } },
+      () => new NotFound('API key'),
+    );
     await writeAtomically([revoke, ...apiKeys.recordChange(current, revoked)]);
     return true;
   } catch (error) {

@@ -30,7 +30,12 @@ export async function placeChanges(until: number, owner?: string): Promise<Place
       OldestPendingAge: run.oldestPendingMs ?? 0,
       FeedLag: run.lastPlacedAt === undefined ? 0 : Math.max(0, Date.now() - run.lastPlacedAt),
       Behind: run.behind ? 1 : 0,
-      ...metricsDirective(CHANGES_NAMESPACE, [['Placed', 'Count'], ['OldestPendingAge', 'Milliseconds'], ['FeedLag', 'Milliseconds'], ['Behind', 'Count']]),
+      ...metricsDirective(CHANGES_NAMESPACE, [
+        ['Placed', 'Count'],
+        ['OldestPendingAge', 'Milliseconds'],
+        ['FeedLag', 'Milliseconds'],
+        ['Behind', 'Count'],
+      ]),
     });
   }
   return run;

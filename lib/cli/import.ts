@@ -30,7 +30,15 @@ export const EXIT = { complete: 0, failed: 1, incomplete: 2 } as const;
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' }, 'delete-missing': { type: 'boolean' }, report: { type: 'string' }, timezone: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      from: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      update: { type: 'boolean' },
+      'delete-missing': { type: 'boolean' },
+      report: { type: 'string' },
+      timezone: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(USAGE);

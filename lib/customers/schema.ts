@@ -17,7 +17,11 @@ const zipcode = () =>
       [
         v.string(),
         v.pipe(v.number(), v.integer(), v.minValue(0), v.transform(String)),
-        v.pipe(v.instance(JsonNumberText), v.transform((n) => n.source), v.regex(/^\d+$/)),
+        v.pipe(
+          v.instance(JsonNumberText),
+          v.transform((n) => n.source),
+          v.regex(/^\d+$/),
+        ),
       ],
       'must be a string',
     ),
@@ -50,7 +54,10 @@ export const zipcodeFits = (countryId: number, code: string): boolean => {
 /** The zip code's rule depends on the country: it is checked only when both are valid on their own. */
 export const CustomerCreate = v.pipe(
   CustomerFields,
-  v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
+  v.forward(
+    v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch),
+    ['zipcode'],
+  ),
 );
 
 /** Every field optional; a zip code sent with its country is checked here, one sent alone against the stored country. */

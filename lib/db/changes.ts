@@ -162,8 +162,7 @@ function storedChanges(changes: FieldChange[]): Item {
   return { changesGzip: packed };
 }
 
-const readChanges = (item: Item): FieldChange[] =>
-  JSON.parse(item.changesGzip instanceof Uint8Array ? gunzipSync(item.changesGzip).toString() : String(item.changes ?? '[]')) as FieldChange[];
+const readChanges = (item: Item): FieldChange[] => JSON.parse(item.changesGzip instanceof Uint8Array ? gunzipSync(item.changesGzip).toString() : String(item.changes ?? '[]')) as FieldChange[];
 
 /** The width of a marker's time (epoch milliseconds): every marker sorts by it first. */
 const TIME_DIGITS = 15;

@@ -90,9 +90,7 @@ export interface ListQuery<R> {
 const LOCK_SORT_KEY = 'LOCK';
 const LOCK_OWNER = 'ownerId';
 
-export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends Id, L extends string = never, K extends string = never>(
-  declaration: EntityDeclaration<S, I, L, K>,
-) {
+export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends Id, L extends string = never, K extends string = never>(declaration: EntityDeclaration<S, I, L, K>) {
   type R = v.InferOutput<S>;
   const { name, schema, id, key } = declaration;
   const lists = Object.entries(declaration.lists ?? {}) as [L, ListDeclaration<R>][];
@@ -352,8 +350,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     patch: (recordId: I, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep => patchStep(key(recordId), patch, onConditionFailed),
 
     /** A step that changes the fields a lock item carries, in place. */
-    patchLock: (lockName: K, value: string, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep =>
-      patchStep(lockKey(lockName, value), patch, onConditionFailed),
+    patchLock: (lockName: K, value: string, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep => patchStep(lockKey(lockName, value), patch, onConditionFailed),
 
     /**
      * One page of a list, in an order, either way, and a counted list's total read beside it (two
@@ -391,7 +388,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
                 Limit: wanted - items.length,
                 ...(from ? { ExclusiveStartKey: from } : {}),
               }),
-            options),
+              options,
+            ),
           );
           items.push(...(result.Items ?? []));
           startKey = result.LastEvaluatedKey;

@@ -55,12 +55,17 @@ const tailOf = (item: Item | undefined): number => Number(item?.n ?? 0);
  */
 async function oldestPending(): Promise<Item[]> {
   const heads = await Promise.all(
-    Array.from({ length: PENDING_PARTITIONS }, async (_, shard) =>
-      (await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pendingPartitionKey(shard) }, ConsistentRead: true, Limit: PLACED_PER_ITEM })).items,
+    Array.from(
+      { length: PENDING_PARTITIONS },
+      async (_, shard) =>
+        (await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pendingPartitionKey(shard) }, ConsistentRead: true, Limit: PLACED_PER_ITEM })).items,
     ),
   );
   const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const oldest = heads.flat().sort((a, b) => byKey(String(a.sk), String(b.sk))).slice(0, PLACED_PER_ITEM);
+  const oldest = heads
+    .flat()
+    .sort((a, b) => byKey(String(a.sk), String(b.sk)))
+    .slice(0, PLACED_PER_ITEM);
   const recordOf = (marker: Item) => (marker.change as Key).pk;
   const versions = new Map<string, Item[]>();
   for (const marker of oldest) versions.set(recordOf(marker), [...(versions.get(recordOf(marker)) ?? []), marker]);
@@ -394,6 +399,12 @@ export async function readHistory(resource: string, entityId: string | number, a
 
 /** The history position after a record's last change (its `cursor=now`). */
 export async function historyEnd(resource: string, entityId: string | number): Promise<string> {
-  const { items } = await queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId) }, ConsistentRead: true, ScanIndexForward: false, Limit: 1 });
+  const { items } = await queryPage({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId) },
+    ConsistentRead: true,
+    ScanIndexForward: false,
+    Limit: 1,
+  });
   return String(items[0]?.sk ?? '');
 }

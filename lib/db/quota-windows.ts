@@ -98,10 +98,16 @@ export function defineQuotaWindows(prefix: string) {
     try {
       let wanted = leaseSize(quota);
       while (!state.exact) {
-        const leased = await add(subject, state, quota, { taken: wanted, used: reported }, {
-          expression: 'attribute_not_exists(taken) OR taken <= :most',
-          values: { ':most': quota.requests - wanted },
-        });
+        const leased = await add(
+          subject,
+          state,
+          quota,
+          { taken: wanted, used: reported },
+          {
+            expression: 'attribute_not_exists(taken) OR taken <= :most',
+            values: { ':most': quota.requests - wanted },
+          },
+        );
         if (leased.written) {
           state.leased += wanted;
           return;
@@ -114,10 +120,16 @@ export function defineQuotaWindows(prefix: string) {
         if (reported > 0) await add(subject, state, quota, { taken: 0, used: reported });
         return;
       }
-      const admitted = await add(subject, state, quota, { taken: 1, used: reported + 1 }, {
-        expression: '(attribute_not_exists(used) OR used <= :mostUsed) AND (attribute_not_exists(taken) OR taken < :cap)',
-        values: { ':mostUsed': quota.requests - reported - 1, ':cap': quota.requests + allowance(quota) },
-      });
+      const admitted = await add(
+        subject,
+        state,
+        quota,
+        { taken: 1, used: reported + 1 },
+        {
+          expression: '(attribute_not_exists(used) OR used <= :mostUsed) AND (attribute_not_exists(taken) OR taken < :cap)',
+          values: { ':mostUsed': quota.requests - reported - 1, ':cap': quota.requests + allowance(quota) },
+        },
+      );
       if (admitted.written) {
         state.admittedExactly += 1;
         return;

@@ -58,8 +58,7 @@ export function addStep(count: ShardedCount, recordId: number, delta: number, { 
 }
 
 /** The steps that make every shard at zero (a count whose additions require its shards: `whileExists`). */
-export const createSteps = (count: ShardedCount, start = 0): WriteStep[] =>
-  everyShard(count).map((key, shard) => put({ ...key, [VALUE]: shard === 0 ? start : 0 }, ABSENT));
+export const createSteps = (count: ShardedCount, start = 0): WriteStep[] => everyShard(count).map((key, shard) => put({ ...key, [VALUE]: shard === 0 ? start : 0 }, ABSENT));
 
 /** Each shard's value as read, by sort key. */
 export type ShardValues = ReadonlyMap<string, number>;
@@ -89,9 +88,5 @@ export async function readTotal(count: ShardedCount): Promise<number | undefined
 export const removeAsReadSteps = (count: ShardedCount, read: ShardValues | undefined, changed: OnConditionFailed): WriteStep[] =>
   everyShard(count).map((key) => {
     const value = read?.get(key.sk);
-    return remove(
-      key,
-      value === undefined ? { expression: 'attribute_not_exists(pk)' } : { expression: '#n = :read', names: { '#n': VALUE }, values: { ':read': value } },
-      changed,
-    );
+    return remove(key, value === undefined ? { expression: 'attribute_not_exists(pk)' } : { expression: '#n = :read', names: { '#n': VALUE }, values: { ':read': value } }, changed);
   });

@@ -61,7 +61,9 @@ export async function conditionally<T>(write: Promise<T>): Promise<{ written: tr
 
 /** One item put on its own, on condition: `written`, or not, with the item found (a lease taken by another, a record already there). */
 export const putIf = async (item: Item, condition: Condition): Promise<{ written: true } | { written: false; found: Item | undefined }> => {
-  const put = await conditionally(request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: item, ...conditionParts(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), options)));
+  const put = await conditionally(
+    request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: item, ...conditionParts(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), options)),
+  );
   return put.written ? { written: true } : put;
 };
 
@@ -167,7 +169,6 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
   if (Delete) return { Delete: { ...Delete, ...old } };
   return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
-
 
 /** Makes the step that records a write's outcome (idempotency-store.ts), for the work it runs in. */
 export type OutcomeRecorder = (outcome: unknown) => WriteStep;

@@ -78,7 +78,9 @@ export async function checkDeployment(event: PreTrafficEvent, routeNamed: (route
   }
   const status = reason === undefined ? 'Succeeded' : 'Failed';
   try {
-    await codedeploy.send(new codedeploySdk.PutLifecycleEventHookExecutionStatusCommand({ deploymentId: event.DeploymentId, lifecycleEventHookExecutionId: event.LifecycleEventHookExecutionId, status }));
+    await codedeploy.send(
+      new codedeploySdk.PutLifecycleEventHookExecutionStatusCommand({ deploymentId: event.DeploymentId, lifecycleEventHookExecutionId: event.LifecycleEventHookExecutionId, status }),
+    );
   } finally {
     codedeploy.destroy();
     lambda.destroy();

@@ -38,9 +38,7 @@ export async function keep(letters: readonly DeadLetter[]): Promise<void> {
   const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
   for (let start = 0; start < letters.length; start += 10) {
     const batch = letters.slice(start, start + 10);
-    const result = await (await sqs()).send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: batch.map((letter, k) => ({ Id: String(k), MessageBody: JSON.stringify(letter) })) }),
-    );
+    const result = await (await sqs()).send(new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: batch.map((letter, k) => ({ Id: String(k), MessageBody: JSON.stringify(letter) })) }));
     if (result.Failed?.length) throw new Error(`the dead-letter queue refused ${result.Failed.length} letters`);
   }
 }

@@ -27,6 +27,9 @@ export function logBatch(outcome: BatchOutcome): void {
   log(outcome.failed > 0 ? 'warn' : 'info', 'events', {
     ...outcome,
     ...Object.fromEntries(METRICS.map(([field, name]) => [name, outcome[field]])),
-    ...metricsDirective(EVENTS_NAMESPACE, METRICS.map(([, name, unit]) => [name, unit] as const)),
+    ...metricsDirective(
+      EVENTS_NAMESPACE,
+      METRICS.map(([, name, unit]) => [name, unit] as const),
+    ),
   });
 }

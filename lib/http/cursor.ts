@@ -7,7 +7,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serverKey } from '../secrets.js';
 import { badCursor } from './errors.js';
 
-const sign = async (payload: string): Promise<Buffer> => createHmac('sha256', await serverKey('cursor')).update(payload).digest();
+const sign = async (payload: string): Promise<Buffer> =>
+  createHmac('sha256', await serverKey('cursor'))
+    .update(payload)
+    .digest();
 
 export async function encodeCursor(scope: string, position: unknown): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ s: scope, p: position })).toString('base64url');

@@ -39,7 +39,7 @@ export function toProblem(error: unknown): HttpProblem {
   }
   // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).
   if (error instanceof SecretMissing) return new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log');
-  if (error instanceof SealedSecretUnreadable) return new HttpProblem(500, 'a stored secret could not be opened with this server\'s secret: it was sealed under another one; see the server\'s log');
+  if (error instanceof SealedSecretUnreadable) return new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log");
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'

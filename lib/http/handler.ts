@@ -146,19 +146,22 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
     const caller = context.apiKey!;
     // The changes a write records name the key and the request (the request log's id).
-    const run = () => actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, () => operation({
-      body: parsed.body as Output<Body>,
-      query: listQuery as Output<Query>,
-      params: params as PathParams<Name>,
-      page,
-      expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
-      caller,
-      positionOf: (text) => {
-        const list = schemas.cursorsOf;
-        if (!list) throw new Error(`${name} takes no cursor of another list`);
-        return text === 'now' && routeByName(list).followed ? Promise.resolve('now') : decodeCursor(cursorScope(list, {}), text);
-      },
-    }));
+    const run = () =>
+      actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, () =>
+        operation({
+          body: parsed.body as Output<Body>,
+          query: listQuery as Output<Query>,
+          params: params as PathParams<Name>,
+          page,
+          expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
+          caller,
+          positionOf: (text) => {
+            const list = schemas.cursorsOf;
+            if (!list) throw new Error(`${name} takes no cursor of another list`);
+            return text === 'now' && routeByName(list).followed ? Promise.resolve('now') : decodeCursor(cursorScope(list, {}), text);
+          },
+        }),
+      );
     // Under an Idempotency-Key, the create's transaction records its row too.
     const lease = context.idempotencyLease;
     const result = lease ? await recordingOutcomes(outcomeRecorder(lease), run) : await run();

@@ -17,16 +17,16 @@ interface CompiledRoute {
 }
 
 // The catch-all (`$default`) is what answers when nothing here matches.
-const compiled: CompiledRoute[] = routes.filter((route) => route.method !== 'ANY').map((route) => {
-  const paramNames: string[] = [];
-  const source = route.path
-    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    .replace(/\{(\w+)\}/g, (_, name: string) => {
+const compiled: CompiledRoute[] = routes
+  .filter((route) => route.method !== 'ANY')
+  .map((route) => {
+    const paramNames: string[] = [];
+    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
       paramNames.push(name);
       return '(\\d+)';
     });
-  return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
-});
+    return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
+  });
 
 /** Path ids are positive integers up to 2^53−1 (CONTRACT §1); anything else does not match. */
 export function isPathId(value: string): boolean {

@@ -58,7 +58,9 @@ const skipped = (field: string, message: string): Outcome => ({ status: 'skipped
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -136,9 +138,7 @@ const productKind: Kind<Product> = {
     // a transaction shares with the API's writes, the fewer conflicts, and only the sum is read.
     const perRule = new Map<number, { productId: number; count: number }>();
     for (const { taxRuleId, id } of records) perRule.set(taxRuleId, { productId: perRule.get(taxRuleId)?.productId ?? id, count: (perRule.get(taxRuleId)?.count ?? 0) + 1 });
-    const counts = [...perRule].map(([ruleId, { productId, count }]) =>
-      countProductStep(ruleId, productId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)),
-    );
+    const counts = [...perRule].map(([ruleId, { productId, count }]) => countProductStep(ruleId, productId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)));
     return [...products.create(...records), ...counts];
   },
   updateSteps(stored, next) {
@@ -199,8 +199,7 @@ const transactionShareOf = (record: object): number => 2 * sizeOf(record);
  * Runs `attempt`, waiting and trying again while DynamoDB is throttled or out of reach (a store's
  * import is worth waiting for), a bounded number of times.
  */
-const patiently = <T>(attempt: () => Promise<T>): Promise<T> =>
-  retrying(attempt, { attempts: 8, retryable: (error) => error instanceof Unavailable, waitMs: equalJitter(100, 5_000) });
+const patiently = <T>(attempt: () => Promise<T>): Promise<T> => retrying(attempt, { attempts: 8, retryable: (error) => error instanceof Unavailable, waitMs: equalJitter(100, 5_000) });
 
 /**
  * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps

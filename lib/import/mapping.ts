@@ -53,12 +53,7 @@ export function whatChanged(before: string, after: string): string {
 }
 
 /** The texts a schema changed, each named by its Thelia row and column: the values given and the values kept. */
-function changedTexts(
-  place: Omit<Normalization, 'column' | 'what' | 'before' | 'after'>,
-  given: Record<string, unknown>,
-  kept: Record<string, unknown>,
-  columns: readonly string[],
-): Normalization[] {
+function changedTexts(place: Omit<Normalization, 'column' | 'what' | 'before' | 'after'>, given: Record<string, unknown>, kept: Record<string, unknown>, columns: readonly string[]): Normalization[] {
   const changed: Normalization[] = [];
   for (const column of columns) {
     const [before, after] = [given[column], kept[column]];
@@ -232,12 +227,17 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   if ('problem' in context.currency) problems.push({ field: 'currency.by_default', message: context.currency.problem });
   const [saleElement, ...otherSaleElements] = product.defaultSaleElements;
   if (!saleElement) problems.push({ field: 'product_sale_elements.is_default', message: 'the product has no default sale element' });
-  else if (otherSaleElements.length) problems.push({ field: 'product_sale_elements.is_default', message: `the product has ${product.defaultSaleElements.length} default sale elements (${list(product.defaultSaleElements.map((e) => e.id))})` });
+  else if (otherSaleElements.length)
+    problems.push({
+      field: 'product_sale_elements.is_default',
+      message: `the product has ${product.defaultSaleElements.length} default sale elements (${list(product.defaultSaleElements.map((e) => e.id))})`,
+    });
   else if (saleElement.price === null && 'id' in context.currency && currencyIds.has(context.currency.id)) {
     // (An unknown currency is the problem to fix first: the schema names it below.)
     problems.push({ field: 'product_price.price', message: `sale element ${saleElement.id} has no price in the default currency (${context.currency.id})` });
   }
-  if (product.defaultCategories.length > 1) problems.push({ field: 'product_category.default_category', message: `the product has ${product.defaultCategories.length} default categories (${list(product.defaultCategories)})` });
+  if (product.defaultCategories.length > 1)
+    problems.push({ field: 'product_category.default_category', message: `the product has ${product.defaultCategories.length} default categories (${list(product.defaultCategories)})` });
   const normalized: Normalization[] = [];
   const i18n = productTexts(product, problems, normalized);
 
@@ -279,7 +279,10 @@ const CUSTOMER_COLUMNS: Record<string, string> = {
 /** A customer's fields as the API's create checks them, with a password hash instead of a password (kept here: no Lambda needs it). */
 const CustomerImport = v.pipe(
   v.omit(CustomerFields, ['password']),
-  v.forward(v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch), ['zipcode']),
+  v.forward(
+    v.partialCheck([['country'], ['zipcode']], (c) => zipcodeFits(c.country, c.zipcode), zipcodeMismatch),
+    ['zipcode'],
+  ),
 );
 
 /** A whole bcrypt hash, as PHP's password_hash(PASSWORD_BCRYPT) writes it: checkLogin verifies it (isBcrypt) and upgrades it. */
@@ -290,7 +293,8 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
   const dates = datesOf('customer', customer, problems);
   const [address, ...otherAddresses] = customer.defaultAddresses;
   if (!address) problems.push({ field: 'address.is_default', message: 'the customer has no default address' });
-  else if (otherAddresses.length) problems.push({ field: 'address.is_default', message: `the customer has ${customer.defaultAddresses.length} default addresses (${list(customer.defaultAddresses.map((a) => a.id))})` });
+  else if (otherAddresses.length)
+    problems.push({ field: 'address.is_default', message: `the customer has ${customer.defaultAddresses.length} default addresses (${list(customer.defaultAddresses.map((a) => a.id))})` });
   const passwordHash = customer.password ?? '';
   if (!passwordHash) problems.push({ field: 'customer.password', message: 'is empty' });
   else if (!isWholeBcryptHash(passwordHash)) {

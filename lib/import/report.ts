@@ -159,8 +159,7 @@ const HEADINGS: Record<OutcomeName, [run: string, dryRun: string]> = {
 };
 
 /** A value as JSON, with what a reader cannot see spelled out: spaces other than U+0020, format characters, combining marks. */
-const shown = (value: unknown): string =>
-  JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+const shown = (value: unknown): string => JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
 /** Where a value came from in Thelia, named as skipped records' columns are: `address.city (id 2)`, `product_i18n.title (id 10, fr_FR)`. */
 const placeOf = (value: Normalization): string => `${value.table}.${value.column} (id ${[value.row, value.locale].filter((part) => part !== undefined).join(', ')})`;
@@ -187,8 +186,16 @@ export function formatReport(report: ImportReport): string {
   const section = <T>(title: string, items: readonly T[], line: (item: T) => string) => {
     if (items.length) lines.push('', `${title} (${items.length}):`, ...items.map((item) => `  ${line(item)}`));
   };
-  section('Conflicts, changed in Thelia and through the API since the import, left as they are', report.conflicts, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
-  section('Changed in Thelia since the import, not applied (--update applies those nobody changed through the API)', report.notApplied, (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`);
+  section(
+    'Conflicts, changed in Thelia and through the API since the import, left as they are',
+    report.conflicts,
+    (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`,
+  );
+  section(
+    'Changed in Thelia since the import, not applied (--update applies those nobody changed through the API)',
+    report.notApplied,
+    (r) => `${r.kind} ${r.id}: Thelia updated_at ${r.sourceUpdatedAt}, the table's UPDATE_DATE ${r.tableUpdatedAt}`,
+  );
   section('Missing in Thelia, imported earlier', report.missing, (r) => `${r.kind} ${r.id}: ${r.reason}`);
   section('Skipped', report.skipped, (r) => `${r.kind} ${r.id}: ${r.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
   section('Values changed on the way in', report.normalized, (v) => `${v.kind} ${v.id}: ${placeOf(v)}: ${v.what}, ${shown(v.before)} → ${shown(v.after)}`);

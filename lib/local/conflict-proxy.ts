@@ -69,7 +69,10 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
   const bucket = { tokens: options.throttle?.writesPerSecond ?? 0, at: Date.now() };
 
   /** Sends one request to DynamoDB Local (its headers as sent, less the hop-by-hop ones) and gives back the answer. */
-  function forward({ connection: _connection, 'transfer-encoding': _encoding, 'keep-alive': _keepAlive, ...headers }: IncomingHttpHeaders, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  function forward(
+    { connection: _connection, 'transfer-encoding': _encoding, 'keep-alive': _keepAlive, ...headers }: IncomingHttpHeaders,
+    body: Buffer,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const upstream = httpRequest(
         { host: target.hostname, port: target.port, method: 'POST', path: '/', agent, headers: { ...headers, host: target.host, 'content-length': body.length } },
@@ -184,10 +187,17 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
     const writes = operation !== 'TransactGetItems';
     if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
       const conflicting = names.map((name) => writing.has(name) || (writes && reading.has(name)));
-      if (conflicting.some(Boolean)) return cancel(response, conflicting.map((c) => (c ? 'TransactionConflict' : 'None')));
+      if (conflicting.some(Boolean))
+        return cancel(
+          response,
+          conflicting.map((c) => (c ? 'TransactionConflict' : 'None')),
+        );
       if (writes && !allowWrite(named.map((n) => n.partition))) {
         counts.throttled++;
-        return cancel(response, named.map((n) => (n.partition === JSON.stringify({ S: options.throttle?.partitionKey }) ? 'ThrottlingError' : 'None')));
+        return cancel(
+          response,
+          named.map((n) => (n.partition === JSON.stringify({ S: options.throttle?.partitionKey }) ? 'ThrottlingError' : 'None')),
+        );
       }
       const locks = writes ? writing : reading;
       hold(locks, names);

@@ -144,9 +144,7 @@ const turns = new Map<string, Turns>();
 const FIRST_RUN_ESTIMATE_MS = 250;
 
 const refusedForNow = (retryAfterSeconds: number) =>
-  problemResponse(
-    new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
-  );
+  problemResponse(new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }));
 
 async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>): Promise<HttpResponse> {
   if (!route.hashesPasswords) return work();
@@ -188,8 +186,6 @@ export async function dispatch(request: LocalRequest): Promise<HttpResponse> {
   const match = matchRoute(request.method, url.pathname);
   if (match instanceof HttpProblem) return problemResponse(match);
   const handler = await loadHandler(match.route);
-  const response = await inTurn(match.route, () =>
-    handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-'))),
-  );
+  const response = await inTurn(match.route, () => handler(toApiGatewayEvent(request, match.route, match.params), lambdaContext(match.route.name.replace('/', '-'))));
   return asLambdaReturns(response, match.route);
 }

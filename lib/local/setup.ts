@@ -67,9 +67,7 @@ async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): 
   const marker = setupMarker('REFERENCE_DATA');
   const current = await doc.send(new GetCommand({ TableName: name, Key: marker, ConsistentRead: true }));
   if (current.Item?.version === referenceVersion) return;
-  const items = Object.entries(referenceRecords).flatMap(([kind, records]) =>
-    (records as ReadonlyArray<{ id: number }>).map((record) => ({ ...referenceKey(kind, record.id), ...record })),
-  );
+  const items = Object.entries(referenceRecords).flatMap(([kind, records]) => (records as ReadonlyArray<{ id: number }>).map((record) => ({ ...referenceKey(kind, record.id), ...record })));
   for (let i = 0; i < items.length; i += 25) {
     let request: BatchWriteCommandInput['RequestItems'] = { [name]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
     while (request && Object.keys(request).length) {

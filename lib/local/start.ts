@@ -59,12 +59,11 @@ async function main(): Promise<void> {
   };
   if (!process.env.DYNAMODB_ENDPOINT) {
     const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
-    dynamo = await superviseDynamoDbLocal(
-      { dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) },
-      { say: (message) => console.error(message), giveUp: (reason) => giveUp(reason) },
-    );
+    dynamo = await superviseDynamoDbLocal({ dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) }, { say: (message) => console.error(message), giveUp: (reason) => giveUp(reason) });
     if (!dynamo.loopbackOnly) {
-      console.error(`DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The embedded DynamoDB Local.`);
+      console.error(
+        `DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The embedded DynamoDB Local.`,
+      );
     }
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     // `npm run api-key` finds the running DynamoDB Local through this file.
@@ -122,7 +121,7 @@ async function main(): Promise<void> {
     // A `sign` value is a reusable credential (it covers only the body): print how to compute it, never one.
     const tryIt = created
       ? [
-          "Try it (sign = HMAC-SHA1 of the body, keyed with the hex-decoded secure key; README: A curl session):",
+          'Try it (sign = HMAC-SHA1 of the body, keyed with the hex-decoded secure key; README: A curl session):',
           `  SECURE=<the secure key of ${created.apiKey}>`,
           `  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=$(printf '' | openssl dgst -sha1 -mac HMAC -macopt "hexkey:$SECURE" | sed 's/^.*= //')"`,
         ].join('\n')

@@ -16,7 +16,9 @@ import { secretSource } from './server-secret.js';
 const SECRET_RECORD: Key = { pk: 'SETUP', sk: 'SECRET' };
 
 export const secretFingerprint = async (): Promise<string> =>
-  createHmac('sha256', await serverKey('table-fingerprint')).update('store-api table secret').digest('hex');
+  createHmac('sha256', await serverKey('table-fingerprint'))
+    .update('store-api table secret')
+    .digest('hex');
 
 export class SecretMismatch extends Error {
   constructor(sealedBy: string, theirs: string, ours: string) {

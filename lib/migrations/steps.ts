@@ -113,7 +113,11 @@ async function shardCounts(migration: Migration): Promise<void> {
 /** Seals a secret stored in clear, unless it changed since it was read (then it was written sealed). */
 async function sealInPlace(key: Key, attribute: string, clear: string, context: string, migration: Migration): Promise<void> {
   const sealed = await seal(clear, context);
-  const step = update(key, { update: 'SET #secret = :sealed', condition: '#secret = :clear', names: { '#secret': attribute }, values: { ':sealed': sealed, ':clear': clear } }, () => new WriteConflict());
+  const step = update(
+    key,
+    { update: 'SET #secret = :sealed', condition: '#secret = :clear', names: { '#secret': attribute }, values: { ':sealed': sealed, ':clear': clear } },
+    () => new WriteConflict(),
+  );
   try {
     await writeAtomically([step]);
     migration.secretsSealed++;

@@ -94,8 +94,8 @@ function success(route: RouteDefinition): JsonObject {
     ...(route.followed
       ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
       : route.list
-      ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
-      : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) }),
+        ? { 'X-Total-Count': ref('headers/X-Total-Count'), 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }
+        : { ETag: ref('headers/ETag'), ...(route.idempotent ? { 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') } : {}) }),
     ...RATE_LIMIT_HEADERS,
   };
   return {
@@ -131,13 +131,9 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
           ].join(' '),
         }
       : {}),
-    ...(route.permission
-      ? { security: [{ token: [] }], 'x-required-access': `${route.permission.resource}:${route.permission.access}` }
-      : { security: [] }),
+    ...(route.permission ? { security: [{ token: [] }], 'x-required-access': `${route.permission.resource}:${route.permission.access}` } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
-    ...(schemas.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body), ...(sample?.body ? { example: sample.body } : {}) } } } }
-      : {}),
+    ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body), ...(sample?.body ? { example: sample.body } : {}) } } } } : {}),
     responses: { [route.status]: success(route), ...problems(route, schemas) },
   };
 }
@@ -154,7 +150,11 @@ function headOperation(get: JsonObject): JsonObject {
   return { ...rest, operationId: `${String(get.operationId)}Head`, summary: 'The GET answer, status and headers, without its body', responses };
 }
 
-const problemHeaders = (extra: Record<string, JsonObject>) => ({ description: 'RFC 9457 problem details', headers: extra, content: { 'application/problem+json': { schema: ref('schemas/Problem') } } });
+const problemHeaders = (extra: Record<string, JsonObject>) => ({
+  description: 'RFC 9457 problem details',
+  headers: extra,
+  content: { 'application/problem+json': { schema: ref('schemas/Problem') } },
+});
 
 export function openApiDocument(handlers: readonly DocumentedHandler[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
@@ -212,7 +212,7 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         Link: { description: '`<next page>; rel="next"`, when there is one', schema: { type: 'string' } },
         'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Policy': {
-          description: "the API key's quota (IETF ratelimit-headers): `\"default\";q=<requests>;w=<seconds>`; only for a key with a quota",
+          description: 'the API key\'s quota (IETF ratelimit-headers): `"default";q=<requests>;w=<seconds>`; only for a key with a quota',
           schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
         },
         RateLimit: {

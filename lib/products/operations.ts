@@ -46,8 +46,7 @@ async function resolveTaxRule(requested: number): Promise<number> {
 const countInto = (ruleId: number, productId: number) => countProductStep(ruleId, productId, 1, unknownTaxRule);
 
 /** The text fields sent, as one locale's texts. */
-export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> =>
-  Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
+export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> => Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
 /** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
 export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
@@ -72,7 +71,10 @@ async function productsPage(query: ProductListInput, page: PageRequest): Promise
 /** The page and the rules' version in parallel: one round trip when this container has the rules cached. */
 export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
   const [found, version] = await Promise.all([productsPage(query, page), taxRulesVersion.read()]);
-  const rules = await taxRulesAt(version, found.items.map((p) => p.taxRuleId));
+  const rules = await taxRulesAt(
+    version,
+    found.items.map((p) => p.taxRuleId),
+  );
   return mapPage(found, (p) => productRow(p, localeOf(query.lang), rules.get(p.taxRuleId)));
 }
 

@@ -10,7 +10,12 @@ import { TEXT_FIELDS, type Product } from './entity.js';
 export function taxedPrice(price: string, rule: TaxRule | undefined): string {
   const micros = parseMicros(price)!;
   if (!rule || !rule.countries.includes(defaultCountryId)) return formatMicros(micros);
-  return formatMicros(applyPercents(micros, rule.taxes.map((id) => taxes.get(id)?.percent ?? '0')));
+  return formatMicros(
+    applyPercents(
+      micros,
+      rule.taxes.map((id) => taxes.get(id)?.percent ?? '0'),
+    ),
+  );
 }
 
 export function productRow(p: Product, locale: string, rule: TaxRule | undefined): Row {

@@ -32,7 +32,9 @@ export const langById = new Map(langs.map((l) => [l.id, l]));
 
 export const titleIds = new Set(runtime.titleIds);
 export const currencyIds = new Set(runtime.currencyIds);
-export const countries = new Map<number, Country>(runtime.countries.map(([id, isoalpha2, zipCodeFormat]) => [Number(id), { id: Number(id), isoalpha2: String(isoalpha2), zipCodeFormat: zipCodeFormat === null ? null : String(zipCodeFormat) }]));
+export const countries = new Map<number, Country>(
+  runtime.countries.map(([id, isoalpha2, zipCodeFormat]) => [Number(id), { id: Number(id), isoalpha2: String(isoalpha2), zipCodeFormat: zipCodeFormat === null ? null : String(zipCodeFormat) }]),
+);
 export const taxes = new Map<number, Tax>(runtime.taxes.map(([id, percent]) => [Number(id), { id: Number(id), percent: String(percent) }]));
 
 /** The shop's country: taxed prices are computed for it (CONTRACT §4). */
@@ -44,9 +46,7 @@ export const defaultCountryId: number = runtime.defaultCountryId;
  */
 export function zipCodeMatches(country: Country, zipcode: string): boolean {
   if (!country.zipCodeFormat) return true;
-  const pattern = [...country.zipCodeFormat]
-    .map((ch) => (ch === 'N' ? '\\d' : ch === 'L' ? '[A-Za-z]' : ch === 'C' ? country.isoalpha2 : ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')))
-    .join('');
+  const pattern = [...country.zipCodeFormat].map((ch) => (ch === 'N' ? '\\d' : ch === 'L' ? '[A-Za-z]' : ch === 'C' ? country.isoalpha2 : ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))).join('');
   return new RegExp(`^${pattern}$`, 'i').test(zipcode);
 }
 

@@ -11,8 +11,7 @@ const distinct = <T>(what: string) => v.check<T[], string>((items) => new Set(it
 const countryList = () => v.pipe(v.array(knownId(countries, 'country id'), 'must be an array of country ids'), v.nonEmpty('must not be empty'), distinct('country'));
 const taxList = () => v.pipe(v.array(knownId(taxes, 'tax id'), 'must be an array of tax ids'), v.nonEmpty('must not be empty'), distinct('tax'));
 
-const distinctLocales = <T extends { locale: string }>() =>
-  v.check<T[], string>((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, 'must not repeat a locale');
+const distinctLocales = <T extends { locale: string }>() => v.check<T[], string>((entries) => new Set(entries.map((e) => e.locale)).size === entries.length, 'must not repeat a locale');
 
 const I18nEntry = v.strictObject({ locale: locale(), title: requiredText(), description: v.optional(longText(MAX_DESCRIPTION)) });
 

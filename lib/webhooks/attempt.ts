@@ -65,9 +65,7 @@ export async function attemptDelivery(webhook: WebhookSubscription, { change, jo
   if (attempt.delivered || reason) {
     return { outcome: reason ? { kind: 'disabled', reason } : { kind: 'delivered' }, steps: [logged, ...(job ? [deliveryJobs.complete(job, lost)] : [])] };
   }
-  const again = job
-    ? deliveryJobs.reschedule(job, next!, { attempt: number + 1, firstAttemptAt }, lost)
-    : deliveryJob(webhook.id, change, next!, { attempt: 2, firstAttemptAt });
+  const again = job ? deliveryJobs.reschedule(job, next!, { attempt: number + 1, firstAttemptAt }, lost) : deliveryJob(webhook.id, change, next!, { attempt: 2, firstAttemptAt });
   return { outcome: { kind: 'failed', nextAt: next!, attempt: number + 1, retry: jobKey(webhook.id, change.id) }, steps: [logged, again] };
 }
 

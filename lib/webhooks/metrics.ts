@@ -29,6 +29,9 @@ export function logTick(lastChangeAt: number | undefined, dueJobs: number): void
   log('info', 'webhooks round', {
     DispatchLag: lastChangeAt === undefined ? 0 : Math.max(0, Date.now() - lastChangeAt),
     DueJobs: dueJobs,
-    ...metricsDirective(WEBHOOKS_NAMESPACE, [['DispatchLag', 'Milliseconds'], ['DueJobs', 'Count']]),
+    ...metricsDirective(WEBHOOKS_NAMESPACE, [
+      ['DispatchLag', 'Milliseconds'],
+      ['DueJobs', 'Count'],
+    ]),
   });
 }

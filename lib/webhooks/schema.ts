@@ -22,7 +22,9 @@ export const WebhookUpdate = v.pipe(
   v.check((body) => Object.keys(body).length > 0, 'has nothing to update: send at least one field to change'),
 );
 export const DeliveriesQuery = v.object({ limit: v.optional(v.pipe(integer(1), v.maxValue(100, 'must be at most 100')), 50) });
-export const ReplayBody = v.strictObject({ cursor: v.pipe(v.string('must be a cursor of GET /api/changes without filters, or now'), v.nonEmpty('must be a cursor of GET /api/changes without filters, or now')) });
+export const ReplayBody = v.strictObject({
+  cursor: v.pipe(v.string('must be a cursor of GET /api/changes without filters, or now'), v.nonEmpty('must be a cursor of GET /api/changes without filters, or now')),
+});
 
 export type WebhookCreateInput = v.InferOutput<typeof WebhookCreate>;
 export type WebhookUpdateInput = v.InferOutput<typeof WebhookUpdate>;

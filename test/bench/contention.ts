@@ -119,9 +119,11 @@ async function step(server: Server): Promise<void> {
 async function slice(server: Server, ms: number): Promise<void> {
   const started = performance.now();
   const until = Date.now() + ms;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (Date.now() < until) await step(server);
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < until) await step(server);
+    }),
+  );
   server.elapsedMs += performance.now() - started;
 }
 
@@ -158,17 +160,40 @@ export async function contentionBenchmark(dynamoEndpoint: string): Promise<void>
     for (let i = 0; i < SLICES; i++) for (const server of servers) await slice(server, (SECONDS * 1000) / SLICES);
 
     console.log(`\ncontention: ${CLIENTS} clients × ${SECONDS} s creating, updating and deleting products through npm start, in ${SLICES} alternating slices`);
-    console.log('DynamoDB'.padEnd(12), 'creates/s'.padStart(10), 'create p50/p99'.padStart(16), 'update p50/p99'.padStart(16), 'delete p50/p99'.padStart(16), '  statuses (create | update | delete)', '  feed');
+    console.log(
+      'DynamoDB'.padEnd(12),
+      'creates/s'.padStart(10),
+      'create p50/p99'.padStart(16),
+      'update p50/p99'.padStart(16),
+      'delete p50/p99'.padStart(16),
+      '  statuses (create | update | delete)',
+      '  feed',
+    );
     const rates: number[] = [];
     for (const [i, server] of servers.entries()) {
       const creates = server.statuses.create.get(201) ?? 0;
       const rate = creates / (server.elapsedMs / 1000);
       rates.push(rate);
       const latency = (operation: Operation) => `${percentile(server.latencies[operation], 50).toFixed(0)}/${percentile(server.latencies[operation], 99).toFixed(0)} ms`;
-      const statuses = (['create', 'update', 'delete'] as const).map((operation) => [...server.statuses[operation]].sort(([a], [b]) => a - b).map(([status, count]) => `${count}×${status}`).join(' ')).join(' | ');
+      const statuses = (['create', 'update', 'delete'] as const)
+        .map((operation) =>
+          [...server.statuses[operation]]
+            .sort(([a], [b]) => a - b)
+            .map(([status, count]) => `${count}×${status}`)
+            .join(' '),
+        )
+        .join(' | ');
       const feed = await feedCheck(server, cursors[i]!);
       const exact = feed.changes === server.committed && feed.distinct === feed.changes ? 'exact' : `NOT EXACT (${feed.changes} changes, ${feed.distinct} distinct, ${server.committed} writes)`;
-      console.log(server.name.padEnd(12), rate.toFixed(1).padStart(10), latency('create').padStart(16), latency('update').padStart(16), latency('delete').padStart(16), `  ${statuses}`, `  ${exact} (${feed.changes})`);
+      console.log(
+        server.name.padEnd(12),
+        rate.toFixed(1).padStart(10),
+        latency('create').padStart(16),
+        latency('update').padStart(16),
+        latency('delete').padStart(16),
+        `  ${statuses}`,
+        `  ${exact} (${feed.changes})`,
+      );
     }
     console.log(`creates/s with DynamoDB's conflicts against without: ${(rates[1]! / rates[0]!).toFixed(2)}×`);
   } finally {

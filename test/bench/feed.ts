@@ -66,14 +66,15 @@ export async function feedInBackground(): Promise<void> {
   await placing;
   const delays = [...answered].map(([key, at]) => (seen.get(key) ?? Infinity) - at);
   console.log(`\nthe feed kept up in the background: ${WRITERS} writers × ${WRITE_SECONDS} s, ${answered.size} updates, nobody placing but the placer (every 500 ms)`);
-  console.log("a write's answer to its change in the feed".padEnd(50), `p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms`);
+  console.log(
+    "a write's answer to its change in the feed".padEnd(50),
+    `p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms`,
+  );
 
   // 2. A backlog, drained oldest first: each change and its marker as a write would record them.
   const from = await feedEnd();
   const started = performance.now();
-  const items = Array.from({ length: BACKLOG }, (_, i) => changeSteps('product', ids[i % ids.length]!, 'updated', 1_000_000 + i, [])).flatMap((steps) =>
-    steps.map((step) => step.item.Put!.Item!),
-  );
+  const items = Array.from({ length: BACKLOG }, (_, i) => changeSteps('product', ids[i % ids.length]!, 'updated', 1_000_000 + i, [])).flatMap((steps) => steps.map((step) => step.item.Put!.Item!));
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   await Promise.all(
     Array.from({ length: 4 }, async (_, lane) => {
@@ -102,5 +103,8 @@ export async function feedInBackground(): Promise<void> {
     read += page.changes.length;
     at = page.next;
   }
-  console.log(`a backlog of ${BACKLOG} changes (written in ${(written / 1000).toFixed(1)} s)`.padEnd(50), `drained in ${(drained / 1000).toFixed(1)} s (${Math.round(placed / (drained / 1000))}/s), ${read} in the feed, ${inOrder ? 'oldest first' : 'NOT oldest first'}`);
+  console.log(
+    `a backlog of ${BACKLOG} changes (written in ${(written / 1000).toFixed(1)} s)`.padEnd(50),
+    `drained in ${(drained / 1000).toFixed(1)} s (${Math.round(placed / (drained / 1000))}/s), ${read} in the feed, ${inOrder ? 'oldest first' : 'NOT oldest first'}`,
+  );
 }

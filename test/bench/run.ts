@@ -51,7 +51,16 @@ async function coldStart(): Promise<void> {
   const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-bench-'));
   try {
     const floorFile = path.join(outdir, 'floor', 'index.mjs');
-    await build({ ...BUNDLE, mainFields: [...BUNDLE.mainFields], banner: { js: BUNDLE.banner }, entryPoints: ['test/bench/floor-handler.ts'], bundle: true, format: 'esm', platform: 'node', outfile: floorFile });
+    await build({
+      ...BUNDLE,
+      mainFields: [...BUNDLE.mainFields],
+      banner: { js: BUNDLE.banner },
+      entryPoints: ['test/bench/floor-handler.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: floorFile,
+    });
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
@@ -70,17 +79,33 @@ async function coldStart(): Promise<void> {
     };
 
     const floorBytes = readFileSync(floorFile);
-    console.log(`cold start: fresh-process import, ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)}); ratio = median of the pairs' ratios`);
+    console.log(
+      `cold start: fresh-process import, ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)}); ratio = median of the pairs' ratios`,
+    );
     console.log('function'.padEnd(24), 'bytes'.padStart(11), 'gzip'.padStart(11), 'import ms'.padStart(10), 'floor ms'.padStart(9), 'ratio'.padStart(6));
     // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
     const control = await pairs(floorFile, 'handler', Object.values(environments)[0]!);
-    console.log('floor (control)'.padEnd(24), kib(floorBytes.length).padStart(11), kib(gzipSync(floorBytes).length).padStart(11), control.own.toFixed(1).padStart(10), control.floor.toFixed(1).padStart(9), control.ratio.toFixed(2).padStart(6));
+    console.log(
+      'floor (control)'.padEnd(24),
+      kib(floorBytes.length).padStart(11),
+      kib(gzipSync(floorBytes).length).padStart(11),
+      control.own.toFixed(1).padStart(10),
+      control.floor.toFixed(1).padStart(9),
+      control.ratio.toFixed(2).padStart(6),
+    );
     const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
     for (const fn of functions) {
       const bytes = readFileSync(fn.file);
       const { own, floor, ratio } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
       ratios.push({ name: fn.route.name, ratio, hashes: fn.route.hashesPasswords });
-      console.log(fn.route.name.padEnd(24), kib(bytes.length).padStart(11), kib(gzipSync(bytes).length).padStart(11), own.toFixed(1).padStart(10), floor.toFixed(1).padStart(9), ratio.toFixed(2).padStart(6));
+      console.log(
+        fn.route.name.padEnd(24),
+        kib(bytes.length).padStart(11),
+        kib(gzipSync(bytes).length).padStart(11),
+        own.toFixed(1).padStart(10),
+        floor.toFixed(1).padStart(9),
+        ratio.toFixed(2).padStart(6),
+      );
     }
     for (const hashes of [false, true]) {
       const group = ratios.filter((r) => r.hashes === hashes);
@@ -93,7 +118,17 @@ async function coldStart(): Promise<void> {
     for (const name of ['health/get', 'products/list', 'customers/check-login']) {
       const fn = functions.find((f) => f.route.name === name)!;
       const mapped = path.join(outdir, 'mapped', fn.route.name, 'index.mjs');
-      await build({ ...BUNDLE, mainFields: [...BUNDLE.mainFields], banner: { js: BUNDLE.banner }, entryPoints: [handlerFile(fn.route)], bundle: true, format: 'esm', platform: 'node', outfile: mapped, sourcemap: true });
+      await build({
+        ...BUNDLE,
+        mainFields: [...BUNDLE.mainFields],
+        banner: { js: BUNDLE.banner },
+        entryPoints: [handlerFile(fn.route)],
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        outfile: mapped,
+        sourcemap: true,
+      });
       const environment = environments[fn.logicalId]!;
       const [withMaps, without]: [number[], number[]] = [[], []];
       for (let i = 0; i < PAIRS; i++) {
@@ -163,8 +198,16 @@ async function warmLatency(): Promise<void> {
 
   let n = 0;
   const customer = () => ({
-    title: 1, firstname: 'Bench', lastname: `Name${++n}`, email: `bench${n}@example.com`, password: 'bench password',
-    lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue',
+    title: 1,
+    firstname: 'Bench',
+    lastname: `Name${++n}`,
+    email: `bench${n}@example.com`,
+    password: 'bench password',
+    lang_id: 1,
+    country: 64,
+    zipcode: '75001',
+    city: 'Paris',
+    address1: '1 rue',
   });
   const product = () => ({ ref: `BENCH-${++n}`, default_category: 1, price: '19.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench', visible: n % 2 });
 
@@ -232,7 +275,18 @@ async function checkLoginTimings(): Promise<void> {
     // 3 wrong checks per customer: under the lock-out's 10.
     for (let i = 0; i < PER_KIND / 3; i++) {
       const email = `login-${kind}-${i}@example.com`;
-      const created = await call('POST', '/api/customers', { title: 1, firstname: 'Bench', lastname: 'Login', email, password: 'bench password', lang_id: 1, country: 64, zipcode: '75001', city: 'Paris', address1: '1 rue' });
+      const created = await call('POST', '/api/customers', {
+        title: 1,
+        firstname: 'Bench',
+        lastname: 'Login',
+        email,
+        password: 'bench password',
+        lang_id: 1,
+        country: 64,
+        zipcode: '75001',
+        city: 'Paris',
+        address1: '1 rue',
+      });
       const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
       if (bcryptHash) {
         const change = { set: { passwordHash: bcryptHash } };
@@ -363,7 +417,11 @@ async function webhookDelay(): Promise<void> {
   const { changes } = await readHistory('product', id, undefined, 100);
   const delays = answered.map(({ at, version }) => received.get(changes.find((c) => c.version === version && c.type === 'updated')!.id)! - at);
   if (delays.some((d) => !Number.isFinite(d))) throw new Error('a webhook did not arrive');
-  console.log(`a write's answer to its webhook at a local receiver (30 writes, ticks every 500 ms)`.padEnd(50), `${median(delays).toFixed(0)} ms`.padStart(10), `max ${Math.max(...delays).toFixed(0)} ms`);
+  console.log(
+    `a write's answer to its webhook at a local receiver (30 writes, ticks every 500 ms)`.padEnd(50),
+    `${median(delays).toFixed(0)} ms`.padStart(10),
+    `max ${Math.max(...delays).toFixed(0)} ms`,
+  );
 }
 
 /** A GET of the feed: its rows and the cursor it answers with. */

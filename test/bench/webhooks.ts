@@ -127,16 +127,19 @@ async function oneRun(withBadOnes: boolean, seconds = SECONDS): Promise<RunResul
 export async function webhooksAtScale(): Promise<void> {
   const table = process.env.STORE_TABLE_NAME;
   try {
-    console.log(
-      `\nwebhooks: ${HEALTHY} healthy receivers on 127.0.0.1, ${WRITERS} writers × ${WRITES_PER_SECOND} updates/s for ${SECONDS} s, placer and worker every 500 ms (as npm start)`,
-    );
+    console.log(`\nwebhooks: ${HEALTHY} healthy receivers on 127.0.0.1, ${WRITERS} writers × ${WRITES_PER_SECOND} updates/s for ${SECONDS} s, placer and worker every 500 ms (as npm start)`);
     console.log('run'.padEnd(50), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'delivered'.padStart(10), 'per s'.padStart(7), 'dead/slow attempts'.padStart(19));
     // A first run warms the process and DynamoDB Local (JIT, the emulator's first tables); not reported.
     // Runs still get faster one after another: the kinds go healthy, bad, bad, healthy, so that the
     // drift touches both alike, and each kind's p50 is the mean of its two.
     await oneRun(false);
     const runs: Array<[string, RunResult]> = [];
-    for (const [round, bad] of [[1, false], [1, true], [2, true], [2, false]] as const) {
+    for (const [round, bad] of [
+      [1, false],
+      [1, true],
+      [2, true],
+      [2, false],
+    ] as const) {
       runs.push([bad ? `with one never answering and one taking 9 s (#${round})` : `healthy receivers alone (#${round})`, await oneRun(bad)]);
     }
     for (const [name, run] of runs) {

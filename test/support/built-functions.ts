@@ -86,4 +86,3 @@ export function runBuilt(file: string, handlerExport: string, environment: Recor
     });
   });
 }
-

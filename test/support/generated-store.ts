@@ -57,4 +57,3 @@ export function generatedStore(count: number, first = 1): Record<string, TheliaR
     })),
   };
 }
-

@@ -26,7 +26,6 @@ export function start(env: Record<string, string>): { child: ChildProcessWithout
   return { child, ready };
 }
 
-
 /**
  * The environment of a command as a user's shell runs it: this test process's own table, endpoint
  * and secret left out (a test file has its own), and `env` added.

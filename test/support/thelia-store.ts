@@ -213,7 +213,15 @@ export const theliaAddress = (id: number, customerId: number, isDefault: number,
 export function theliaCustomers(): TheliaRow[] {
   const hash = phpBcrypt(PASSWORDS.ann);
   return [
-    theliaCustomer(1, 'Ann.Smith@Example.com', { title_id: 2, lang_id: null, firstname: 'Ann', lastname: 'Smith', password: hash, created_at: '2015-06-01 10:20:30', updated_at: '2022-02-02 02:02:02' }), // every field
+    theliaCustomer(1, 'Ann.Smith@Example.com', {
+      title_id: 2,
+      lang_id: null,
+      firstname: 'Ann',
+      lastname: 'Smith',
+      password: hash,
+      created_at: '2015-06-01 10:20:30',
+      updated_at: '2022-02-02 02:02:02',
+    }), // every field
     theliaCustomer(2, 'ann.smith@example.com', { password: hash }), // the same email as customer 1, case aside
     theliaCustomer(3, 'title@example.com', { password: hash, title_id: 9 }), // an unknown title
     theliaCustomer(4, 'lang@example.com', { password: hash, lang_id: 9 }), // an unknown language

@@ -13,7 +13,20 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'data' | 'limits';
 
-const LEAVES = ['lib/identity.ts', 'lib/money.ts', 'lib/validation.ts', 'lib/i18n.ts', 'lib/log.ts', 'lib/secrets.ts', 'lib/sealed-secrets.ts', 'lib/routes.ts', 'lib/errors.ts', 'lib/row.ts', 'lib/row-schema.ts', 'lib/reference/index.ts'];
+const LEAVES = [
+  'lib/identity.ts',
+  'lib/money.ts',
+  'lib/validation.ts',
+  'lib/i18n.ts',
+  'lib/log.ts',
+  'lib/secrets.ts',
+  'lib/sealed-secrets.ts',
+  'lib/routes.ts',
+  'lib/errors.ts',
+  'lib/row.ts',
+  'lib/row-schema.ts',
+  'lib/reference/index.ts',
+];
 const RESOURCES = ['customers', 'products', 'tax-rules', 'api-keys', 'changes', 'events', 'webhooks', 'migrations', 'deploy'];
 /** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
 const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];

@@ -16,13 +16,19 @@ const change = (after: string): Change => ({
 });
 
 describe('a change as an EventBridge entry', () => {
-  it('is source store-api, detail-type <resource>.<type>, at the change\'s date, its detail the change row', () => {
+  it("is source store-api, detail-type <resource>.<type>, at the change's date, its detail the change row", () => {
     const entry = changeEvent(change('A lamp'), 'bus');
     expect(entry).toMatchObject({ EventBusName: 'bus', Source: 'store-api', DetailType: 'product.updated', Time: new Date('2026-11-23T02:00:00.000Z') });
     expect(JSON.parse(entry.Detail!)).toEqual({
-      ID: 'c1', RESOURCE: 'product', ENTITY_ID: 7, TYPE: 'updated', VERSION: 3,
+      ID: 'c1',
+      RESOURCE: 'product',
+      ENTITY_ID: 7,
+      TYPE: 'updated',
+      VERSION: 3,
       CHANGES: [{ field: 'DESCRIPTION', locale: 'en_US', before: null, after: 'A lamp' }],
-      API_KEY: '0123456789ABCDEF012345678', REQUEST_ID: 'r1', DATE: '2026-11-23T02:00:00.000Z',
+      API_KEY: '0123456789ABCDEF012345678',
+      REQUEST_ID: 'r1',
+      DATE: '2026-11-23T02:00:00.000Z',
     });
   });
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffFields, localizedFields, type ChangeField } from '../../lib/db/changes.js';
 
-const fields = (values: Record<string, unknown>, extra: ChangeField[] = []): ChangeField[] => [
-  ...Object.entries(values).map(([field, value]) => ({ field, locale: null, value })),
-  ...extra,
-];
+const fields = (values: Record<string, unknown>, extra: ChangeField[] = []): ChangeField[] => [...Object.entries(values).map(([field, value]) => ({ field, locale: null, value })), ...extra];
 
 describe('the fields of a change', () => {
   it('lists every field a record holds on create (before null) and delete (after null), none it does not hold', () => {

@@ -7,8 +7,17 @@ import { hasDefaultIgnorable, identityOf } from '../../lib/identity.js';
 describe('identityOf', () => {
   it('makes texts a person reads as one equal: normalization forms, case folding, compatibility forms', () => {
     const same: Array<[string, string]> = [
-      ['Cafe\u0301', 'CAF\u00c9'], ['straße', 'STRASSE'], ['ſ', 's'], ['ΟΔΟΣ', 'οδοσ'], ['ﬁ', 'FI'],
-      ['Ｗｉｄｅ', 'wide'], ['ǅ', 'dž'], ['K', 'k'], ['a\u00adb', 'ab'], ['a\u200bb', 'AB'], ['ẞ', 'ss'],
+      ['Cafe\u0301', 'CAF\u00c9'],
+      ['straße', 'STRASSE'],
+      ['ſ', 's'],
+      ['ΟΔΟΣ', 'οδοσ'],
+      ['ﬁ', 'FI'],
+      ['Ｗｉｄｅ', 'wide'],
+      ['ǅ', 'dž'],
+      ['K', 'k'],
+      ['a\u00adb', 'ab'],
+      ['a\u200bb', 'AB'],
+      ['ẞ', 'ss'],
     ];
     for (const [a, b] of same) expect(identityOf(a), `${a} / ${b}`).toBe(identityOf(b));
   });
@@ -31,7 +40,13 @@ describe('identityOf', () => {
   });
 
   it('keeps texts apart that read differently', () => {
-    for (const [a, b] of [['a', 'b'], ['resume', 'résumé'], ['1', 'l'], ['o', '0']] as const) expect(identityOf(a)).not.toBe(identityOf(b));
+    for (const [a, b] of [
+      ['a', 'b'],
+      ['resume', 'résumé'],
+      ['1', 'l'],
+      ['o', '0'],
+    ] as const)
+      expect(identityOf(a)).not.toBe(identityOf(b));
   });
 
   it('finds default-ignorable characters', () => {

@@ -23,8 +23,20 @@ describe('npm run sam: the command line', () => {
   it('passes what it does not know to sam unchanged, after its own arguments', () => {
     const args = invokeArgs(linux, 'TaxRulesGetFunctionAB12CD34', 'events/tax-rules-get.json', ['--skip-pull-image', '--log-file', 'a b.log']);
     expect(args).toEqual([
-      'local', 'invoke', '-t', linux.template, 'TaxRulesGetFunctionAB12CD34', '-e', 'events/tax-rules-get.json', '--env-vars', '.sam/env.json',
-      '--add-host', 'host.docker.internal:host-gateway', '--skip-pull-image', '--log-file', 'a b.log',
+      'local',
+      'invoke',
+      '-t',
+      linux.template,
+      'TaxRulesGetFunctionAB12CD34',
+      '-e',
+      'events/tax-rules-get.json',
+      '--env-vars',
+      '.sam/env.json',
+      '--add-host',
+      'host.docker.internal:host-gateway',
+      '--skip-pull-image',
+      '--log-file',
+      'a b.log',
     ]);
     expect(shellLine(['sam', ...args.slice(-2)])).toBe("sam --log-file 'a b.log'");
     expect(parseCommandLine(['play', '--skip-pull-image'])).toEqual({ command: 'play', passthrough: ['--skip-pull-image'] });
@@ -44,7 +56,18 @@ describe('npm run sam: the command line', () => {
     expect(parseCommandLine(['api', '-p=3006'])).toMatchObject({ port: 3006 });
     expect(() => parseCommandLine(['api', '--port', 'http'])).toThrow('--port must be a port number');
     expect(startApiArgs(linux, 3005, ['--warm-containers', 'EAGER'])).toEqual([
-      'local', 'start-api', '-t', linux.template, '--env-vars', '.sam/env.json', '--port', '3005', '--add-host', 'host.docker.internal:host-gateway', '--warm-containers', 'EAGER',
+      'local',
+      'start-api',
+      '-t',
+      linux.template,
+      '--env-vars',
+      '.sam/env.json',
+      '--port',
+      '3005',
+      '--add-host',
+      'host.docker.internal:host-gateway',
+      '--warm-containers',
+      'EAGER',
     ]);
   });
 

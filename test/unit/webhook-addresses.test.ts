@@ -86,7 +86,15 @@ describe('where a webhook may be delivered', () => {
   });
 
   it('takes public addresses, and an IPv6 that maps a public IPv4', async () => {
-    for (const url of ['https://93.184.215.14/hooks', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:93.184.215.14]/', 'https://[64:ff9b::808:808]/', 'https://[2002:808:808::1]/', 'https://[::808:808]/', 'https://[2607:f8b0::5efe:808:808]/']) {
+    for (const url of [
+      'https://93.184.215.14/hooks',
+      'https://[2606:4700:4700::1111]/',
+      'https://[::ffff:93.184.215.14]/',
+      'https://[64:ff9b::808:808]/',
+      'https://[2002:808:808::1]/',
+      'https://[::808:808]/',
+      'https://[2607:f8b0::5efe:808:808]/',
+    ]) {
       expect(await refusal(url), url).toBeUndefined();
     }
     expect(isAllowedAddress('8.8.8.8')).toBe(true);
@@ -120,7 +128,7 @@ describe('where a webhook may be delivered', () => {
   });
 });
 
-describe('a delivery\'s signature', () => {
+describe("a delivery's signature", () => {
   it('is the Standard Webhooks test vector for its inputs', () => {
     const headers = deliveryHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}');
     expect(headers).toEqual({

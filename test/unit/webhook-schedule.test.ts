@@ -6,7 +6,7 @@ afterEach(() => {
 });
 
 describe('the retry schedule', () => {
-  it('is the contract\'s: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then none', () => {
+  it("is the contract's: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then none", () => {
     expect(RETRY_DELAYS_SECONDS).toEqual([5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600]);
     const exact = () => 0.5; // no jitter
     expect(RETRY_DELAYS_SECONDS.map((_, i) => nextAttemptAt(i + 1, 0, exact))).toEqual(RETRY_DELAYS_SECONDS.map((s) => s * 1000));
