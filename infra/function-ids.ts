@@ -15,6 +15,7 @@ export const constructId = (name: string): string =>
 
 export interface TemplateResource {
   Type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a synthesized template's properties are any resource's.
   Properties: Record<string, any>;
   Metadata?: Record<string, unknown>;
 }

@@ -19,8 +19,10 @@ const documented = <T extends v.GenericSchema>(schema: T, jsonSchema: Record<str
 const wellFormed = () => v.check<string, string>((s) => s.isWellFormed(), 'must be valid Unicode (no lone surrogate)');
 
 // One-line texts hold no control character at all: C0, DEL, C1, and the line and paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds.
 const ONE_LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 // Long texts may hold line feeds, carriage returns and tabs; nothing else of the control range.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds.
 const LONG_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
 // Zero-width spaces and joiners, other format characters and spaces: nothing a person can see.
 const INVISIBLE_ONLY = /^[\p{Cf}\p{Z}\s]+$/u;

@@ -63,6 +63,7 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
 }
 
 /** A row; a page of rows (lists); or nothing (204). */
+// biome-ignore lint/suspicious/noConfusingVoidType: an operation that answers 204 returns nothing: `void`, as its async function's type says.
 export type OperationResult = Row | Page<Row> | void;
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;

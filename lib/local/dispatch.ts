@@ -159,7 +159,12 @@ async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>)
     const startsInMs = rounds * state.runMs;
     if (startsInMs + state.runMs > budgetMs) return refusedForNow(startsInMs / 1000);
     const started = await new Promise<boolean>((resolve) => {
-      const turn = { start: () => (clearTimeout(timer), resolve(true)) };
+      const turn = {
+        start: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
       const timer = setTimeout(() => {
         state.waiting.splice(state.waiting.indexOf(turn), 1);
         resolve(false);

@@ -9,7 +9,7 @@ import { TEXT_FIELDS, type Product } from './entity.js';
 /** The price with the rule's taxes for the shop's country, in order and compounding. */
 export function taxedPrice(price: string, rule: TaxRule | undefined): string {
   const micros = parseMicros(price)!;
-  if (!rule || !rule.countries.includes(defaultCountryId)) return formatMicros(micros);
+  if (!rule?.countries.includes(defaultCountryId)) return formatMicros(micros);
   return formatMicros(
     applyPercents(
       micros,

@@ -83,7 +83,10 @@ export async function recordAttempts(webhook: WebhookSubscription, attempted: re
   const written = (steps: readonly WriteStep[]) =>
     writeAtomically(steps).then(
       () => true,
-      (error: unknown) => (ignoreLost(error), false),
+      (error: unknown) => {
+        ignoreLost(error);
+        return false;
+      },
     );
   if (await written([...attempted.flatMap((a) => a.steps), ...moving, ...disable])) {
     if (disabled?.kind === 'disabled') logDisabled(webhook.id, disabled.reason);

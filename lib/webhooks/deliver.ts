@@ -10,7 +10,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { AddressRefused, checkWebhookUrl, type AddressOptions } from './address-policy.js';
+import { AddressRefused, checkWebhookUrl, type AddressOptions, type CheckedTarget } from './address-policy.js';
 import { deliveryHeaders } from './signature.js';
 
 export interface Attempt {
@@ -44,7 +44,7 @@ export async function deliver(url: string, secret: string, changeId: string, bod
   const started = performance.now();
   const done = (status: number, error: string): Attempt => ({ status, error, delivered: error === '', latencyMs: Math.round(performance.now() - started) });
   const signal = AbortSignal.timeout(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
-  let target;
+  let target: CheckedTarget;
   try {
     target = await checkWebhookUrl(url, options, signal);
   } catch (error) {
