@@ -1,6 +1,7 @@
 /**
  * Turns anything thrown by a handler or a middleware into a problem+json response (CONTRACT §2):
- * HttpProblem as it is; the domain's and the data layer's errors by what they mean; middy's
+ * HttpProblem as it is; the domain's and the data layer's errors by what they mean (one table,
+ * PROBLEMS); middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
 import { Conflict, Contended, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
@@ -9,37 +10,46 @@ import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
 
+/** How long a client waits before it tries again after a 503 (CONTRACT §2): said here only. */
 export const RETRY_AFTER_SECONDS = 1;
+const retryLater = { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
 
 export const badCursor = () => new InvalidInput([{ field: 'cursor', message: 'is not a cursor of this list, order and filter' }]);
 
-export function toProblem(error: unknown): HttpProblem {
-  if (error instanceof HttpProblem) return error;
-  if (error instanceof InvalidInput) return new HttpProblem(400, error.message, { errors: error.errors });
-  if (error instanceof InvalidPosition) return toProblem(badCursor());
-  if (error instanceof NotFound) return new HttpProblem(404, error.message);
-  if (error instanceof Forbidden) return new HttpProblem(403, error.message);
-  if (error instanceof Conflict) return new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {});
-  if (error instanceof TooLarge) return new HttpProblem(413, error.message);
-  if (error instanceof Gone) {
-    return new HttpProblem(410, `this cursor is older than the ${error.message}: read the lists again, and follow the changes from GET /api/changes?cursor=now`);
-  }
-  if (error instanceof VersionMismatch) return new HttpProblem(412, `${error.message} (If-Match)`);
-  if (error instanceof TooManyAttempts) return new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
-  if (error instanceof OutOfTime) {
-    return new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-  }
+/** An error class, and the problem its errors answer with. */
+interface ProblemOf {
+  readonly error: abstract new (...args: never[]) => Error;
+  readonly problem: (error: never) => HttpProblem;
+}
+const answer = <E extends Error>(error: abstract new (...args: never[]) => E, problem: (error: E) => HttpProblem): ProblemOf => ({ error, problem });
+
+/** What the domain's and the data layer's errors answer, in one table: the first class an error is of. */
+const PROBLEMS: readonly ProblemOf[] = [
+  answer(HttpProblem, (error) => error),
+  answer(InvalidInput, (error) => new HttpProblem(400, error.message, { errors: error.errors })),
+  answer(InvalidPosition, () => toProblem(badCursor())),
+  answer(NotFound, (error) => new HttpProblem(404, error.message)),
+  answer(Forbidden, (error) => new HttpProblem(403, error.message)),
+  answer(Conflict, (error) => new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {})),
+  answer(TooLarge, (error) => new HttpProblem(413, error.message)),
+  answer(Gone, (error) => new HttpProblem(410, `this cursor is older than the ${error.message}: read the lists again, and follow the changes from GET /api/changes?cursor=now`)),
+  answer(VersionMismatch, (error) => new HttpProblem(412, `${error.message} (If-Match)`)),
+  answer(TooManyAttempts, (error) => new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } })),
+  answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', retryLater)),
   // A write that met other writes of the same items past its retries (or a path without retries):
   // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).
-  if (error instanceof Contended || error instanceof WriteConflict) {
-    return new HttpProblem(503, 'the record is busy with other writes; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-  }
-  if (error instanceof Unavailable || error instanceof DependencyUnavailable) {
-    return new HttpProblem(503, 'the database is busy or unavailable; retry later', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-  }
+  answer(Contended, () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
+  answer(WriteConflict, () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
+  answer(Unavailable, () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
+  answer(DependencyUnavailable, () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
   // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).
-  if (error instanceof SecretMissing) return new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log');
-  if (error instanceof SealedSecretUnreadable) return new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log");
+  answer(SecretMissing, () => new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log')),
+  answer(SealedSecretUnreadable, () => new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log")),
+];
+
+export function toProblem(error: unknown): HttpProblem {
+  const known = PROBLEMS.find((entry) => error instanceof entry.error);
+  if (known) return known.problem(error as never);
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'
