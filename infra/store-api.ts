@@ -27,19 +27,19 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
-import { routes } from '../lib/routes.js';
+import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
+import { FEED_PARTITIONS, routes } from '../lib/routes.js';
 import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
 import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
 import { ChangeEvents } from './constructs/change-events.js';
-import { ChangePlacer } from './constructs/change-placer.js';
+import { BackgroundJob } from './constructs/background-job.js';
 import { releaseGradually, type Deployment } from './constructs/gradual-release.js';
 import { ApiMonitoring, functionAlarms, StoreMonitoring } from './constructs/monitoring.js';
 import { acknowledgeNagFindings } from './nag-findings.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { SealedSecretsKey } from './constructs/sealed-secrets-key.js';
 import { StoreTable } from './constructs/store-table.js';
-import { WebhookDeliveries } from './constructs/webhook-deliveries.js';
 
 /** Everything `-c` sets on the app (infra/context.ts), as typed props; each default in one place. */
 export interface StoreApiProps {
@@ -155,8 +155,29 @@ export class StoreApi extends Construct {
       releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn }).release, after: [migrations] });
     const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish') });
     this.bus = events.bus;
-    new ChangePlacer(data, 'Changes', { table, logRetention, settings, release: releaseBackground('changes/place') });
-    new WebhookDeliveries(data, 'Webhooks', { table, logRetention, settings, secretsKey, release: releaseBackground('webhooks/run') });
+    // The change feed's placer (CONTRACT §11), woken within a second of a write by the inserted markers
+    // of pending changes; it may write only the feed's partitions.
+    new BackgroundJob(data, 'Changes', {
+      table,
+      logRetention,
+      settings,
+      release: releaseBackground('changes/place'),
+      entry: 'functions/changes/place.ts',
+      functionId: 'Placer',
+      wakeOn: { filter: PENDING_INSERTS, batchSize: 1000 },
+      writesUnder: FEED_PARTITIONS,
+    });
+    // The webhooks' worker (CONTRACT §12), woken by what the placer places; it opens the subscriptions' secrets to sign.
+    new BackgroundJob(data, 'Webhooks', {
+      table,
+      logRetention,
+      settings,
+      release: releaseBackground('webhooks/run'),
+      entry: 'functions/webhooks/run.ts',
+      functionId: 'Worker',
+      wakeOn: { filter: PLACED_INSERTS, batchSize: 100 },
+      prepare: (fn) => secretsKey.letOpen(fn),
+    });
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
     acknowledgeNagFindings(data, { releases: background.application });
     new CfnOutput(data, 'TableName', { value: table.tableName });
