@@ -2,7 +2,7 @@
  * The deployed code, tested: the app is synthesized with its bundled assets (each within its size
  * budget: what a cold start loads), and every function's
  * asset is loaded in a fresh Node process with the template's Handler and Environment (deploy-time
- * values supplied as `sam local invoke --env-vars` supplies them, infra/local-env.ts), invoked with
+ * values supplied as `sam local invoke --env-vars` supplies them, lib/cli/sam-env.ts), invoked with
  * its `events/` sample and a Lambda-like context against DynamoDB Local, and must answer its route's
  * success status. The samples are played in order on this file's table: the creates make the ids
  * the later events use.
@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../lib/api-keys/index.js';
-import { functionEnvironments } from '../infra/local-env.js';
-import { eventFile, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../infra/sample-events.js';
+import { functionEnvironments } from '../lib/cli/sam-env.js';
+import { eventFile, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-artifact-'));

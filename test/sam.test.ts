@@ -14,7 +14,7 @@ import { ensureApiKey } from '../lib/api-keys/index.js';
 import { routes } from '../lib/routes.js';
 import { hostArchitecture } from '../infra/context.js';
 import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../infra/function-ids.js';
-import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../infra/sample-events.js';
+import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'store-api-sam-'));
 const bin = path.join(work, 'bin');
@@ -39,7 +39,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** `npm run sam -- <args>`, with the stand-in first on PATH. */
 function npmRunSam(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/sam.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/sam.ts', ...args], {
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog, ...env },
     });
     let stdout = '';

@@ -1,5 +1,5 @@
 /**
- * npm run events               writes events/<route>.json, the `sam local invoke` samples (infra/sample-events.ts)
+ * npm run events               writes events/<route>.json, the `sam local invoke` samples (lib/local/sample-events.ts)
  * npm run events -- redrive    puts on the event bus again, from the dead-letter queue
  *                              (lib/events/dead-letters.ts), the changes whose events EventBridge kept
  *                              refusing and those of the stream's batches the publisher could not
@@ -14,7 +14,7 @@ import { changesDated } from '../db/feed.js';
 import { readEach } from '../db/items.js';
 import { receive, type Letter } from '../events/dead-letters.js';
 import { publishChanges } from '../events/publish.js';
-import { writeSampleEvents } from '../../infra/sample-events.js';
+import { writeSampleEvents } from '../local/sample-events.js';
 import { connectToTable } from './connect.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { sampleRequests } from '../../infra/sample-events.js';
+import { sampleRequests } from '../local/sample-events.js';
 import { ChangeRow } from '../changes/row-schema.js';
 import { CustomerRow } from '../customers/row-schema.js';
 import { ProductRow } from '../products/row-schema.js';

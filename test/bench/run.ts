@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { BUNDLE } from '../../infra/constructs/bundled-function.js';
-import { functionEnvironments } from '../../infra/local-env.js';
+import { functionEnvironments } from '../../lib/cli/sam-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';

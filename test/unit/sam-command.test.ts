@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../lib/routes.js';
 import { hostArchitecture } from '../../infra/context.js';
-import { DEFAULT_API_PORT, dockerHostArgs, invokeArgs, parseCommandLine, shellLine, startApiArgs, type SamTarget } from '../../infra/sam.js';
-import { sampleRequests } from '../../infra/sample-events.js';
+import { DEFAULT_API_PORT, dockerHostArgs, invokeArgs, parseCommandLine, shellLine, startApiArgs, type SamTarget } from '../../lib/cli/sam.js';
+import { sampleRequests } from '../../lib/local/sample-events.js';
 
 const linux: SamTarget = { template: '.sam/cdk.out.x86_64/StoreApi-dev.template.json', envVars: '.sam/env.json', platform: 'linux' };
 

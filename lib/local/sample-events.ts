@@ -10,11 +10,11 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routeByName, type RouteName } from '../lib/routes.js';
-import { signBody } from '../lib/http/auth.js';
-import { toApiGatewayEvent } from '../lib/local/dispatch.js';
-import type { HttpEvent } from '../lib/http/types.js';
-import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
+import { routeByName, type RouteName } from '../routes.js';
+import { signBody } from '../http/auth.js';
+import { toApiGatewayEvent } from './dispatch.js';
+import type { HttpEvent } from '../http/types.js';
+import { sampleFileOf } from '../deploy/pre-traffic.js';
 
 export const SAMPLE_API_KEY = '0123456789ABCDEF012345678';
 export const SAMPLE_SECURE_KEY = '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF';
@@ -102,7 +102,7 @@ export function sampleEvent(sample: SampleRequest): HttpEvent {
   return event;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Writes events/<route>.json for every sample request. */
 export async function writeSampleEvents(): Promise<void> {

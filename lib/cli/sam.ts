@@ -8,7 +8,7 @@
  *
  * Before SAM runs it synthesizes the app when a source is newer than the template (for the host's
  * architecture: an x86_64 Docker cannot run arm64 images without qemu), writes the `--env-vars` file
- * (infra/local-env.ts), and finds the route's function by the route named in its metadata. On Linux it
+ * (lib/cli/sam-env.ts), and finds the route's function by the route named in its metadata. On Linux it
  * maps `host.docker.internal` to the host (`--add-host host.docker.internal:host-gateway`): Docker
  * Engine does not, and SAM CLI no longer runs containers in the host's network. Extra arguments go to
  * `sam` unchanged; the command is printed before it runs.
@@ -17,12 +17,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routeByName, routes, type RouteDefinition, type RouteName } from '../lib/routes.js';
-import { hostArchitecture, type FunctionArchitecture } from './context.js';
-import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from './function-ids.js';
-import { localValues, writeEnvVars } from './local-env.js';
-import { checkTableSecret } from '../lib/local/table-secret.js';
-import { eventFile, sampleRequests } from './sample-events.js';
+import { routeByName, routes, type RouteDefinition, type RouteName } from '../routes.js';
+import { hostArchitecture, type FunctionArchitecture } from '../../infra/context.js';
+import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../../infra/function-ids.js';
+import { localValues, writeEnvVars } from './sam-env.js';
+import { checkTableSecret } from '../local/table-secret.js';
+import { eventFile, sampleRequests } from '../local/sample-events.js';
 
 /** `sam local start-api`'s port: `npm start` has 3000. */
 export const DEFAULT_API_PORT = 3001;
@@ -119,7 +119,7 @@ export const startApiArgs = (target: SamTarget, port: number, passthrough: strin
 /** The command as a shell would take it, to print. */
 export const shellLine = (argv: string[]): string => argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`)).join(' ');
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The newest modification time of what a synth reads. */
 function newestSource(): number {

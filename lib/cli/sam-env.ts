@@ -9,14 +9,14 @@
  *
  * writes the --env-vars file for every route function of the dev store's routes stack in cdk.out
  * (npm run synth; another with --template);
- * `npm run sam` (infra/sam.ts) writes its own for the template it runs.
+ * `npm run sam` (lib/cli/sam.ts) writes its own for the template it runs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { useDataDirSecret } from '../lib/local/server-secret.js';
-import { routesTemplateIn } from './function-ids.js';
+import { useDataDirSecret } from '../local/server-secret.js';
+import { routesTemplateIn } from '../../infra/function-ids.js';
 
 export interface LocalValues {
   STORE_TABLE_NAME: string;
@@ -40,7 +40,7 @@ export function functionEnvironments(template: { Resources: Record<string, Templ
   return environments;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * What a container reaches of `npm start` running on this machine: its DynamoDB Local (the port in
