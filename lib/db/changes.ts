@@ -16,7 +16,7 @@
  * marker is an item of its own in one of eight partitions picked by the record (so one record's
  * markers sort by version, and no partition takes more than an eighth of the store's writes).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentScope, withinScope } from './scope.js';
 import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -82,13 +82,12 @@ export interface Change {
   date: string;
 }
 
-const actors = new AsyncLocalStorage<Actor>();
 /** Tooling that writes outside a request and names no actor (`npm run api-key`, `npm start`'s first key). */
 const toolActor: Actor = { apiKey: 'cli', requestId: randomUUID() };
 
 /** Runs `work` so that the changes its writes record name `actor`. */
-export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => actors.run(actor, work);
-export const currentActor = (): Actor => actors.getStore() ?? toolActor;
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => withinScope({ actor }, work);
+export const currentActor = (): Actor => currentScope().actor ?? toolActor;
 
 /**
  * How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for

@@ -7,11 +7,10 @@
  * than only warn), so that three attempts fit in a request's budget; and every call also ends when
  * the budget of the request it serves does (`withDeadline`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isThrottled, isUnavailable, OutOfTime, Unavailable, WriteConflict } from './errors.js';
-import { currentUsage } from './usage.js';
+import { currentScope, withinScope } from './scope.js';
 import { endpointConfig } from '../aws-endpoint.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -53,10 +52,8 @@ const consumed = (output: unknown): number => {
   return [capacity ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
 };
 
-const deadline = new AsyncLocalStorage<AbortSignal>();
-
 /** Runs `work` with every DynamoDB call in it bounded by `signal`: once it aborts, they fail as `Unavailable`. */
-export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> => deadline.run(signal, work);
+export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> => withinScope({ deadline: signal }, work);
 
 /**
  * Runs one DynamoDB call, within the deadline of the work it serves; throttling, outages, timeouts
@@ -66,8 +63,7 @@ export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Pr
  * goes through here.
  */
 export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
-  const signal = deadline.getStore();
-  const usage = currentUsage();
+  const { deadline: signal, usage } = currentScope();
   if (signal?.aborted) throw new OutOfTime(signal.reason);
   if (usage) usage.requests++;
   try {

@@ -3,12 +3,12 @@
  * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
  * read before the write.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { currentScope, withinScope } from './scope.js';
 import { currentUsage } from './usage.js';
 import type { Item } from './items.js';
 import type { Key } from './keys.js';
@@ -172,13 +172,12 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
 
 /** Makes the step that records a write's outcome (idempotency-store.ts), for the work it runs in. */
 export type OutcomeRecorder = (outcome: unknown) => WriteStep;
-const recorders = new AsyncLocalStorage<OutcomeRecorder>();
 
 /**
  * Runs `work` so that a write in it that names its outcome (`writeAtomically(steps, { outcome })`)
  * also records that outcome, in the same transaction: it is then applied exactly once, or not at all.
  */
-export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => recorders.run(recorder, work);
+export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => withinScope({ recorder }, work);
 
 /**
  * Writes every step or none. Throws the failing step's error, WriteConflict, Unavailable, or Refused. Given
@@ -186,7 +185,7 @@ export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Prom
  * adds its step to the same transaction.
  */
 export async function writeAtomically(steps: readonly WriteStep[], options: { outcome?: unknown } = {}): Promise<void> {
-  const recorder = options.outcome === undefined ? undefined : recorders.getStore();
+  const recorder = options.outcome === undefined ? undefined : currentScope().recorder;
   const all = recorder ? [...steps, recorder(options.outcome)] : steps;
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));

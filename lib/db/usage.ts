@@ -1,5 +1,5 @@
 /** What one piece of work (a request) asks of DynamoDB, counted by client.ts `request()`; no SDK here. */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentScope, withinScope } from './scope.js';
 
 export interface DatabaseUsage {
   requests: number;
@@ -9,10 +9,8 @@ export interface DatabaseUsage {
   throttled: number;
 }
 
-const usages = new AsyncLocalStorage<DatabaseUsage>();
-
 /** Runs `work`, adding what its DynamoDB calls ask to `usage`. */
-export const countingUsage = <T>(usage: DatabaseUsage, work: () => Promise<T>): Promise<T> => usages.run(usage, work);
+export const countingUsage = <T>(usage: DatabaseUsage, work: () => Promise<T>): Promise<T> => withinScope({ usage }, work);
 
 /** The usage of the work this call belongs to, if it is counted. */
-export const currentUsage = (): DatabaseUsage | undefined => usages.getStore();
+export const currentUsage = (): DatabaseUsage | undefined => currentScope().usage;

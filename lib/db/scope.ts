@@ -1,0 +1,27 @@
+/**
+ * What the data layer knows of the work it serves (a request, the import, a tool), in one
+ * AsyncLocalStorage: the deadline every DynamoDB call is bounded by (client.ts), the usage they add
+ * to (usage.ts), who the changes its writes record name (changes.ts), and what records a write's
+ * outcome in its transaction (transactions.ts). Each is set by the edge that owns it (the budget,
+ * the request log, the handler, the idempotency lease) for the work it runs, nested scopes keeping
+ * what they do not set.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Actor } from './changes.js';
+import type { OutcomeRecorder } from './transactions.js';
+import type { DatabaseUsage } from './usage.js';
+
+export interface WorkScope {
+  readonly deadline?: AbortSignal;
+  readonly usage?: DatabaseUsage;
+  readonly actor?: Actor;
+  readonly recorder?: OutcomeRecorder;
+}
+
+const scopes = new AsyncLocalStorage<WorkScope>();
+
+/** Runs `work` in the current scope with `parts` set. */
+export const withinScope = <T>(parts: WorkScope, work: () => Promise<T>): Promise<T> => scopes.run({ ...scopes.getStore(), ...parts }, work);
+
+/** The scope of the work this call belongs to (empty outside any). */
+export const currentScope = (): WorkScope => scopes.getStore() ?? {};
