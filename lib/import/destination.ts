@@ -24,7 +24,7 @@ import { deleteProduct } from '../products/operations.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
 import { countProductStep, deleteTaxRule, productsUsingRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
-import type { Kind as RecordKind } from './report.js';
+import type { Kind as RecordKind } from './kinds.js';
 import { equalJitter, retrying } from '../db/retry.js';
 
 /**

@@ -5,10 +5,8 @@
  * `--report`.
  */
 import type { Outcome } from './destination.js';
+import { KINDS, type Kind } from './kinds.js';
 import type { Normalization, Problem } from './mapping.js';
-
-export const KINDS = ['tax rule', 'product', 'customer'] as const;
-export type Kind = (typeof KINDS)[number];
 
 export const OUTCOMES = ['imported', 'updated', 'unchanged', 'kept', 'conflict', 'missing', 'deleted', 'skipped'] as const;
 export type OutcomeName = (typeof OUTCOMES)[number];

@@ -11,7 +11,8 @@ import { actingAs } from '../db/changes.js';
 import type { Destination, Outcome } from './destination.js';
 import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
 import type { Progress } from './progress.js';
-import { KINDS, type Kind, type ReportBuilder } from './report.js';
+import { KINDS, type Kind } from './kinds.js';
+import type { ReportBuilder } from './report.js';
 import type { SourceTable, TheliaSource } from './source.js';
 
 /** Rows read from the source per query, and records handed to the destination at once (one batch read of the table). */
