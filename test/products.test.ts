@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { del, expectOrderedBothWays, followPages, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+import { CONTRACT_ROW_KEYS } from './support/contract-rows.js';
 
 describe('POST /api/products', () => {
   it('creates a product and answers its row in the creation locale', async () => {
@@ -8,29 +9,7 @@ describe('POST /api/products', () => {
     const response = await post('/api/products', input);
     expect(response.status).toBe(201);
     const [row] = response.body;
-    expect(Object.keys(row)).toEqual([
-      'ID',
-      'REF',
-      'LOCALE',
-      'IS_TRANSLATED',
-      'TITLE',
-      'CHAPO',
-      'DESCRIPTION',
-      'POSTSCRIPTUM',
-      'PRICE',
-      'CURRENCY',
-      'TAXED_PRICE',
-      'WEIGHT',
-      'VISIBLE',
-      'DEFAULT_CATEGORY',
-      'TAX_RULE_ID',
-      'BRAND_ID',
-      'VERSION',
-      'CREATE_DATE',
-      'UPDATE_DATE',
-      'LOOP_COUNT',
-      'LOOP_TOTAL',
-    ]);
+    expect(Object.keys(row)).toEqual([...CONTRACT_ROW_KEYS.product]);
     expect(row).toMatchObject({
       REF: input.ref,
       LOCALE: 'fr_FR',

@@ -3,6 +3,7 @@ import { del, get, post, problemFields, put, tableSnapshot, type ApiResponse } f
 import { routeByName } from '../lib/routes.js';
 import { productsUsing } from '../lib/tax-rules/entity.js';
 import { lambdaContext, loadHandler, toApiGatewayEvent } from '../lib/local/dispatch.js';
+import { CONTRACT_ROW_KEYS } from './support/contract-rows.js';
 
 const newRule = (title: string, extra: Record<string, unknown> = {}) => ({
   country: [64, 13],
@@ -23,21 +24,7 @@ describe('POST /api/tax-rules', () => {
     expect(response.status).toBe(201);
     expect(response.headers.etag).toBe('"1"');
     const [row] = response.body;
-    expect(Object.keys(row)).toEqual([
-      'ID',
-      'LOCALE',
-      'IS_TRANSLATED',
-      'TITLE',
-      'DESCRIPTION',
-      'IS_DEFAULT',
-      'COUNTRIES',
-      'TAXES',
-      'VERSION',
-      'CREATE_DATE',
-      'UPDATE_DATE',
-      'LOOP_COUNT',
-      'LOOP_TOTAL',
-    ]);
+    expect(Object.keys(row)).toEqual([...CONTRACT_ROW_KEYS.taxRule]);
     expect(row).toMatchObject({
       LOCALE: 'fr_FR',
       IS_TRANSLATED: 1,
