@@ -11,6 +11,8 @@
  *                 second (default 100) and the burst above it (default 200)
  *   deployment    how a release shifts each function's alias: canary (default), linear or all-at-once
  *                 (the default of a disposable stage)
+ *   layout        `single`: every resource in one stack, for SAM CLI (`npm run sam` synthesizes so);
+ *                 never for a deploy (default: three stacks, each within CloudFormation's limits)
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
@@ -46,6 +48,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
   const throttle = { rateLimit: whole('throttleRate', 100), burstLimit: whole('throttleBurst', 200) };
   const deployment = DEPLOYMENTS.find((way) => way === text('deployment'));
   if (text('deployment') && !deployment) throw new Error(`-c deployment must be one of ${DEPLOYMENTS.join(', ')}`);
+  if (text('layout') && text('layout') !== 'single') throw new Error('-c layout must be single, or unset for three stacks');
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');
   return {
@@ -56,6 +59,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
       changeRetentionDays,
       throttle,
       ...(deployment ? { deployment } : {}),
+      ...(text('layout') === 'single' ? { singleStack: true } : {}),
       ...(alarmEmail ? { alarmEmail } : {}),
       ...(logLevel ? { logLevel } : {}),
       ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),

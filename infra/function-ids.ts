@@ -38,14 +38,16 @@ export function functionLogicalId(template: SynthesizedTemplate, route: RouteNam
 }
 
 /**
- * The template of a synthesized store's routes stack (`<name>-Routes`, infra/store-api.ts), where
- * every route's function is: found in the cloud assembly's manifest, since a template's file is
- * named by its stack's path, not its name. Undefined when `outdir` holds no synthesized store.
+ * The template of a synthesized store where every route's function is: its routes stack
+ * (`<name>-Routes`, infra/store-api.ts), or its only stack (`-c layout=single`, as `npm run sam`
+ * synthesizes it). Found in the cloud assembly's manifest, since a template's file is named by its
+ * stack's path, not its name. Undefined when `outdir` holds no synthesized store.
  */
 export function routesTemplateIn(outdir: string): string | undefined {
   const manifestFile = path.join(outdir, 'manifest.json');
   if (!existsSync(manifestFile)) return undefined;
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { artifacts?: Record<string, { type: string; properties?: { templateFile?: string; stackName?: string } }> };
-  const stack = Object.values(manifest.artifacts ?? {}).find((artifact) => artifact.type === 'aws:cloudformation:stack' && artifact.properties?.stackName?.endsWith('-Routes'));
+  const stacks = Object.values(manifest.artifacts ?? {}).filter((artifact) => artifact.type === 'aws:cloudformation:stack');
+  const stack = stacks.find((artifact) => artifact.properties?.stackName?.endsWith('-Routes')) ?? (stacks.length === 1 ? stacks[0] : undefined);
   return stack?.properties?.templateFile && path.join(outdir, stack.properties.templateFile);
 }

@@ -11,7 +11,7 @@
  *   <name>-Api      the HTTP API, whose integrations invoke the aliases, and the dashboard.
  * Put it in an App or a Stage (StoreApiStage), never in a Stack: it makes its own.
  */
-import { ArnFormat, CfnOutput, CustomResource, Duration, Fn, RemovalPolicy, Stack, type Environment } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, CustomResource, Duration, Fn, RemovalPolicy, Stack, STACK_RESOURCE_LIMIT_CONTEXT, type Environment } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
@@ -85,6 +85,13 @@ export interface StoreApiProps {
    */
   readonly architecture?: FunctionArchitecture;
   /**
+   * Everything in one stack, for local tools that read one template (SAM CLI: `npm run sam`, whose
+   * `start-api` serves the API of the template it is given). Never for a deploy: one stack would
+   * pass CloudFormation's 500 resources.
+   * @default false: three stacks
+   */
+  readonly singleStack?: boolean;
+  /**
    * The account and region of the three stacks.
    * @default environment-agnostic (the CLI's), or the Stage's
    */
@@ -109,6 +116,8 @@ export class StoreApi extends Construct {
 
   constructor(scope: Construct, id: string, props: StoreApiProps = {}) {
     super(scope, id);
+    // One stack for SAM CLI holds more than a deployable stack may; it is never deployed.
+    if (props.singleStack) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     const disposable = props.disposable ?? false;
     const deployment = props.deployment ?? (disposable ? 'all-at-once' : 'canary');
     const settings: FunctionSettings = { logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64', changeRetentionDays: props.changeRetentionDays ?? 365 };
@@ -179,7 +188,7 @@ export class StoreApi extends Construct {
       prepare: (fn) => secretsKey.letOpen(fn),
     });
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
-    acknowledgeNagFindings(data, { releases: background.application });
+    if (!(props.singleStack ?? false)) acknowledgeNagFindings(data, { releases: background.application });
     new CfnOutput(data, 'TableName', { value: table.tableName });
     new CfnOutput(data, 'EventBusName', { value: events.bus.eventBusName });
     // What `npm run events -- redrive` reads.
@@ -188,8 +197,9 @@ export class StoreApi extends Construct {
     new CfnOutput(data, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
 
     // ---- one function per route, released gradually
-    const routesStack = (this.routesStack = new Stack(this, 'Routes', { stackName: `${id}-Routes`, ...env, description: 'store-api: one function per route, released gradually' }));
-    routesStack.addStackDependency(data);
+    const single = props.singleStack ?? false;
+    const routesStack = (this.routesStack = single ? data : new Stack(this, 'Routes', { stackName: `${id}-Routes`, ...env, description: 'store-api: one function per route, released gradually' }));
+    if (!single) routesStack.addStackDependency(data);
     const hook = new NodejsFunction(routesStack, 'PreTraffic', {
       ...bundledFunction({
         ...settings,
@@ -201,11 +211,11 @@ export class StoreApi extends Construct {
       memorySize: 256,
       timeout: Duration.seconds(60),
     });
-    const releases = codeDeployOf(routesStack);
+    const releases = single ? background : codeDeployOf(routesStack);
     // The table as this stack imports it, by an export of a fixed name (the checks' acknowledgement names it).
     const tableArnExport = `${id}-TableArn`;
-    new CfnOutput(data, 'TableArn', { value: table.tableArn, exportName: tableArnExport });
-    const routesTable = TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
+    new CfnOutput(data, 'TableArn', { value: table.tableArn, ...(single ? {} : { exportName: tableArnExport }) });
+    const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
     const aliases = new Map<string, Alias>();
     const versionsChecked: string[] = [];
     for (const route of routes) {
@@ -222,11 +232,11 @@ export class StoreApi extends Construct {
         resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
       }),
     );
-    acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
+    if (!single) acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
 
     // ---- the HTTP API, invoking the aliases
-    const apiStack = (this.apiStack = new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, description: 'store-api: the HTTP API' }));
-    apiStack.addStackDependency(routesStack);
+    const apiStack = (this.apiStack = single ? data : new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, description: 'store-api: the HTTP API' }));
+    if (!single) apiStack.addStackDependency(routesStack);
     this.api = new HttpApi(apiStack, 'Api', {
       createDefaultStage: false,
       ...(props.corsOrigins?.length
@@ -252,8 +262,10 @@ export class StoreApi extends Construct {
       // HEAD answers what GET would, without the body (lib/http/head.ts), from the same function.
       if (route.method === 'GET') new HttpRoute(apiStack, `${id}HeadRoute`, { httpApi: this.api, routeKey: HttpRouteKey.with(route.path, HttpMethod.HEAD), integration });
     }
-    new ApiMonitoring(apiStack, 'Monitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
-    acknowledgeNagFindings(apiStack);
+    new ApiMonitoring(apiStack, 'ApiMonitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
+    if (!single) acknowledgeNagFindings(apiStack);
+    // One stack: its findings, the routes' part's with the data's.
+    else acknowledgeNagFindings(data, { releases: background.application, hook });
     this.url = this.api.apiEndpoint;
     this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
   }

@@ -110,6 +110,20 @@ describe('CloudFormation limits', () => {
   });
 });
 
+describe('one stack, for SAM CLI', () => {
+  it('holds the API, its integrations and every function in one template, as `npm run sam` synthesizes it (-c layout=single)', () => {
+    const app = new App({ context: NO_BUNDLING });
+    const store = new StoreApi(app, 'StoreApi-sam', { singleStack: true });
+    expect(store.routesStack).toBe(store.dataStack);
+    expect(store.apiStack).toBe(store.dataStack);
+    const template = Template.fromStack(store.dataStack);
+    expect(entries(template, 'AWS::ApiGatewayV2::Integration')).toHaveLength(routes.length);
+    expect(entries(template, 'AWS::Lambda::Function')).toHaveLength(routes.length + 5);
+    // Nothing is imported from another stack.
+    expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
+  });
+});
+
 describe('StoreApiStage', () => {
   it('embeds twice in an app of its own (beta, prod), each with its stacks, and the AwsSolutions checks travel with it', () => {
     const app = new App({ context: NO_BUNDLING });

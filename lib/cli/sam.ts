@@ -141,7 +141,8 @@ function ensureTemplate(workDir: string, architecture: FunctionArchitecture): st
     console.error(`template up to date: ${path.relative(process.cwd(), existing)}`);
     return existing;
   }
-  const cdk = ['synth', '--quiet', '--no-notices', '-c', `architecture=${architecture}`, '-o', outdir];
+  // One stack: SAM CLI reads one template, and `start-api` serves the API of the template it is given.
+  const cdk = ['synth', '--quiet', '--no-notices', '-c', `architecture=${architecture}`, '-c', 'layout=single', '-o', outdir];
   console.error(`synthesizing for ${architecture}: cdk ${shellLine(cdk)}`);
   const synth = spawnSync(path.join(root, 'node_modules/.bin/cdk'), cdk, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const template = routesTemplateIn(outdir);
