@@ -116,8 +116,9 @@ export class StoreApi extends Construct {
 
   constructor(scope: Construct, id: string, props: StoreApiProps = {}) {
     super(scope, id);
+    const single = props.singleStack ?? false;
     // One stack for SAM CLI holds more than a deployable stack may; it is never deployed.
-    if (props.singleStack) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
+    if (single) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     const disposable = props.disposable ?? false;
     const deployment = props.deployment ?? (disposable ? 'all-at-once' : 'canary');
     const settings: FunctionSettings = { logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64', changeRetentionDays: props.changeRetentionDays ?? 365 };
@@ -188,7 +189,7 @@ export class StoreApi extends Construct {
       prepare: (fn) => secretsKey.letOpen(fn),
     });
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
-    if (!(props.singleStack ?? false)) acknowledgeNagFindings(data, { releases: background.application });
+    if (!single) acknowledgeNagFindings(data, { releases: background.application });
     new CfnOutput(data, 'TableName', { value: table.tableName });
     new CfnOutput(data, 'EventBusName', { value: events.bus.eventBusName });
     // What `npm run events -- redrive` reads.
@@ -197,7 +198,6 @@ export class StoreApi extends Construct {
     new CfnOutput(data, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
 
     // ---- one function per route, released gradually
-    const single = props.singleStack ?? false;
     const routesStack = (this.routesStack = single ? data : new Stack(this, 'Routes', { stackName: `${id}-Routes`, ...env, description: 'store-api: one function per route, released gradually' }));
     if (!single) routesStack.addStackDependency(data);
     const hook = new NodejsFunction(routesStack, 'PreTraffic', {
