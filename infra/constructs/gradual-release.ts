@@ -9,7 +9,7 @@ export const DEPLOYMENTS = ['canary', 'linear', 'all-at-once'] as const;
 export type Deployment = (typeof DEPLOYMENTS)[number];
 
 /** CodeDeploy's configuration for each way (CANARY_10PERCENT_5MINUTES, as SAM's `DeploymentPreference` defaults). */
-export const deploymentConfigOf = (deployment: Deployment): ILambdaDeploymentConfig =>
+const deploymentConfigOf = (deployment: Deployment): ILambdaDeploymentConfig =>
   ({
     canary: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
     linear: LambdaDeploymentConfig.LINEAR_10PERCENT_EVERY_1MINUTE,
@@ -17,7 +17,7 @@ export const deploymentConfigOf = (deployment: Deployment): ILambdaDeploymentCon
   })[deployment];
 
 /** The alias every caller of a function invokes, which each release moves. */
-export const LIVE = 'live';
+const LIVE = 'live';
 
 export interface GradualReleaseOptions {
   /** The stack's CodeDeploy application and the role its deployment groups share (one role, not one per function). */

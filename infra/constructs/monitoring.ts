@@ -22,7 +22,7 @@ export interface WatchedFunction {
 }
 
 /** Makes the alarms of a scope, each notifying `topic` when there is one. */
-export function alarmMaker(scope: Construct, topic: ITopic | undefined) {
+function alarmMaker(scope: Construct, topic: ITopic | undefined) {
   return (name: string, metric: IMetric, threshold: number, description: string): Alarm => {
     const created = new Alarm(scope, name, {
       metric,

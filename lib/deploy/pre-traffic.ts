@@ -32,7 +32,7 @@ interface LambdaAnswer {
 }
 
 /** The function and version a Lambda deployment's AppSpec moves its alias to. */
-export function targetOf(appSpec: string): { name: string; version: string } {
+function targetOf(appSpec: string): { name: string; version: string } {
   const spec = JSON.parse(appSpec) as { Resources?: Array<Record<string, { Properties?: { Name?: string; TargetVersion?: string } }>> };
   const properties = Object.values(spec.Resources?.[0] ?? {})[0]?.Properties;
   if (!properties?.Name || !properties.TargetVersion) throw new Error('the deployment has no Lambda target in its AppSpec');
@@ -40,7 +40,7 @@ export function targetOf(appSpec: string): { name: string; version: string } {
 }
 
 /** Why an answer is not the route's, or undefined when it is. */
-export function refusalOf(route: HookRoute, answer: LambdaAnswer | undefined, functionError: string | undefined): string | undefined {
+function refusalOf(route: HookRoute, answer: LambdaAnswer | undefined, functionError: string | undefined): string | undefined {
   if (functionError) return `${route.route}: the new version failed (${functionError})`;
   const status = answer?.statusCode;
   if (status === route.status) return undefined;

@@ -54,7 +54,7 @@ export interface LostBatch {
 export type Letter = { kind: 'change'; letter: DeadLetter } | { kind: 'batch'; batch: LostBatch };
 
 /** A message of the queue as a letter: a mapping's on-failure record, or a change's key. */
-export function letterOf(body: string): Letter {
+function letterOf(body: string): Letter {
   const parsed = JSON.parse(body) as DeadLetter & { DDBStreamBatchInfo?: { approximateArrivalOfFirstRecord: string; approximateArrivalOfLastRecord: string; batchSize: number } };
   const info = parsed.DDBStreamBatchInfo;
   if (!info) return { kind: 'change', letter: parsed };

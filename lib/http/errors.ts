@@ -16,14 +16,16 @@ const retryLater = { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
 
 export const badCursor = () => new InvalidInput([{ field: 'cursor', message: 'is not a cursor of this list, order and filter' }]);
 
-/** An error class, and the problem its errors answer with. */
+type ErrorClass<E extends Error> = abstract new (...args: never[]) => E;
+
+/** Error classes, and the problem their errors answer with. */
 interface ProblemOf {
-  readonly error: abstract new (...args: never[]) => Error;
+  readonly errors: ReadonlyArray<ErrorClass<Error>>;
   readonly problem: (error: never) => HttpProblem;
 }
-const answer = <E extends Error>(error: abstract new (...args: never[]) => E, problem: (error: E) => HttpProblem): ProblemOf => ({ error, problem });
+const answer = <E extends Error>(errors: ErrorClass<E> | ReadonlyArray<ErrorClass<E>>, problem: (error: E) => HttpProblem): ProblemOf => ({ errors: [errors].flat(), problem });
 
-/** What the domain's and the data layer's errors answer, in one table: the first class an error is of. */
+/** What the domain's and the data layer's errors answer, in one table: the first entry an error is of a class of. */
 const PROBLEMS: readonly ProblemOf[] = [
   answer(HttpProblem, (error) => error),
   answer(InvalidInput, (error) => new HttpProblem(400, error.message, { errors: error.errors })),
@@ -38,17 +40,15 @@ const PROBLEMS: readonly ProblemOf[] = [
   answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', retryLater)),
   // A write that met other writes of the same items past its retries (or a path without retries):
   // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).
-  answer(Contended, () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
-  answer(WriteConflict, () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
-  answer(Unavailable, () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
-  answer(DependencyUnavailable, () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
+  answer([Contended, WriteConflict], () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
+  answer([Unavailable, DependencyUnavailable], () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
   // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).
   answer(SecretMissing, () => new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log')),
   answer(SealedSecretUnreadable, () => new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log")),
 ];
 
 export function toProblem(error: unknown): HttpProblem {
-  const known = PROBLEMS.find((entry) => error instanceof entry.error);
+  const known = PROBLEMS.find((entry) => entry.errors.some((errorClass) => error instanceof errorClass));
   if (known) return known.problem(error as never);
   const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const secretFile = (dataDir: string): string => path.join(dataDir, 'secret');
+const secretFile = (dataDir: string): string => path.join(dataDir, 'secret');
 
 /** Where this process's secret came from, for a refusal to name (table-secret.ts). */
 let source = 'a secret given as STORE_SECRET';

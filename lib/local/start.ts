@@ -52,30 +52,7 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   await useDataDirSecret(dataDir);
   let dynamo: DynamoDbLocal | undefined;
-  // Set once `stop` exists: DynamoDB Local may die before it does.
-  let giveUp = (reason: Error): void => {
-    console.error(`${reason.message}: stopping`);
-    process.exit(1);
-  };
-  if (!process.env.DYNAMODB_ENDPOINT) {
-    const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
-    dynamo = await superviseDynamoDbLocal({ dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) }, { say: (message) => console.error(message), giveUp: (reason) => giveUp(reason) });
-    if (!dynamo.loopbackOnly) {
-      console.error(
-        `DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The embedded DynamoDB Local.`,
-      );
-    }
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-    // `npm run api-key` finds the running DynamoDB Local through this file.
-    await writeFile(endpointFile(dataDir), dynamo.endpoint);
-  }
   let conflicts: ConflictProxy | undefined;
-  if (process.env.STORE_LOCAL_CONFLICTS === '1') {
-    const holdMs = Number(process.env.STORE_LOCAL_CONFLICT_HOLD_MS ?? 5);
-    conflicts = await startConflictProxy({ target: process.env.DYNAMODB_ENDPOINT, holdMs });
-    console.log(`DynamoDB's transaction conflicts on: ${conflicts.endpoint} in front of ${process.env.DYNAMODB_ENDPOINT} (each transaction held ${holdMs} ms)`);
-    process.env.DYNAMODB_ENDPOINT = conflicts.endpoint;
-  }
   const server = createLocalServer();
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
@@ -95,10 +72,33 @@ async function main(): Promise<void> {
     }
     process.exit(exitCode);
   };
-  giveUp = (reason) => {
-    console.error(reason.message);
-    void stop('DynamoDB Local is gone', 1);
-  };
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
+    dynamo = await superviseDynamoDbLocal(
+      { dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) },
+      {
+        say: (message) => console.error(message),
+        giveUp: (reason) => {
+          console.error(reason.message);
+          void stop('DynamoDB Local is gone', 1);
+        },
+      },
+    );
+    if (!dynamo.loopbackOnly) {
+      console.error(
+        `DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The local store.`,
+      );
+    }
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    // `npm run api-key` finds the running DynamoDB Local through this file.
+    await writeFile(endpointFile(dataDir), dynamo.endpoint);
+  }
+  if (process.env.STORE_LOCAL_CONFLICTS === '1') {
+    const holdMs = Number(process.env.STORE_LOCAL_CONFLICT_HOLD_MS ?? 5);
+    conflicts = await startConflictProxy({ target: process.env.DYNAMODB_ENDPOINT, holdMs });
+    console.log(`DynamoDB's transaction conflicts on: ${conflicts.endpoint} in front of ${process.env.DYNAMODB_ENDPOINT} (each transaction held ${holdMs} ms)`);
+    process.env.DYNAMODB_ENDPOINT = conflicts.endpoint;
+  }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 

@@ -15,7 +15,7 @@ import { secretSource } from './server-secret.js';
 
 const SECRET_RECORD: Key = { pk: 'SETUP', sk: 'SECRET' };
 
-export const secretFingerprint = async (): Promise<string> =>
+const secretFingerprint = async (): Promise<string> =>
   createHmac('sha256', await serverKey('table-fingerprint'))
     .update('store-api table secret')
     .digest('hex');

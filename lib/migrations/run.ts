@@ -32,7 +32,7 @@ export interface MigrationRun extends Migration {
 }
 
 /** The ids of the steps the table records as run. */
-export async function migrationsRun(): Promise<Set<string>> {
+async function migrationsRun(): Promise<Set<string>> {
   const [record, former] = await Promise.all([readItem(RECORD), readItem(FORMER_MARKER)]);
   const ran = new Set((record?.ran as Set<string> | undefined) ?? []);
   if (former?.version === FORMER_VERSION) for (const step of MIGRATIONS.slice(0, 5)) ran.add(step.id);

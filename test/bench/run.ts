@@ -191,24 +191,30 @@ a quota's cost to a warm read (${ITERATIONS * 2} of each, interleaved, in-proces
   for (const [name, samples] of Object.entries(times)) console.log(name.padEnd(50), `${median(samples).toFixed(2)} ms`.padStart(10), `${(median(samples) / raw).toFixed(2)}×`.padStart(7));
 }
 
+/** A customer the benches create, with this last name and email. */
+const benchCustomer = (lastname: string, email: string) => ({
+  title: 1,
+  firstname: 'Bench',
+  lastname,
+  email,
+  password: 'bench password',
+  lang_id: 1,
+  country: 64,
+  zipcode: '75001',
+  city: 'Paris',
+  address1: '1 rue',
+});
+
 async function warmLatency(): Promise<void> {
   const { setUpTable } = await import('../../lib/local/setup.js');
   await setUpTable();
   const call = await signedCaller('bench');
 
   let n = 0;
-  const customer = () => ({
-    title: 1,
-    firstname: 'Bench',
-    lastname: `Name${++n}`,
-    email: `bench${n}@example.com`,
-    password: 'bench password',
-    lang_id: 1,
-    country: 64,
-    zipcode: '75001',
-    city: 'Paris',
-    address1: '1 rue',
-  });
+  const customer = () => {
+    n++;
+    return benchCustomer(`Name${n}`, `bench${n}@example.com`);
+  };
   const product = () => ({ ref: `BENCH-${++n}`, default_category: 1, price: '19.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench', visible: n % 2 });
 
   for (let i = 0; i < 200; i++) {
@@ -275,18 +281,7 @@ async function checkLoginTimings(): Promise<void> {
     // 3 wrong checks per customer: under the lock-out's 10.
     for (let i = 0; i < PER_KIND / 3; i++) {
       const email = `login-${kind}-${i}@example.com`;
-      const created = await call('POST', '/api/customers', {
-        title: 1,
-        firstname: 'Bench',
-        lastname: 'Login',
-        email,
-        password: 'bench password',
-        lang_id: 1,
-        country: 64,
-        zipcode: '75001',
-        city: 'Paris',
-        address1: '1 rue',
-      });
+      const created = await call('POST', '/api/customers', benchCustomer('Login', email));
       const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
       if (bcryptHash) {
         const change = { set: { passwordHash: bcryptHash } };
