@@ -19,6 +19,7 @@
  *      a receiver that never answers and one that takes 9 s (webhooks.ts).
  * BENCH_ONLY=cold, warm, login, changes, import, contention or webhooks runs one of them.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,8 @@ import { importBenchmark } from './import.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
 process.env.STORE_TABLE_NAME = 'bench';
+// The bench's processes sign, fingerprint and seal under a secret of its own run (there is no default: lib/secrets.ts).
+process.env.STORE_SECRET ??= randomBytes(32).toString('hex');
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 15);
