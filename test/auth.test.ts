@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES, routes, type RouteDefinition } from '../lib/routes.js';
+import { GRANTS, routes, type RouteDefinition } from '../lib/routes.js';
 import { signBody } from '../lib/http/auth.js';
 import { createApiKey, revokeApiKey, type Grants } from '../lib/api-keys/index.js';
 import { call, keyWith, type Credentials } from './support/api.js';
@@ -23,7 +23,7 @@ type ProtectedRoute = (typeof protectedRoutes)[number];
 function everythingBut(route: ProtectedRoute): Grants {
   const all = ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] as const;
   const lacks = (resource: string) => route.permission.resource === 'change' || resource === route.permission.resource;
-  return Object.fromEntries(RESOURCES.map((resource) => [resource, lacks(resource) ? all.filter((a) => a !== route.permission.access) : [...all]]));
+  return Object.fromEntries(GRANTS.map((resource) => [resource, lacks(resource) ? all.filter((a) => a !== route.permission.access) : [...all]]));
 }
 
 /** The one grant a route needs (for the change feed, VIEW of one resource is enough). */

@@ -2,14 +2,14 @@
 import * as v from 'valibot';
 import { defineEntity } from '../db/entity.js';
 import { bit } from '../row.js';
-import { ACCESSES, RESOURCES } from '../routes.js';
+import { ACCESSES, GRANTS } from '../routes.js';
 
 const ApiKeyItem = v.object({
   apiKey: v.string(),
   secureKey: v.string(),
   label: v.string(),
   superadmin: v.boolean(),
-  grants: v.record(v.picklist(RESOURCES), v.array(v.picklist(ACCESSES))),
+  grants: v.record(v.picklist(GRANTS), v.array(v.picklist(ACCESSES))),
   createdAt: v.string(),
   revokedAt: v.optional(v.string()),
   /** Requests per window (CONTRACT §3); none: not limited. */

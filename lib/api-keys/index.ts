@@ -9,12 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { NotFound } from '../db/errors.js';
 import { update, writeAtomically } from '../db/transactions.js';
-import { ACCESSES, RESOURCES, type Access, type ProtectedBy } from '../routes.js';
+import { ACCESSES, GRANTS, type Access, type ProtectedBy } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
 import type { Quota } from './quota.js';
 import { isSealed, seal, unseal } from '../sealed-secrets.js';
 
-export { ACCESSES, RESOURCES };
+export { ACCESSES, GRANTS };
 export type Grants = ApiKeyItem['grants'];
 /** A key as it may be shown: everything but the secure key. */
 export type ApiKeyRecord = Omit<ApiKeyItem, 'secureKey'>;
@@ -29,9 +29,10 @@ const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => 
 
 /**
  * Whether a key has an access to a resource; for `change`, VIEW of at least one resource (it sees
- * those resources' changes); for `webhook`, only a superadmin.
+ * those resources' changes); for `webhook`, only a superadmin; for `reference`, any key.
  */
 export function allows(record: ApiKeyRecord, resource: ProtectedBy, access: Access): boolean {
+  if (resource === 'reference') return true;
   if (resource === 'webhook') return record.superadmin;
   if (resource === 'change') return record.superadmin || Object.values(record.grants).some((accesses) => accesses.includes(access));
   return record.superadmin || (record.grants[resource] ?? []).includes(access);

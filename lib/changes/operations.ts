@@ -6,13 +6,13 @@ import { allows, type ApiKeyRecord } from '../api-keys/index.js';
 import { feedEnd, follow, historyEnd, readHistory } from '../db/feed.js';
 import { positionOf, type Page, type PageRequest } from '../db/page.js';
 import { Forbidden, invalidField } from '../errors.js';
+import { changeGrant } from '../resources.js';
 import type { Row } from '../row.js';
 import { changeRow } from './row.js';
 import { CHANGE_RESOURCES, type ChangeListInput, type ChangeResource } from './schema.js';
 
-/** The grant that shows a resource's changes. */
-const GRANT = { customer: 'customer', product: 'product', 'tax-rule': 'tax' } as const;
-const mayView = (key: ApiKeyRecord, resource: ChangeResource): boolean => (resource === 'api-key' ? key.superadmin : allows(key, GRANT[resource], 'VIEW'));
+/** A resource's changes show to the keys that may VIEW it (API keys': superadmins, as webhooks). */
+const mayView = (key: ApiKeyRecord, resource: ChangeResource): boolean => allows(key, changeGrant(resource), 'VIEW');
 
 export async function listChanges(query: ChangeListInput, page: PageRequest, caller: ApiKeyRecord): Promise<Page<Row>> {
   if (query.resource && !mayView(caller, query.resource)) throw new Forbidden(`this API key may not VIEW ${query.resource} changes`);

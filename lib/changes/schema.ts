@@ -1,10 +1,11 @@
 /** The query of `GET /api/changes` (CONTRACT §11). */
 import * as v from 'valibot';
+import { CHANGE_RESOURCES } from '../resources.js';
 import { integer } from '../validation.js';
 
-/** Resources as changes name them. */
-export const CHANGE_RESOURCES = ['customer', 'product', 'tax-rule', 'api-key'] as const;
-export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+export { CHANGE_RESOURCES };
+/** A resource as changes name it (resources.ts). */
+export type ChangeResource = string;
 
 export const MAX_CHANGES_LIMIT = 500;
 

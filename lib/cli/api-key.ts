@@ -9,9 +9,9 @@
  * STORE_TABLE_NAME and the usual AWS_* variables.
  */
 import { parseArgs } from 'node:util';
-import { ACCESSES, RESOURCES, createApiKey, listApiKeys, revokeApiKey, setApiKeyQuota, type Grants } from '../api-keys/index.js';
+import { ACCESSES, GRANTS, createApiKey, listApiKeys, revokeApiKey, setApiKeyQuota, type Grants } from '../api-keys/index.js';
 import { DEFAULT_QUOTA, parseQuota } from '../api-keys/quota.js';
-import type { Access, Resource } from '../routes.js';
+import type { Access } from '../routes.js';
 import { connectToTable } from './connect.js';
 
 const USAGE = `usage:
@@ -19,17 +19,17 @@ const USAGE = `usage:
   npm run api-key -- list
   npm run api-key -- quota API_KEY N/SECONDS|none
   npm run api-key -- revoke API_KEY
-resources: ${RESOURCES.join(', ')}; accesses: ${ACCESSES.join(', ')}
+resources: ${GRANTS.join(', ')}; accesses: ${ACCESSES.join(', ')}
 quota: requests per window, by default ${DEFAULT_QUOTA.requests}/${DEFAULT_QUOTA.seconds}; none for no limit`;
 
 export function parseGrants(values: readonly string[]): Grants {
   const grants: Grants = {};
   for (const value of values) {
-    const [resource, accesses = ''] = value.split(':');
-    if (!RESOURCES.includes(resource as Resource)) throw new Error(`unknown resource in --grant ${value}`);
+    const [resource = '', accesses = ''] = value.split(':');
+    if (!GRANTS.includes(resource)) throw new Error(`unknown resource in --grant ${value}`);
     const list = accesses.split(',').map((a) => a.trim().toUpperCase());
     for (const access of list) if (!ACCESSES.includes(access as Access)) throw new Error(`unknown access in --grant ${value}`);
-    grants[resource as Resource] = [...new Set([...(grants[resource as Resource] ?? []), ...(list as Access[])])];
+    grants[resource] = [...new Set([...(grants[resource] ?? []), ...(list as Access[])])];
   }
   return grants;
 }

@@ -7,13 +7,9 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { sampleRequests } from '../local/sample-events.js';
-import { ChangeRow } from '../changes/row-schema.js';
-import { CustomerRow } from '../customers/row-schema.js';
-import { ProductRow } from '../products/row-schema.js';
 import { QUOTA_EXCEEDED_TYPE } from '../http/problem.js';
-import type { ProtectedBy, RouteDefinition } from '../routes.js';
-import { TaxRuleRow } from '../tax-rules/row-schema.js';
-import { DeliveryRow, ReplayRow, WebhookRow } from '../webhooks/row-schema.js';
+import type { RouteDefinition } from '../routes.js';
+import { DeliveryRow, ReplayRow } from '../webhooks/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
 
 type Schema = v.GenericSchema<unknown, unknown>;
@@ -44,13 +40,11 @@ const convert = (schema: Schema): JsonObject => {
   return json;
 };
 
-const ROWS: Record<ProtectedBy, { name: string; schema: Schema }> = {
-  change: { name: 'ChangeRow', schema: ChangeRow },
-  webhook: { name: 'WebhookRow', schema: WebhookRow },
-  customer: { name: 'CustomerRow', schema: CustomerRow },
-  product: { name: 'ProductRow', schema: ProductRow },
-  tax: { name: 'TaxRuleRow', schema: TaxRuleRow },
-};
+/** A resource's loop row: its name in the document and its schema (`lib/<folder>/row-schema.ts`). */
+export interface DocumentedRow {
+  name: string;
+  schema: Schema;
+}
 
 /** Routes whose rows are not their resource's (`many`: several rows, though not a paged list). */
 const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema; many?: true }>> = {
@@ -83,12 +77,13 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   };
 }
 
-function success(route: RouteDefinition): JsonObject {
+function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow>): JsonObject {
   if (route.status === 204) return { description: 'done, no body' };
   if (route.name === 'health/get') return { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } };
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
-  const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? ROWS[route.permission!.resource]).name}`);
+  // A route's rows are its resource's, named by the folder its handler is in (resources.ts).
+  const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? rows.get(route.name.split('/')[0]!))!.name}`);
   const many = ROUTE_ROWS[route.name]?.many === true;
   const headers: Record<string, JsonObject> = {
     ...(route.followed
@@ -105,7 +100,7 @@ function success(route: RouteDefinition): JsonObject {
   };
 }
 
-function operation({ route, schemas }: DocumentedHandler): JsonObject {
+function operation({ route, schemas }: DocumentedHandler, rows: ReadonlyMap<string, DocumentedRow>): JsonObject {
   const parameters: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -134,7 +129,7 @@ function operation({ route, schemas }: DocumentedHandler): JsonObject {
     ...(route.permission ? { security: [{ token: [] }], 'x-required-access': `${route.permission.resource}:${route.permission.access}` } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(schemas.body), ...(sample?.body ? { example: sample.body } : {}) } } } } : {}),
-    responses: { [route.status]: success(route), ...problems(route, schemas) },
+    responses: { [route.status]: success(route, rows), ...problems(route, schemas) },
   };
 }
 
@@ -156,11 +151,12 @@ const problemHeaders = (extra: Record<string, JsonObject>) => ({
   content: { 'application/problem+json': { schema: ref('schemas/Problem') } },
 });
 
-export function openApiDocument(handlers: readonly DocumentedHandler[], version: string): JsonObject {
+/** The document, from the routes' handlers and their resources' rows by folder. */
+export function openApiDocument(handlers: readonly DocumentedHandler[], rows: ReadonlyMap<string, DocumentedRow>, version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const handler of handlers) {
     if (handler.route.method === 'ANY') continue;
-    const get = operation(handler);
+    const get = operation(handler, rows);
     const path = (paths[handler.route.path] ??= {});
     path[handler.route.method.toLowerCase()] = get;
     if (handler.route.method === 'GET') path.head = headOperation(get);
@@ -222,7 +218,7 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], version:
         'Idempotent-Replayed': { description: '`true` when the answer is the recorded one of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
       },
       schemas: {
-        ...Object.fromEntries([...Object.values(ROWS), ...Object.values(ROUTE_ROWS)].map((row) => [row!.name, convert(row!.schema)])),
+        ...Object.fromEntries([...rows.values(), ...Object.values(ROUTE_ROWS)].map((row) => [row!.name, convert(row!.schema)])),
         Problem: {
           type: 'object',
           properties: {

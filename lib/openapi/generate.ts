@@ -2,8 +2,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { registry } from '../resources.js';
 import { handlerFile, routes } from '../routes.js';
-import { openApiDocument, type DocumentedHandler } from './document.js';
+import { openApiDocument, type DocumentedHandler, type DocumentedRow } from './document.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const documentFile = path.join(root, 'lib/openapi/openapi.json');
@@ -14,8 +15,15 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
     const module = (await import(pathToFileURL(path.join(root, handlerFile(route))).href)) as { handler: DocumentedHandler };
     handlers.push({ route, schemas: module.handler.schemas });
   }
+  // Each resource's loop row, exported by its row schema module under the name the registry gives it.
+  const rows = new Map<string, DocumentedRow>();
+  for (const resource of registry) {
+    if (!('row' in resource) || !resource.row) continue;
+    const module = (await import(pathToFileURL(path.join(root, `lib/${resource.folder}/row-schema.ts`)).href)) as Record<string, DocumentedRow['schema']>;
+    rows.set(resource.folder, { name: resource.row, schema: module[resource.row]! });
+  }
   const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
-  return openApiDocument(handlers, version);
+  return openApiDocument(handlers, rows, version);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

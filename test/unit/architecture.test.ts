@@ -5,9 +5,10 @@
  *   tooling (local runtime, CLI, setup, generators, infra) may import anything, and no Lambda's
  *   import closure reaches it.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { registry } from '../../lib/resources.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -22,12 +23,23 @@ const LEAVES = [
   'lib/secrets.ts',
   'lib/sealed-secrets.ts',
   'lib/routes.ts',
+  'lib/route-definition.ts',
+  'lib/resources.ts',
   'lib/errors.ts',
   'lib/row.ts',
   'lib/row-schema.ts',
   'lib/reference/index.ts',
 ];
-const RESOURCES = ['customers', 'products', 'tax-rules', 'api-keys', 'changes', 'events', 'webhooks', 'migrations', 'deploy'];
+/**
+ * The domain modules: each protected resource the registry declares that has one (`lib/<folder>/`), and those
+ * that serve no route: the change events, the migrations, the deploy's hooks.
+ */
+const RESOURCES = [
+  ...registry.filter((resource) => resource.protectedBy !== null && existsSync(path.join(root, 'lib', resource.folder))).map((resource) => resource.folder),
+  'events',
+  'migrations',
+  'deploy',
+];
 /** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
 const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];
 
