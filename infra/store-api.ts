@@ -1,13 +1,14 @@
 /**
- * The whole store as one construct (CONTRACT §13): `StoreApi`, three stacks that deploy in order,
- * each well within CloudFormation's 500 resources:
+ * The whole store as one construct (CONTRACT §13): `StoreApi`, stacks that deploy in order, each
+ * well within CloudFormation's 500 resources:
  *   <name>          the data and the background: the table (where it always was: its logical id and
  *                   this stack's name are those of earlier releases, so a deploy keeps it and its
  *                   data), the server secret, the KMS key of sealed secrets, the event bus and its
  *                   dead letters, the feed's placer, the webhooks' worker, the alarm topic, and the
  *                   migrations, run before anything of a release takes traffic;
  *   <name>-Routes   one function per route, each released gradually behind its `live` alias, the
- *                   pre-traffic hook, and the routes' alarms;
+ *                   pre-traffic hook, and the routes' alarms; a group of resources that names a
+ *                   stack of its own (lib/resources.ts) has the same in <name>-<group>Routes;
  *   <name>-Api      the HTTP API, whose integrations invoke the aliases, and the dashboard.
  * Put it in an App or a Stage (StoreApiStage), never in a Stack: it makes its own.
  */
@@ -28,7 +29,8 @@ import { Construct } from 'constructs';
 import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
-import { FEED_PARTITIONS, routes } from '../lib/routes.js';
+import { registry } from '../lib/resources.js';
+import { FEED_PARTITIONS, routes, type RouteDefinition } from '../lib/routes.js';
 import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
 import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
@@ -105,7 +107,10 @@ const RELEASE_LATENCY_BOUND_MS = 3_000;
 export class StoreApi extends Construct {
   /** The stack of the table and the background jobs (named as the construct). */
   readonly dataStack: Stack;
+  /** The first routes stack (`<name>-Routes`). */
   readonly routesStack: Stack;
+  /** Every routes stack, one per group of resources (resources.ts `stack`); none in one stack. */
+  readonly routesStacks: Stack[];
   readonly apiStack: Stack;
   readonly table: ITableV2;
   readonly bus: IEventBus;
@@ -197,46 +202,57 @@ export class StoreApi extends Construct {
     // What `npm run api-key` needs on AWS to seal the secure keys it makes.
     new CfnOutput(data, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
 
-    // ---- one function per route, released gradually
-    const routesStack = (this.routesStack = single ? data : new Stack(this, 'Routes', { stackName: `${id}-Routes`, ...env, description: 'store-api: one function per route, released gradually' }));
-    if (!single) routesStack.addStackDependency(data);
-    const hook = new NodejsFunction(routesStack, 'PreTraffic', {
-      ...bundledFunction({
-        ...settings,
-        entry: 'functions/deploy/pre-traffic.ts',
-        logGroup: new LogGroup(routesStack, 'PreTrafficLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
-        // Each route's events/ sample, which it sends to the route's new version.
-        assets: routes.map((route) => `events/${sampleFileOf(route.name)}`),
-      }),
-      memorySize: 256,
-      timeout: Duration.seconds(60),
-    });
-    const releases = single ? background : codeDeployOf(routesStack);
-    // The table as this stack imports it, by an export of a fixed name (the checks' acknowledgement names it).
+    // ---- one function per route, released gradually, in one routes stack per group of resources
+    // The table as the routes stacks import it, by an export of a fixed name (the checks' acknowledgement names it).
     const tableArnExport = `${id}-TableArn`;
     new CfnOutput(data, 'TableArn', { value: table.tableArn, ...(single ? {} : { exportName: tableArnExport }) });
-    const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
     const aliases = new Map<string, Alias>();
-    const versionsChecked: string[] = [];
-    for (const route of routes) {
-      const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
-      const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
-      aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
-      versionsChecked.push(fn.currentVersion.functionArn);
+    const hooks: NodejsFunction[] = [];
+    this.routesStacks = [];
+    for (const [group, groupRoutes] of routeGroups()) {
+      // The first group keeps the ids of the release that had only it.
+      const prefix = group === FIRST_ROUTES_GROUP ? '' : group;
+      const routesStack = single ? data : new Stack(this, `${group}Routes`, { stackName: `${id}-${group === FIRST_ROUTES_GROUP ? '' : group}Routes`, ...env, description: 'store-api: one function per route, released gradually' });
+      if (!single) {
+        routesStack.addStackDependency(data);
+        this.routesStacks.push(routesStack);
+      }
+      const hook = new NodejsFunction(routesStack, `${prefix}PreTraffic`, {
+        ...bundledFunction({
+          ...settings,
+          entry: 'functions/deploy/pre-traffic.ts',
+          logGroup: new LogGroup(routesStack, `${prefix}PreTrafficLogs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+          // Each route's events/ sample, which it sends to the route's new version.
+          assets: groupRoutes.map((route) => `events/${sampleFileOf(route.name)}`),
+        }),
+        memorySize: 256,
+        timeout: Duration.seconds(60),
+      });
+      const releases = single ? background : codeDeployOf(routesStack);
+      const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
+      const versionsChecked: string[] = [];
+      for (const route of groupRoutes) {
+        const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
+        const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
+        aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
+        versionsChecked.push(fn.currentVersion.functionArn);
+      }
+      // The hook checks the versions this release deploys in its stack, and no other.
+      hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
+      hook.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['codedeploy:GetDeployment'],
+          resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+        }),
+      );
+      hooks.push(hook);
+      if (!single) acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
     }
-    // The hook checks the versions this release deploys, and no other.
-    hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
-    hook.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['codedeploy:GetDeployment'],
-        resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-      }),
-    );
-    if (!single) acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
+    this.routesStack = this.routesStacks[0] ?? data;
 
     // ---- the HTTP API, invoking the aliases
     const apiStack = (this.apiStack = single ? data : new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, description: 'store-api: the HTTP API' }));
-    if (!single) apiStack.addStackDependency(routesStack);
+    if (!single) for (const routesStack of this.routesStacks) apiStack.addStackDependency(routesStack);
     this.api = new HttpApi(apiStack, 'Api', {
       createDefaultStage: false,
       ...(props.corsOrigins?.length
@@ -265,10 +281,23 @@ export class StoreApi extends Construct {
     new ApiMonitoring(apiStack, 'ApiMonitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
     if (!single) acknowledgeNagFindings(apiStack);
     // One stack: its findings, the routes' part's with the data's.
-    else acknowledgeNagFindings(data, { releases: background.application, hook });
+    else for (const hook of hooks) acknowledgeNagFindings(data, { releases: background.application, hook });
     this.url = this.api.apiEndpoint;
     this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
   }
+}
+
+/** The routes stack of the resources that name none (resources.ts `stack`). */
+const FIRST_ROUTES_GROUP = '';
+
+/** The routes of each routes stack, by the group their resources name, in the registry's order. */
+function routeGroups(): Map<string, RouteDefinition[]> {
+  const groups = new Map<string, RouteDefinition[]>();
+  for (const resource of registry) {
+    const group = ('stack' in resource && resource.stack) || FIRST_ROUTES_GROUP;
+    groups.set(group, [...(groups.get(group) ?? []), ...resource.routes]);
+  }
+  return groups;
 }
 
 /** A stack's CodeDeploy application, and the one role its deployment groups share. */

@@ -27,10 +27,12 @@ const STACK = 'StoreApi-artifact';
 
 export function synthesizeFunctions(outdir: string): { functions: BuiltFunction[]; template: { Resources: Record<string, any> }; dataTemplate: { Resources: Record<string, any> }; assembly: string } {
   const app = new App({ outdir });
-  new StoreApi(app, STACK);
+  const store = new StoreApi(app, STACK);
   const assembly = app.synth();
-  // The route functions are in the routes stack (infra/store-api.ts).
-  const template = assembly.getStackByName(`${STACK}-Routes`).template as { Resources: Record<string, any> };
+  // The route functions are in the routes stacks (infra/store-api.ts): their resources, as one template.
+  const template = {
+    Resources: Object.assign({}, ...store.routesStacks.map((stack) => (assembly.getStackByName(stack.stackName).template as { Resources: Record<string, any> }).Resources)) as Record<string, any>,
+  };
   // The background functions and the migrations are in the data stack.
   const dataTemplate = assembly.getStackByName(STACK).template as { Resources: Record<string, any> };
   const functions = routes.map((route) => {
