@@ -212,7 +212,9 @@ export class StoreApi extends Construct {
     for (const [group, groupRoutes] of routeGroups()) {
       // The first group keeps the ids of the release that had only it.
       const prefix = group === FIRST_ROUTES_GROUP ? '' : group;
-      const routesStack = single ? data : new Stack(this, `${group}Routes`, { stackName: `${id}-${group === FIRST_ROUTES_GROUP ? '' : group}Routes`, ...env, description: 'store-api: one function per route, released gradually' });
+      const routesStack = single
+        ? data
+        : new Stack(this, `${group}Routes`, { stackName: `${id}-${group === FIRST_ROUTES_GROUP ? '' : group}Routes`, ...env, description: 'store-api: one function per route, released gradually' });
       if (!single) {
         routesStack.addStackDependency(data);
         this.routesStacks.push(routesStack);
@@ -242,7 +244,9 @@ export class StoreApi extends Construct {
       hook.addToRolePolicy(
         new PolicyStatement({
           actions: ['codedeploy:GetDeployment'],
-          resources: [routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+          resources: [
+            routesStack.formatArn({ service: 'codedeploy', resource: 'deploymentgroup', resourceName: `${releases.application.applicationName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+          ],
         }),
       );
       hooks.push(hook);

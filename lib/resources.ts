@@ -130,6 +130,22 @@ export const registry = [
     ],
   }),
   defineResource({
+    name: 'category',
+    folder: 'categories',
+    protectedBy: 'category',
+    granted: true,
+    change: 'category',
+    row: 'CategoryRow',
+    stack: 'Catalog',
+    routes: (route) => [
+      route('list', 'GET', '/api/categories', 200, { dynamodb: ['Query'] }),
+      route('get', 'GET', '/api/categories/{entityId}', 200, { dynamodb: ['GetItem'] }),
+      route('create', 'POST', '/api/categories', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
+      route('update', 'PUT', '/api/categories', 201, { access: 'UPDATE', dynamodb: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
+      route('delete', 'DELETE', '/api/categories/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
+    ],
+  }),
+  defineResource({
     name: 'change',
     folder: 'changes',
     protectedBy: 'change',

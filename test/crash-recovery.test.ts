@@ -56,7 +56,7 @@ function writers(port: number, count: number) {
       try {
         const created = await send(port, 'POST', '/api/products', {
           ref: `CRASH-${port}-${w}-${n}`,
-          default_category: 1,
+          default_category: 0,
           price: 1,
           currency: 1,
           tax_rule: 1,

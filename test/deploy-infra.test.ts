@@ -21,11 +21,11 @@ const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 function synthesize(props: StoreApiProps = {}, name = 'StoreApi-test') {
   const app = new App({ context: NO_BUNDLING });
   const store = new StoreApi(app, name, props);
-  const [data, routesStack, api] = [store.dataStack, store.routesStack, store.apiStack].map((stack) => Template.fromStack(stack));
-  return { store, data: data!, routes: routesStack!, api: api! };
+  const [data, api] = [store.dataStack, store.apiStack].map((stack) => Template.fromStack(stack));
+  return { store, data: data!, routes: store.routesStacks.map((stack) => Template.fromStack(stack)), api: api! };
 }
 
-const entries = (template: Template, type: string) => Object.entries(template.findResources(type)) as Array<[string, Resource]>;
+const entries = (template: Template | Template[], type: string) => [template].flat().flatMap((t) => Object.entries(t.findResources(type))) as Array<[string, Resource]>;
 /** The deployment config of a deployment group, as CloudFormation names it. */
 const configOf = (group: Resource) => JSON.stringify(group.Properties.DeploymentConfigName);
 
@@ -41,7 +41,7 @@ describe('releases', () => {
   });
 
   it('gives every function a live alias with a deployment group: canary on a stage that is not disposable, rolled back on its alarms', () => {
-    for (const template of [prod.data, prod.routes]) {
+    for (const template of [prod.data, ...prod.routes]) {
       const aliases = entries(template, 'AWS::Lambda::Alias');
       const groups = entries(template, 'AWS::CodeDeploy::DeploymentGroup');
       expect(groups).toHaveLength(aliases.length);
@@ -63,16 +63,20 @@ describe('releases', () => {
     for (const [, group] of entries(prod.routes, 'AWS::CodeDeploy::DeploymentGroup')) expect(group.Properties.AlarmConfiguration.Alarms).toHaveLength(3);
   });
 
-  it('runs the pre-traffic hook before a route takes traffic, and lets the hook invoke only the versions it checks', () => {
-    const [hookId] = entries(prod.routes, 'AWS::Lambda::Function').find(([id]) => id.startsWith('PreTraffic'))!;
-    for (const [, alias] of entries(prod.routes, 'AWS::Lambda::Alias')) {
-      expect(JSON.stringify(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook)).toContain(hookId);
+  it("runs each routes stack's pre-traffic hook before a route of it takes traffic, and lets the hook invoke only the versions it checks", () => {
+    let checked = 0;
+    for (const template of prod.routes) {
+      const [hookId] = entries(template, 'AWS::Lambda::Function').find(([id]) => /^\w*PreTraffic[0-9A-F]{8}$/.test(id))!;
+      const aliases = entries(template, 'AWS::Lambda::Alias');
+      for (const [, alias] of aliases) expect(JSON.stringify(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook)).toContain(hookId);
+      const policies = [...entries(template, 'AWS::IAM::Policy'), ...entries(template, 'AWS::IAM::ManagedPolicy')].filter(([id]) => /^\w*PreTrafficServiceRole/.test(id));
+      const statements = policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+      const invoke = statements.find((s: { Action: string[] }) => [s.Action].flat().includes('lambda:InvokeFunction'));
+      expect(invoke.Resource).toHaveLength(aliases.length);
+      for (const resource of invoke.Resource) expect(JSON.stringify(resource)).toMatch(/CurrentVersion/);
+      checked += aliases.length;
     }
-    const policies = [...entries(prod.routes, 'AWS::IAM::Policy'), ...entries(prod.routes, 'AWS::IAM::ManagedPolicy')].filter(([id]) => id.startsWith('PreTrafficServiceRole'));
-    const statements = policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const invoke = statements.find((s: { Action: string[] }) => [s.Action].flat().includes('lambda:InvokeFunction'));
-    expect(invoke.Resource).toHaveLength(routes.length);
-    for (const resource of invoke.Resource) expect(JSON.stringify(resource)).toMatch(/CurrentVersion/);
+    expect(checked).toBe(routes.length);
   });
 
   it('shifts all at once on a disposable stage, and as -c deployment says otherwise', () => {
@@ -97,15 +101,17 @@ describe('migrations on deploy', () => {
     expect(resource.Properties.Steps).toBe(MIGRATIONS.map((step) => step.id).join(','));
     // The background aliases wait for it; the routes' stack (and so every route's alias) deploys after its stack.
     for (const [, alias] of entries(prod.data, 'AWS::Lambda::Alias')) expect(alias.DependsOn).toContain(resourceId);
-    expect(prod.store.routesStack.dependencies).toContain(prod.store.dataStack);
-    expect(prod.store.apiStack.dependencies).toContain(prod.store.routesStack);
+    for (const routesStack of prod.store.routesStacks) {
+      expect(routesStack.dependencies).toContain(prod.store.dataStack);
+      expect(prod.store.apiStack.dependencies).toContain(routesStack);
+    }
   });
 });
 
 describe('CloudFormation limits', () => {
   it('keeps every stack within 400 resources, alarms and email included', () => {
     for (const { data, routes: routesTemplate, api } of [prod, synthesize({ alarmEmail: 'ops@example.com', corsOrigins: ['https://shop.example'] })]) {
-      for (const template of [data, routesTemplate, api]) expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(400);
+      for (const template of [data, ...routesTemplate, api]) expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(400);
     }
   });
 });
@@ -118,7 +124,8 @@ describe('one stack, for SAM CLI', () => {
     expect(store.apiStack).toBe(store.dataStack);
     const template = Template.fromStack(store.dataStack);
     expect(entries(template, 'AWS::ApiGatewayV2::Integration')).toHaveLength(routes.length);
-    expect(entries(template, 'AWS::Lambda::Function')).toHaveLength(routes.length + 5);
+    // The background's three, the migrations and a pre-traffic hook per group of routes.
+    expect(entries(template, 'AWS::Lambda::Function')).toHaveLength(routes.length + 4 + 2);
     // Nothing is imported from another stack.
     expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
   });
@@ -138,8 +145,8 @@ describe('StoreApiStage', () => {
         .sort(),
     );
     expect(names).toEqual([
-      ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-Routes'],
-      ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-Routes'],
+      ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-CatalogRoutes', 'StoreApi-Beta-Routes'],
+      ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-CatalogRoutes', 'StoreApi-Prod-Routes'],
     ]);
     // A finding in an embedded stage fails its synth, though the app added no check itself.
     const careless = new App({ context: NO_BUNDLING });
@@ -159,7 +166,8 @@ function masked(template: Template): string {
 describe('the templates, as a reviewer reads them', () => {
   it('match their snapshots (update with `npx vitest run test/deploy-infra.test.ts -u` and read the diff)', async () => {
     await expect(masked(prod.data)).toMatchFileSnapshot('./snapshots/StoreApi-prod.template.json');
-    await expect(masked(prod.routes)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Routes.template.json');
+    await expect(masked(prod.routes[0]!)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Routes.template.json');
+    await expect(masked(prod.routes[1]!)).toMatchFileSnapshot('./snapshots/StoreApi-prod-CatalogRoutes.template.json');
     await expect(masked(prod.api)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Api.template.json');
   });
 });

@@ -16,12 +16,15 @@ import { KMS_CONTEXT } from '../lib/sealed-secrets.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string; UpdatePolicy?: any };
 
-/** The store's three templates, without bundling its functions (test/artifact.test.ts synthesizes them bundled). */
+/** The store's templates (one per routes stack), without bundling its functions (test/artifact.test.ts synthesizes them bundled). */
 function synthesize(props: StoreApiProps = {}, name = 'Test') {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const store = new StoreApi(app, name, props);
-  return { app, store, data: Template.fromStack(store.dataStack), routes: Template.fromStack(store.routesStack), api: Template.fromStack(store.apiStack) };
+  return { app, store, data: Template.fromStack(store.dataStack), routes: store.routesStacks.map((stack) => Template.fromStack(stack)), api: Template.fromStack(store.apiStack) };
 }
+
+/** The resources of the routes stacks, as one template's: where every route's function is. */
+const routeFunctionsOf = (templates: Template[]): SynthesizedTemplate => ({ Resources: Object.assign({}, ...templates.map((t) => t.toJSON().Resources)) });
 
 /** The templates of a store made from an app's context, as `cdk synth -c …` makes it. */
 function fromContext(context: Record<string, string>) {
@@ -30,16 +33,17 @@ function fromContext(context: Record<string, string>) {
 }
 
 const store = synthesize();
-const { data, routes: routesTemplate, api } = store;
-const all = [data, routesTemplate, api];
+const { data, routes: routesTemplates, api } = store;
+const all = [data, ...routesTemplates, api];
+const routesTemplate = routeFunctionsOf(routesTemplates);
 const resourcesOf = (templates: Template[], type: string): Resource[] => templates.flatMap((t) => Object.values(t.findResources(type)) as Resource[]);
 const resources = (type: string): Resource[] => resourcesOf(all, type);
 const functions = resources('AWS::Lambda::Function');
 
 /** A route's function, found as `npm run sam` finds it. */
 function functionOf(routeName: string): [string, Resource] {
-  const logicalId = functionLogicalId(routesTemplate.toJSON() as SynthesizedTemplate, routeName);
-  return [logicalId, routesTemplate.toJSON().Resources[logicalId] as Resource];
+  const logicalId = functionLogicalId(routesTemplate, routeName);
+  return [logicalId, routesTemplate.Resources[logicalId] as Resource];
 }
 
 /**
@@ -57,8 +61,9 @@ function aliasTarget(template: Template, reference: unknown): string | undefined
 
 describe('StoreApi', () => {
   it("has one function per route of the route table, the change publisher, the feed's placer and the webhooks' worker, ESM on Node 24 arm64", () => {
-    // ... and the migrations' custom resource and the releases' pre-traffic hook.
-    expect(functions).toHaveLength(routes.length + 5);
+    // ... and the migrations' custom resource and each routes stack's pre-traffic hook (two stacks: resources.ts).
+    expect(routesTemplates).toHaveLength(2);
+    expect(functions).toHaveLength(routes.length + 4 + routesTemplates.length);
     for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
     for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);
@@ -117,7 +122,7 @@ describe('StoreApi', () => {
   it('builds x86_64 functions when the context asks for them (npm run sam on an x86_64 host), and arm64 ones by default', () => {
     const architectures = (context: Record<string, string>) => {
       const { data, routes, api } = fromContext(context);
-      return new Set(resourcesOf([data, routes, api], 'AWS::Lambda::Function').map((fn) => fn.Properties.Architectures.join()));
+      return new Set(resourcesOf([data, ...routes, api], 'AWS::Lambda::Function').map((fn) => fn.Properties.Architectures.join()));
     };
     expect(architectures({ architecture: 'x86_64' })).toEqual(new Set(['x86_64']));
     expect(architectures({ architecture: 'arm64' })).toEqual(new Set(['arm64']));
@@ -126,7 +131,7 @@ describe('StoreApi', () => {
   });
 
   it("finds every route's function by the route named in its metadata, not by its IAM role, whose logical id starts the same way", () => {
-    const json = routesTemplate.toJSON() as SynthesizedTemplate;
+    const json = routesTemplate;
     const ids = routes.map((route) => functionLogicalId(json, route.name));
     expect(new Set(ids).size).toBe(routes.length);
     for (const id of ids) expect(json.Resources[id]!.Type).toBe('AWS::Lambda::Function');
@@ -138,7 +143,7 @@ describe('StoreApi', () => {
   it("gives every function the changes' retention, 365 days unless -c changeRetentionDays says otherwise", () => {
     const retention = (context: Record<string, string>) => {
       const { data, routes, api } = fromContext(context);
-      return resourcesOf([data, routes, api], 'AWS::Lambda::Function').map((fn) => fn.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS);
+      return resourcesOf([data, ...routes, api], 'AWS::Lambda::Function').map((fn) => fn.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS);
     };
     expect(new Set(retention({}))).toEqual(new Set(['365']));
     expect(new Set(retention({ changeRetentionDays: '30' }))).toEqual(new Set(['30']));
@@ -179,7 +184,7 @@ describe('StoreApi', () => {
     const withEmail = synthesize({ alarmEmail: 'ops@example.com' }, 'Alerting');
     withEmail.data.resourceCountIs('AWS::SNS::Topic', 1);
     withEmail.data.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
-    for (const alarm of resourcesOf([withEmail.data, withEmail.routes, withEmail.api], 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    for (const alarm of resourcesOf([withEmail.data, ...withEmail.routes, withEmail.api], 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 
   it('passes the AwsSolutions checks (cdk-nag) as app.ts runs them on every synth, and fails a finding no one acknowledged', () => {

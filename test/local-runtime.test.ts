@@ -126,7 +126,7 @@ describe('npm start', () => {
         ...(raw ? { body: raw } : {}),
       });
     };
-    const created = await send('POST', '/api/products', { ref: `CONFLICTS-${port}`, default_category: 1, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'Contended' });
+    const created = await send('POST', '/api/products', { ref: `CONFLICTS-${port}`, default_category: 0, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'Contended' });
     expect(created.status).toBe(201);
     const { ID } = ((await created.json()) as Array<{ ID: number }>)[0]!;
     // Eight writers of one record: their transactions meet, and each is tried again until it writes.

@@ -18,7 +18,7 @@ import { readItem } from '../lib/db/items.js';
 import { productsUsing } from '../lib/tax-rules/entity.js';
 import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, webhooks } from '../lib/webhooks/entity.js';
 import { del, get, post } from './support/api.js';
-import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+import { createCategory, createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
 
 // A subscription to a receiver on 127.0.0.1, as `npm start` allows.
 process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
@@ -32,6 +32,34 @@ async function keepLockAsBefore(id: number, ref: string): Promise<void> {
 }
 
 describe('npm run migrate', () => {
+  it('indexes the products stored before categories by their default category, counts them in, and lists those naming none', async () => {
+    const category = await createCategory({ title: 'Before categories' });
+    const [named, dangling] = [(await createProduct()).row.ID as number, (await createProduct()).row.ID as number];
+    // As an earlier release stored them: any default category, uncounted, not in the category index.
+    for (const [id, defaultCategory] of [
+      [named, category.ID],
+      [dangling, 987_654],
+    ] as const) {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: products.key(id),
+          UpdateExpression: 'SET defaultCategory = :c REMOVE categoryCounted, gsi5pk, gsi5sk',
+          ExpressionAttributeValues: { ':c': defaultCategory },
+        }),
+      );
+    }
+    expect((await get(`/api/products?category_default=${category.ID}`)).body).toEqual([]);
+    const migration = await migrate();
+    expect(migration.uncategorized).toContain(`product ${dangling}: default category 987654`);
+    expect((await get(`/api/products?category_default=${category.ID}`)).body.map((r: { ID: number }) => r.ID)).toEqual([named]);
+    expect((await get(`/api/products/${dangling}`)).body[0].DEFAULT_CATEGORY).toBe(987_654);
+    // Counted in: the category cannot go while the product names it.
+    expect((await del(`/api/categories/${category.ID}`)).status).toBe(409);
+    expect((await del(`/api/products/${named}`)).status).toBe(204);
+    expect((await del(`/api/categories/${category.ID}`)).status).toBe(204);
+  });
+
   it('moves locks kept in the former form, so each record is found by every form of its value', async () => {
     const suffix = uniqueRef('');
     const ref = `Straße${suffix}`;

@@ -23,7 +23,7 @@ describe('POST /api/products', () => {
       TAXED_PRICE: '23.988000',
       WEIGHT: '2.500000',
       VISIBLE: 1,
-      DEFAULT_CATEGORY: 1,
+      DEFAULT_CATEGORY: 0,
       TAX_RULE_ID: 1,
       BRAND_ID: 3,
       VERSION: 1,

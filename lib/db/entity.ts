@@ -346,6 +346,17 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return steps;
     },
 
+    /**
+     * A step that writes the record's index attributes as the declaration makes them now (a list
+     * declared after the record was stored), and `also` of its fields, at the version read: a
+     * record written since was written with them.
+     */
+    reindex: (record: R & Versioned, also: Partial<R> = {}): WriteStep => {
+      const item = toItem(record);
+      const indexed = Object.fromEntries(Object.values(table.indexes).flatMap(({ partitionKey, sortKey }) => (partitionKey in item ? [partitionKey, sortKey].map((a) => [a, item[a]]) : [])));
+      return patchStep(key(id(record)), { set: { ...indexed, ...also }, when: { version: record.version } }, raced);
+    },
+
     /** A step that changes some attributes of an existing record in place. */
     patch: (recordId: I, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep => patchStep(key(recordId), patch, onConditionFailed),
 

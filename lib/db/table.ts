@@ -17,7 +17,7 @@ export interface TableDefinition extends KeyPair {
   readonly stream: 'NEW_IMAGE';
 }
 
-export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';
+export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5';
 
 export const table: TableDefinition = {
   partitionKey: 'pk',
@@ -27,6 +27,7 @@ export const table: TableDefinition = {
     GSI2: { partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     GSI3: { partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
     GSI4: { partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    GSI5: { partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   },
   ttlAttribute: 'expiresAt',
   stream: 'NEW_IMAGE',

@@ -10,7 +10,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, type
 import { createDynamoDbClient, tableName } from '../db/client.js';
 import { Conflict } from '../db/errors.js';
 import { padId } from '../db/keys.js';
-import { keyAttributeNames, table } from '../db/table.js';
+import { keyAttributeNames, table, type KeyPair } from '../db/table.js';
 import { ABSENT, put, writeAtomically } from '../db/transactions.js';
 import type { I18n } from '../i18n.js';
 import { referenceRecords, seedTaxRules } from '../reference/records.js';
@@ -23,13 +23,40 @@ import { defaultTaxRule, productsUsing, taxRules, type TaxRule, type TaxRuleText
 const setupMarker = (what: string) => ({ pk: 'SETUP', sk: what });
 const referenceKey = (kind: string, id: number) => ({ pk: `REFDATA#${kind}`, sk: padId(id) });
 
+const indexSpec = ([IndexName, index]: [string, KeyPair]) => ({
+  IndexName,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'ALL' as const },
+});
+
+/**
+ * The table, made when missing; an existing one gets the indexes a later release declares (one at
+ * a time, as DynamoDB adds them), which it fills from the items already there.
+ */
 export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
+  let existing: string[];
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
-    return;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    existing = (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!);
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
+    return createTable(client, name);
   }
+  for (const entry of Object.entries(table.indexes).filter(([indexName]) => !existing.includes(indexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: [entry[1].partitionKey, entry[1].sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(entry) }],
+      }),
+    );
+  }
+}
+
+async function createTable(client: DynamoDBClient, name: string): Promise<void> {
   await client.send(
     new CreateTableCommand({
       TableName: name,
@@ -39,14 +66,7 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
         { AttributeName: table.partitionKey, KeyType: 'HASH' },
         { AttributeName: table.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: Object.entries(table.indexes).map(([IndexName, index]) => ({
-        IndexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: Object.entries(table.indexes).map(indexSpec),
       // No stream: nothing reads one locally (EventBridge exists only on AWS), and DynamoDB Local's
       // streams make every write about three times slower (the test suite: 210 s → 583 s).
     }),

@@ -31,6 +31,8 @@ import { Conflict, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
 import { createSteps, readTotal } from '../db/sharded-count.js';
 import { ABSENT, put, raced, retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { categories } from '../categories/entity.js';
+import { countReferenceStep } from '../categories/index.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
 import { productsUsing, taxRules } from '../tax-rules/entity.js';
@@ -49,6 +51,10 @@ export interface Migration {
   jobsRelaned: number;
   /** API keys' secure keys and webhook secrets sealed. */
   secretsSealed: number;
+  /** Products given the index of their default category, or counted among its references. */
+  productsCategorized: number;
+  /** Products whose default category names no category: `product 12: default category 7`. They keep it. */
+  uncategorized: string[];
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
   conflicts: string[];
 }
@@ -160,13 +166,46 @@ async function sealSecrets(migration: Migration): Promise<void> {
   }
 }
 
+/**
+ * Products stored before categories: each gets the index of its default category (GSI5, what
+ * `?category_default=` reads), and is counted among that category's references when it exists, so
+ * that the category cannot be deleted under it. A product whose default category names none keeps
+ * it, and is listed. Each write is conditioned on the version read: a product written since was
+ * written by this release, which did both.
+ */
+async function categorizeProducts(migration: Migration): Promise<void> {
+  for await (const page of products.pages()) {
+    for (const product of page) {
+      const counted = product.categoryCounted === true || product.defaultCategory === 0;
+      const exists = !counted && (await categories.read(product.defaultCategory)) !== undefined;
+      if (!counted && !exists) migration.uncategorized.push(`product ${product.id}: default category ${product.defaultCategory}`);
+      const steps = [products.reindex(product, exists ? { categoryCounted: true } : {}), ...(exists ? [countReferenceStep(product.defaultCategory, product.id, 1, raced)] : [])];
+      try {
+        await writeAtomically(steps);
+        migration.productsCategorized++;
+      } catch (error) {
+        if (!(error instanceof WriteConflict)) throw error;
+      }
+    }
+  }
+}
+
 /** One migration: its number and name (`001-sharded-counts`), and what it does, adding what it did to the report. */
 export interface MigrationStep {
   id: string;
   up(migration: Migration): Promise<void>;
 }
 
-export const emptyMigration = (): Migration => ({ locksMoved: 0, summariesWritten: 0, countsSharded: 0, jobsRelaned: 0, secretsSealed: 0, conflicts: [] });
+export const emptyMigration = (): Migration => ({
+  locksMoved: 0,
+  summariesWritten: 0,
+  countsSharded: 0,
+  jobsRelaned: 0,
+  secretsSealed: 0,
+  productsCategorized: 0,
+  uncategorized: [],
+  conflicts: [],
+});
 
 /** Every migration, in the order it runs. */
 export const MIGRATIONS: readonly MigrationStep[] = [
@@ -182,4 +221,5 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { id: '003-tax-rule-summaries', up: summarizeTaxRules },
   { id: '004-webhook-lanes', up: relaneJobs },
   { id: '005-sealed-secrets', up: sealSecrets },
+  { id: '006-category-references', up: categorizeProducts },
 ];

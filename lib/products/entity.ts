@@ -1,7 +1,8 @@
 /**
  * How products live in the table, declared once. One item holds every locale's texts; prices and
- * weights are exact decimal strings. Lists: every product by id or ref (counted), and the same two
- * orders per visibility, so that `visible=` is served by an index, never a filter.
+ * weights are exact decimal strings. Lists: every product by id or ref (counted), the same two
+ * orders per visibility, so that `visible=` is served by an index, never a filter, and the products
+ * of a default category by id.
  */
 import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
@@ -26,6 +27,11 @@ export const ProductRecord = v.object({
   visible: v.boolean(),
   brandId: v.number(),
   defaultCategory: v.number(),
+  /**
+   * Whether the product is counted among its default category's references (lib/categories/), which
+   * it then names for sure; absent on products stored before categories could be checked.
+   */
+  categoryCounted: v.optional(v.boolean()),
   i18n: v.record(v.string(), Texts),
   version: v.number(),
   /** The version the Thelia import wrote, absent for records made through the API: equal to `version` while nobody changed it since. */
@@ -56,6 +62,7 @@ export const products = defineEntity({
       partition: (p) => `PRODUCTS#VISIBLE#${p.visible ? 1 : 0}`,
       orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
     },
+    byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, orders: { id: { index: 'GSI5', sortKey: byId } } },
   },
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },

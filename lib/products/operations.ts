@@ -2,8 +2,10 @@
  * Product operations. A product's tax rule must exist when it is written: the transaction counts the
  * product into its shard of the rule's product count on condition that the shard exists (it lives
  * as long as the rule), which is also what lets a rule's deletion refuse (409) without scanning
- * products.
+ * products. Its default category, when it names one, is counted among the category's references the
+ * same way.
  */
+import { countReferenceStep } from '../categories/index.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
 import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
@@ -45,6 +47,17 @@ async function resolveTaxRule(requested: number): Promise<number> {
 /** The step that counts the product into its rule, failing as an unknown rule when the rule is gone. */
 const countInto = (ruleId: number, productId: number) => countProductStep(ruleId, productId, 1, unknownTaxRule);
 
+const unknownCategory = () => invalidField('default_category', 'is not an existing category (0 for none)');
+
+/**
+ * The steps that move a product's reference from the category it is counted in (if any) to
+ * `category` (0: none), counting it in on condition that the category exists.
+ */
+function categorySteps(productId: number, from: Pick<Product, 'defaultCategory' | 'categoryCounted'> | undefined, category: number): WriteStep[] {
+  if (from?.categoryCounted && from.defaultCategory === category) return [];
+  return [...(category !== 0 ? [countReferenceStep(category, productId, 1, unknownCategory)] : []), ...(from?.categoryCounted ? [countReferenceStep(from.defaultCategory, productId, -1, raced)] : [])];
+}
+
 /** The text fields sent, as one locale's texts. */
 export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> => Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
@@ -59,10 +72,17 @@ export async function getProduct(id: number, lang: Lang | undefined): Promise<Ro
 
 async function productsPage(query: ProductListInput, page: PageRequest): Promise<Page<Product>> {
   const visibility = query.visible === '*' ? undefined : query.visible === '1';
+  if (query.category_default !== undefined && query.ref === undefined) {
+    // Served by its own index, by id: a page costs its rows.
+    if (query.order.by !== 'id') throw invalidField('order', 'must be id or id_reverse with category_default');
+    if (visibility !== undefined) throw invalidField('visible', 'must be * (the default) with category_default');
+    return products.list('byCategory', { order: 'id', reverse: query.order.reverse, where: { defaultCategory: query.category_default } }, page);
+  }
   if (query.ref !== undefined) {
     // A ref names at most one product: served by its lock.
     const found = await products.findByLock('ref', query.ref);
-    return singlePage(found && (visibility === undefined || found.visible === visibility) ? found : undefined, page);
+    const matches = found && (visibility === undefined || found.visible === visibility) && (query.category_default === undefined || found.defaultCategory === query.category_default);
+    return singlePage(matches ? found : undefined, page);
   }
   const order = { order: query.order.by, reverse: query.order.reverse };
   return visibility === undefined ? products.list('all', order, page) : products.list('byVisibility', { ...order, where: { visible: visibility } }, page);
@@ -99,6 +119,7 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
     visible: fields.visible ?? false,
     brandId: fields.brand_id ?? 0,
     defaultCategory: fields.default_category,
+    categoryCounted: fields.default_category !== 0,
     i18n: creation.i18n,
     version: 1,
     createdAt: creation.createdAt,
@@ -114,7 +135,7 @@ export async function createProduct(input: ProductCreateInput, lang: Lang | unde
   const now = new Date().toISOString();
   const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: textsOf(input) }, createdAt: now, updatedAt: now });
   const row = productRow(product, localeOf(lang, input.locale), rule);
-  await retryOnConflict(() => writeAtomically([...products.create(product), countInto(ruleId, id)], { outcome: row }));
+  await retryOnConflict(() => writeAtomically([...products.create(product), countInto(ruleId, id), ...categorySteps(id, undefined, product.defaultCategory)], { outcome: row }));
   return row;
 }
 
@@ -130,6 +151,8 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
         ruleSteps.push(countInto(resolved, id), countProductStep(current.taxRuleId, id, -1, raced));
       }
     }
+    // A default category sent is checked, even unchanged, unless the product is counted in it already.
+    const categoryMove = input.default_category === undefined ? [] : categorySteps(id, current, input.default_category);
     const texts = textsOf(input);
     const next: Product = {
       ...current,
@@ -141,18 +164,19 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
       visible: input.visible ?? current.visible,
       brandId: input.brand_id ?? current.brandId,
       defaultCategory: input.default_category ?? current.defaultCategory,
+      ...(input.default_category === undefined ? {} : { categoryCounted: input.default_category !== 0 }),
       i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
       version: current.version + 1,
       updatedAt: new Date().toISOString(),
     };
     if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
-    await writeAtomically([...products.replace(current, next, expectedVersion), ...ruleSteps]);
+    await writeAtomically([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove]);
   });
 }
 
 export async function deleteProduct(id: number, expectedVersion: number | undefined): Promise<void> {
   await retryOnConflict(async () => {
     const current = await readProduct(id);
-    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, id, -1, raced)]);
+    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, id, -1, raced), ...categorySteps(id, current, 0)]);
   });
 }

@@ -49,6 +49,8 @@ export const ProductListQuery = v.object({
   lang: langParam(),
   ref: v.optional(v.string()),
   visible: v.optional(v.picklist(['1', '0', '*'], 'must be 1, 0 or *'), '*'),
+  /** The products whose default category is this one (by id). */
+  category_default: v.optional(integer(0)),
 });
 export const ProductQuery = langQuery();
 

@@ -106,7 +106,7 @@ async function step(server: Server): Promise<void> {
     return answer;
   };
   const n = ++sequence;
-  const created = await timed('create', 'POST', '/api/products', { ref: `CONTENTION-${n}`, default_category: 1, price: '9.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Contention' });
+  const created = await timed('create', 'POST', '/api/products', { ref: `CONTENTION-${n}`, default_category: 0, price: '9.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Contention' });
   if (created.status === 201) server.live.push((JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID);
   const some = server.live[Math.floor(Math.random() * server.live.length)];
   if (some !== undefined) await timed('update', 'PUT', `/api/products/${some}`, { price: String(n % 100) });

@@ -218,7 +218,7 @@ async function warmLatency(): Promise<void> {
     n++;
     return benchCustomer(`Name${n}`, `bench${n}@example.com`);
   };
-  const product = () => ({ ref: `BENCH-${++n}`, default_category: 1, price: '19.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench', visible: n % 2 });
+  const product = () => ({ ref: `BENCH-${++n}`, default_category: 0, price: '19.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench', visible: n % 2 });
 
   for (let i = 0; i < 200; i++) {
     await call('POST', '/api/customers', customer());
@@ -323,7 +323,7 @@ async function changeCosts(): Promise<void> {
   const { products } = await import('../../lib/products/entity.js');
   const { writeAtomically } = await import('../../lib/db/transactions.js');
   const call = await signedCaller('bench-changes');
-  const created = await call('POST', '/api/products', { ref: `BENCH-CHANGES-${Date.now()}`, default_category: 1, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
+  const created = await call('POST', '/api/products', { ref: `BENCH-CHANGES-${Date.now()}`, default_category: 0, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
   const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
   const recording = (step: { item: object }) => /"pk":"CHANGES?#/.test(JSON.stringify(step.item));
   const update = async (record: boolean) => {
@@ -391,7 +391,7 @@ async function webhookDelay(): Promise<void> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const port = (receiver.address() as { port: number }).port;
   await call('POST', '/api/webhooks', { url: `http://127.0.0.1:${port}/`, events: ['product.updated'] });
-  const created = await call('POST', '/api/products', { ref: `BENCH-HOOK-${Date.now()}`, default_category: 1, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
+  const created = await call('POST', '/api/products', { ref: `BENCH-HOOK-${Date.now()}`, default_category: 0, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
   const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
   let running = true;
   const rounds = (async () => {

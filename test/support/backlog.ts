@@ -16,7 +16,7 @@ export async function productsWrittenDirectly(count: number): Promise<number[][]
     const now = new Date().toISOString();
     const batch = await Promise.all(
       Array.from({ length: Math.min(20, count - written) }, async () =>
-        newProduct({ ref: `BACKLOG-${process.pid}-${Date.now()}-${++made}`, price: 1n, weight: 0n, currency: 1, tax_rule: 1, default_category: 1 } as never, {
+        newProduct({ ref: `BACKLOG-${process.pid}-${Date.now()}-${++made}`, price: 1n, weight: 0n, currency: 1, tax_rule: 1, default_category: 0 } as never, {
           id: await products.allocateId(),
           taxRuleId: 1,
           i18n: { en_US: { title: 'Backlog' } },

@@ -33,7 +33,7 @@ export const uniqueRef = (prefix = 'REF') => `${prefix}-${process.pid}-${Date.no
 
 export const productInput = (overrides: Record<string, unknown> = {}) => ({
   ref: uniqueRef(),
-  default_category: 1,
+  default_category: 0,
   price: '19.99',
   currency: 1,
   tax_rule: 1,
@@ -46,4 +46,8 @@ export const createProduct = (overrides: Record<string, unknown> = {}) => create
 
 export async function createTaxRule(overrides: Record<string, unknown> = {}) {
   return (await create('/api/tax-rules', { country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'A rule' }], ...overrides })).row;
+}
+
+export async function createCategory(overrides: Record<string, unknown> = {}) {
+  return (await create('/api/categories', { title: 'A category', locale: 'en_US', ...overrides })).row;
 }

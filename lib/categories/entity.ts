@@ -1,0 +1,70 @@
+/**
+ * How categories live in the table, declared once (CONTRACT §6). One item holds every locale's
+ * texts. Lists: every category by id (counted), and a parent's children by position or id, each
+ * served by an index. What refers to a category (its children, the products whose default category
+ * it is) is a sharded count beside it, made and deleted with it, as tax rules' product counts are:
+ * a reference adds to its own shard on condition that the shard exists, which proves the category
+ * exists without any two references' writes sharing an item.
+ */
+import * as v from 'valibot';
+import { localizedFields } from '../db/changes.js';
+import { defineEntity } from '../db/entity.js';
+import { padId } from '../db/keys.js';
+import { shardedCount } from '../db/sharded-count.js';
+import { bit } from '../row.js';
+
+export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
+export type CategoryText = (typeof TEXT_FIELDS)[number];
+
+const Texts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
+
+export const CategoryRecord = v.object({
+  id: v.number(),
+  /** The parent category's id; 0 for the root. */
+  parent: v.number(),
+  visible: v.boolean(),
+  /** Its place among its siblings: a new category comes after the last. */
+  position: v.number(),
+  i18n: v.record(v.string(), Texts),
+  version: v.number(),
+  /** The version the Thelia import wrote (see customers' entity). */
+  importedVersion: v.optional(v.number()),
+  /** The source's `updated_at` when the import last wrote it. */
+  sourceUpdatedAt: v.optional(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export type Category = v.InferOutput<typeof CategoryRecord>;
+
+const byId = (c: Category) => padId(c.id);
+/** Positions are integers ≥ 0: padded, they sort as numbers; the id keeps equal positions apart. */
+const byPosition = (c: Category) => `${padId(c.position)}#${padId(c.id)}`;
+
+export const categories = defineEntity({
+  name: 'category',
+  schema: CategoryRecord,
+  id: (c) => c.id,
+  key: (id: number) => ({ pk: `CATEGORY#${id}`, sk: 'CATEGORY' }),
+  lists: {
+    all: { partition: () => 'CATEGORIES', counted: true, orders: { manual: { index: 'GSI4', sortKey: byPosition }, id: { index: 'GSI1', sortKey: byId } } },
+    byParent: {
+      partition: (c) => `CATEGORIES#PARENT#${c.parent}`,
+      orders: { manual: { index: 'GSI2', sortKey: byPosition }, id: { index: 'GSI3', sortKey: byId } },
+    },
+  },
+  counter: { name: 'CATEGORY' },
+  // The fields of the category's row, as it shows them (row.ts).
+  audit: {
+    resource: 'category',
+    fields: (c) => [
+      ...localizedFields(c.i18n, TEXT_FIELDS),
+      { field: 'PARENT', locale: null, value: c.parent },
+      { field: 'VISIBLE', locale: null, value: bit(c.visible) },
+      { field: 'POSITION', locale: null, value: c.position },
+    ],
+  },
+});
+
+/** What refers to a category: its children and the products whose default category it is, in 16 shards. */
+export const referencesTo = (categoryId: number) => shardedCount(`CATEGORY_USE#${categoryId}`, 16);

@@ -1,0 +1,56 @@
+/** Inputs of the category routes (CONTRACT §6: Thelia 2.1–2.4's category forms). */
+import * as v from 'valibot';
+import { langParam, langQuery, locale } from '../i18n.js';
+import { flag, integer, longText, orderParam, requiredText } from '../validation.js';
+import { TEXT_FIELDS } from './entity.js';
+
+export const MAX_LONG_TEXT = 10_000;
+
+/** A locale's texts. */
+const CategoryTexts = v.object({
+  title: requiredText(),
+  chapo: v.optional(longText(MAX_LONG_TEXT)),
+  description: v.optional(longText(MAX_LONG_TEXT)),
+  postscriptum: v.optional(longText(MAX_LONG_TEXT)),
+});
+
+const CategoryGeneral = v.object({
+  /** An existing category's id; 0 (the default) for the root. */
+  parent: v.optional(integer(0), 0),
+  visible: v.optional(flag(), false),
+});
+
+export const CategoryCreate = v.strictObject({ ...CategoryGeneral.entries, locale: locale(), ...CategoryTexts.entries });
+
+export const CategoryUpdate = v.pipe(
+  v.strictObject({
+    id: integer(1),
+    parent: v.optional(integer(0)),
+    visible: v.optional(flag()),
+    position: v.optional(integer(0)),
+    locale: v.optional(locale()),
+    ...v.partial(CategoryTexts).entries,
+  }),
+  v.check((body) => Object.keys(body).some((field) => field !== 'id' && field !== 'locale'), 'has nothing to update: send id and at least one field to change'),
+  v.forward(
+    v.partialCheck(
+      [['locale'], ...TEXT_FIELDS.map((field) => [field] as const)],
+      (body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined),
+      'is required when a text field is sent',
+    ),
+    ['locale'],
+  ),
+);
+
+/** `manual` is by position, as Thelia's category loop orders by default. */
+export const CategoryListQuery = v.object({
+  order: orderParam(['manual', 'id']),
+  lang: langParam(),
+  /** Only the children of this category (0: the root's). */
+  parent: v.optional(integer(0)),
+});
+export const CategoryQuery = langQuery();
+
+export type CategoryCreateInput = v.InferOutput<typeof CategoryCreate>;
+export type CategoryUpdateInput = v.InferOutput<typeof CategoryUpdate>;
+export type CategoryListInput = v.InferOutput<typeof CategoryListQuery>;
