@@ -42,6 +42,7 @@ describe('npm run import, interrupted', () => {
     expect(rerun.status, rerun.stderr).toBe(2);
     expect(rerun.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 8 },
+      category: { read: 5, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 2 },
       product: { read: 16, imported: 0, updated: 0, unchanged: 6, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 10 },
       customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
     });

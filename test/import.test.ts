@@ -35,6 +35,11 @@ const SKIPPED_TAX_RULES = {
   10: ['tax_rule_i18n[xx_XX].locale'],
   11: ['tax_rule_country.position'],
 };
+/** 9's parent is not in the store; 10 is 9's child. */
+const SKIPPED_CATEGORIES = {
+  9: ['category.parent'],
+  10: ['category.parent'],
+};
 const SKIPPED_PRODUCTS = {
   1: ['product.id'],
   20: ['product.tax_rule_id'],
@@ -64,12 +69,14 @@ const SKIPPED_CUSTOMERS = {
 /** What the first run makes of the store (a dry run says the same). */
 const FIRST_RUN = {
   'tax rule': { read: 11, imported: 2, updated: 0, unchanged: 1, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 8 },
+  category: { read: 5, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 2 },
   product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 12 },
   customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
 };
 
 /** The values the import changes on their way in, each with the Thelia row and column it came from. */
 const NORMALIZED = [
+  { kind: 'category', id: 3, table: 'category_i18n', row: 3, locale: 'fr_FR', column: 'title', what: 'trimmed', before: ' Lampes ', after: 'Lampes' },
   { kind: 'product', id: 11, table: 'product_i18n', row: 11, locale: 'en_US', column: 'title', what: 'trimmed', before: '  Stool  ', after: 'Stool' },
   { kind: 'product', id: 11, table: 'product_sale_elements', row: 110, column: 'weight', what: 'empty: 0', before: null, after: 0 },
   { kind: 'customer', id: 1, table: 'address', row: 2, column: 'city', what: 'trimmed', before: ' Paris ', after: 'Paris' },
@@ -101,6 +108,7 @@ describe('npm run import', () => {
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual(FIRST_RUN);
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
+    expect(skippedFields(first.report!, 'category')).toEqual(SKIPPED_CATEGORIES);
     expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
     expect(skippedFields(first.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
 
@@ -118,6 +126,7 @@ describe('npm run import', () => {
     // Every record under its outcome, and every value changed on the way in.
     expect(first.report!.records).toEqual({
       'tax rule': { ...NO_RECORDS, imported: [1, 3], unchanged: [2], skipped: [4, 5, 6, 7, 8, 9, 10, 11] },
+      category: { ...NO_RECORDS, imported: [3, 7, 8], skipped: [9, 10] },
       product: { ...NO_RECORDS, imported: [10, 11, 12, 40], skipped: [1, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] },
       customer: { ...NO_RECORDS, imported: [1, 10, 50], skipped: [2, 3, 4, 5, 6, 7, 8, 9, 12] },
     });
@@ -163,6 +172,28 @@ describe('npm run import', () => {
     });
     expect((await get('/api/customers/10')).body[0]).toMatchObject({ LANG_ID: 1, COUNTRY: 20, ZIPCODE: '1000', UPDATE_DATE: '2016-01-01T00:00:00.000Z' });
     expect((await get('/api/customers/2')).status).toBe(404);
+  });
+
+  it('keeps categories with their ids, parents (a parent with a higher id than its child too), texts, visibility and positions, and counts their products in', async () => {
+    const chairs = (await get('/api/categories/7?lang=en_US')).body[0];
+    expect(chairs).toMatchObject({
+      ID: 7,
+      PARENT: 8,
+      TITLE: 'Chairs',
+      DESCRIPTION: 'Seats',
+      VISIBLE: 0,
+      POSITION: 1,
+      VERSION: 1,
+      CREATE_DATE: '2019-05-02T10:00:00.000Z',
+      UPDATE_DATE: '2019-05-03T10:00:00.000Z',
+    });
+    expect((await get('/api/categories/3?lang=fr_FR')).body[0]).toMatchObject({ TITLE: 'Lampes', IS_TRANSLATED: 1 });
+    expect((await get('/api/categories?parent=8')).body.map((row: { ID: number }) => row.ID)).toEqual([7]);
+    expect((await get('/api/categories/9')).status).toBe(404);
+    expect((await get('/api/products?category_default=7')).body.map((row: { ID: number }) => row.ID)).toEqual([10]);
+    // Product 10 and category 7 refer to them: neither category can go.
+    expect((await del('/api/categories/7')).status).toBe(409);
+    expect((await del('/api/categories/8')).status).toBe(409);
   });
 
   it("keeps a product's default sale element price and weight, every locale's texts, visibility, brand, default category and rule", async () => {
@@ -223,6 +254,7 @@ describe('npm run import', () => {
     expect(second.status, second.stderr).toBe(2);
     expect(second.report!.counts).toEqual({
       'tax rule': { ...FIRST_RUN['tax rule'], imported: 0, unchanged: 3 },
+      category: { ...FIRST_RUN.category, imported: 0, unchanged: 3 },
       product: { ...FIRST_RUN.product, imported: 0, unchanged: 4 },
       customer: { ...FIRST_RUN.customer, imported: 0, unchanged: 3 },
     });

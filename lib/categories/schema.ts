@@ -7,7 +7,7 @@ import { TEXT_FIELDS } from './entity.js';
 export const MAX_LONG_TEXT = 10_000;
 
 /** A locale's texts. */
-const CategoryTexts = v.object({
+export const CategoryTexts = v.object({
   title: requiredText(),
   chapo: v.optional(longText(MAX_LONG_TEXT)),
   description: v.optional(longText(MAX_LONG_TEXT)),

@@ -9,6 +9,8 @@
  * import created whose source rows are gone are found by walking the table (`missing`), and deleted
  * only with `--delete-missing`. A dry run reads all the same and writes nothing.
  */
+import { categories, referencesTo, type Category } from '../categories/entity.js';
+import { countReferenceStep, deleteCategory, referencesCreateSteps } from '../categories/operations.js';
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
@@ -20,7 +22,8 @@ import type { Key } from '../db/keys.js';
 import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
-import { deleteProduct } from '../products/operations.js';
+import { categoryMoveSteps, deleteProduct } from '../products/operations.js';
+import { readShards, sumOf } from '../db/sharded-count.js';
 import { taxRules, type TaxRule } from '../tax-rules/entity.js';
 import { countProductStep, deleteTaxRule, productsUsingRule, wholeRuleSteps } from '../tax-rules/operations.js';
 import type { Problem } from './mapping.js';
@@ -66,9 +69,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What a record says, without what any write changes by itself: its version, its dates, its tallies. */
+/**
+ * What a record says, without what any write changes by itself: its version, its dates, its tallies
+ * (whether a product is counted among its category's references is the table's bookkeeping).
+ */
 const contentOf = (record: object, alsoIgnored: readonly string[] = []): string => {
-  const ignored = new Set(['version', 'importedVersion', 'sourceUpdatedAt', 'createdAt', 'updatedAt', ...alsoIgnored]);
+  const ignored = new Set(['version', 'importedVersion', 'sourceUpdatedAt', 'createdAt', 'updatedAt', 'categoryCounted', ...alsoIgnored]);
   return canonical(Object.fromEntries(Object.entries(record).filter(([field]) => !ignored.has(field))));
 };
 
@@ -101,12 +107,14 @@ interface Kind<R extends Stored> {
   what: string;
   table: string;
   readMany(ids: readonly number[]): Promise<R[]>;
+  /** What the table must say of the records before they are written (one read for a batch), when anything. */
+  prepare?(records: readonly R[]): Promise<R[]>;
   steps(records: readonly R[]): WriteStep[];
   /** The steps that replace an untouched record with the source's newer content (`--update`). */
   updateSteps(stored: R, next: R): WriteStep[];
   same(stored: R, imported: R): boolean;
-  /** The value that must be unique among records (email, ref), its lock and its Thelia column. */
-  unique: { column: string; valueOf(record: R): string; lockKey(value: string): Key; ownerOf(lock: Item): number | undefined };
+  /** The value that must be unique among records (email, ref), its lock and its Thelia column; categories have none. */
+  unique?: { column: string; valueOf(record: R): string; lockKey(value: string): Key; ownerOf(lock: Item): number | undefined };
   /** Records to a transaction: 100 steps at most, counters included. */
   perTransaction: number;
 }
@@ -127,20 +135,83 @@ const customerKind: Kind<Customer> = {
   perTransaction: 24,
 };
 
+/** The Conflict fields of a reference a record's write found gone, and the Thelia column they name. */
+const GONE: Record<string, string> = { taxRule: 'product.tax_rule_id', category: 'product_category.category_id', parent: 'category.parent' };
 const TAX_RULE_GONE = 'taxRule';
+const categoryGone = (id: number, field: 'category' | 'parent') => () => new Conflict(`category ${id} is no longer in the table`, field);
+
+/**
+ * The steps that count records into what they refer to, a batch's records on the shard of the first
+ * of them per referred id (only the sum is read): fewer items shared with the API's writes.
+ */
+function countedInto<R extends { id: number }>(
+  records: readonly R[],
+  referred: (record: R) => number | undefined,
+  step: (referredId: number, firstId: number, count: number) => WriteStep,
+): WriteStep[] {
+  const per = new Map<number, { firstId: number; count: number }>();
+  for (const record of records) {
+    const id = referred(record);
+    if (id !== undefined) per.set(id, { firstId: per.get(id)?.firstId ?? record.id, count: (per.get(id)?.count ?? 0) + 1 });
+  }
+  return [...per].map(([id, { firstId, count }]) => step(id, firstId, count));
+}
+
+const categoryKind: Kind<Category> = {
+  what: 'category',
+  table: 'category',
+  readMany: (ids) => categories.readMany(ids),
+  steps: (records) => [
+    ...categories.create(...records),
+    ...records.flatMap((category) => referencesCreateSteps(category.id)),
+    ...countedInto(
+      records,
+      (category) => category.parent || undefined,
+      (parent, firstId, count) => countReferenceStep(parent, firstId, count, categoryGone(parent, 'parent')),
+    ),
+  ],
+  updateSteps(stored, next) {
+    const moves =
+      stored.parent === next.parent
+        ? []
+        : [
+            ...(stored.parent ? [countReferenceStep(stored.parent, stored.id, -1, categoryGone(stored.parent, 'parent'))] : []),
+            ...(next.parent ? [countReferenceStep(next.parent, next.id, 1, categoryGone(next.parent, 'parent'))] : []),
+          ];
+    return [...categories.replace(stored, next, stored.version), ...moves];
+  },
+  same: (stored, imported) => contentOf(stored) === contentOf(imported),
+  // A category's record, its change and the change's marker, its references' 16 shards, its parent's
+  // count and the record count: one a transaction, since a child's count and its parent's shards may
+  // not be two operations on one item of one transaction.
+  perTransaction: 1,
+};
 
 const productKind: Kind<Product> = {
   what: 'product',
   table: 'product',
   readMany: (ids) => products.readMany(ids),
-  steps(records) {
-    // A batch counts its products into each rule on one shard (the first product's): the fewer items
-    // a transaction shares with the API's writes, the fewer conflicts, and only the sum is read.
-    const perRule = new Map<number, { productId: number; count: number }>();
-    for (const { taxRuleId, id } of records) perRule.set(taxRuleId, { productId: perRule.get(taxRuleId)?.productId ?? id, count: (perRule.get(taxRuleId)?.count ?? 0) + 1 });
-    const counts = [...perRule].map(([ruleId, { productId, count }]) => countProductStep(ruleId, productId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)));
-    return [...products.create(...records), ...counts];
+  /**
+   * A product is counted in its default category when the table has it; one whose category the
+   * source lacks keeps the id uncounted, as products stored before categories do.
+   */
+  async prepare(records) {
+    const found = new Set((await categories.readMany(records.flatMap((p) => (p.defaultCategory ? [p.defaultCategory] : [])))).map((c) => c.id));
+    return records.map((p) => ({ ...p, categoryCounted: found.has(p.defaultCategory) }));
   },
+  steps: (records) => [
+    ...products.create(...records),
+    ...countedInto(
+      records,
+      (p) => p.taxRuleId,
+      (ruleId, firstId, count) => countProductStep(ruleId, firstId, count, () => new Conflict(`tax rule ${ruleId} is no longer in the table`, TAX_RULE_GONE)),
+    ),
+    ...countedInto(
+      records,
+      (p) => (p.categoryCounted ? p.defaultCategory : undefined),
+      (categoryId, firstId, count) => countReferenceStep(categoryId, firstId, count, categoryGone(categoryId, 'category')),
+    ),
+  ],
   updateSteps(stored, next) {
     const moves =
       stored.taxRuleId === next.taxRuleId
@@ -149,7 +220,7 @@ const productKind: Kind<Product> = {
             countProductStep(stored.taxRuleId, stored.id, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)),
             countProductStep(next.taxRuleId, next.id, 1, () => new Conflict(`tax rule ${next.taxRuleId} is no longer in the table`, TAX_RULE_GONE)),
           ];
-    return [...products.replace(stored, next, stored.version), ...moves];
+    return [...products.replace(stored, next, stored.version), ...moves, ...categoryMoveSteps(stored, next)];
   },
   same: (stored, imported) => contentOf(stored) === contentOf(imported),
   unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
@@ -175,6 +246,15 @@ interface TableRecords {
 
 const TABLE_RECORDS: Record<RecordKind, TableRecords> = {
   customer: { counter: customers.counter, pages: () => customers.pages(), remove: deleteCustomer },
+  category: {
+    counter: categories.counter,
+    pages: () => categories.pages(),
+    remove: deleteCategory,
+    async inUse(category) {
+      const references = sumOf(await readShards(referencesTo(category.id)));
+      return references > 0 ? `${references} child categories or products refer to it` : undefined;
+    },
+  },
   product: { counter: products.counter, pages: () => products.pages(), remove: deleteProduct, rule: (product) => product.taxRuleId },
   'tax rule': {
     counter: taxRules.counter,
@@ -256,6 +336,7 @@ export class Destination {
     if (counter) await reserveIdsThrough(counter, lastId);
   }
 
+  categories = (records: readonly Category[]) => this.write(categoryKind, records);
   customers = (records: readonly Customer[]) => this.write(customerKind, records);
   products = (records: readonly Product[]) => this.write(productKind, records);
 
@@ -315,7 +396,8 @@ export class Destination {
       const existing = stored.get(record.id);
       const same = existing !== undefined && kind.same(existing, record);
       if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing, record)) {
-        outcomes.set(record.id, await this.updateOne(kind, existing, asImported(record, existing.version + 1)));
+        const [next] = kind.prepare ? await kind.prepare([asImported(record, existing.version + 1)]) : [asImported(record, existing.version + 1)];
+        outcomes.set(record.id, await this.updateOne(kind, existing, next!));
       } else if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, same));
       else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
       else fresh.push(record);
@@ -324,10 +406,10 @@ export class Destination {
     const seen = new Set<string>();
     const together: R[] = [];
     const alone: R[] = [];
-    for (const record of fresh) {
-      const lock = kind.unique.lockKey(kind.unique.valueOf(record)).pk;
-      (seen.has(lock) ? alone : together).push(record);
-      seen.add(lock);
+    for (const record of kind.prepare && fresh.length ? await kind.prepare(fresh) : fresh) {
+      const lock = kind.unique && kind.unique.lockKey(kind.unique.valueOf(record)).pk;
+      (lock !== undefined && seen.has(lock) ? alone : together).push(record);
+      if (lock !== undefined) seen.add(lock);
     }
     for (const chunk of transactions(together, kind.perTransaction)) {
       if (this.dryRun) for (const [id, outcome] of await this.wouldWrite(kind, chunk)) outcomes.set(id, outcome);
@@ -391,7 +473,7 @@ export class Destination {
       // Applied by an attempt whose answer was lost, or changed by someone meanwhile.
       const [now] = await kind.readMany([stored.id]);
       if (now && kind.same(now, next)) return UNCHANGED;
-      if (error instanceof Conflict && error.field !== undefined) return skipped(kind.unique.column, error.message);
+      if (error instanceof Conflict && error.field !== undefined) return skipped(GONE[error.field] ?? kind.unique?.column ?? kind.table, error.message);
       return now ? this.alreadyThere(kind.what, kind.table, now, next, false) : skipped(`${kind.table}.id`, error.message);
     }
   }
@@ -414,8 +496,8 @@ export class Destination {
     } catch (error) {
       if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
       if (!(error instanceof Conflict)) throw error;
-      if (error.field === TAX_RULE_GONE) return skipped('product.tax_rule_id', error.message);
-      if (error.field !== undefined) {
+      if (error.field !== undefined && GONE[error.field]) return skipped(GONE[error.field]!, error.message);
+      if (error.field !== undefined && kind.unique) {
         const lock = await readItem(kind.unique.lockKey(kind.unique.valueOf(record)));
         return this.takenBy(kind, record, lock && kind.unique.ownerOf(lock));
       }
@@ -427,12 +509,15 @@ export class Destination {
 
   private takenBy<R extends Stored>(kind: Kind<R>, record: R, owner: number | undefined): Outcome {
     const holder = owner === undefined ? `another ${kind.what}` : `${kind.what} ${owner}`;
-    return skipped(kind.unique.column, `${holder} already has ${JSON.stringify(kind.unique.valueOf(record))} (compared case-insensitively)`);
+    const unique = kind.unique!;
+    return skipped(unique.column, `${holder} already has ${JSON.stringify(unique.valueOf(record))} (compared case-insensitively)`);
   }
 
   /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
   private async wouldWrite<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
-    const keys = records.map((record) => kind.unique.lockKey(kind.unique.valueOf(record)));
+    if (!kind.unique) return new Map(records.map((record) => [record.id, IMPORTED]));
+    const unique = kind.unique;
+    const keys = records.map((record) => unique.lockKey(unique.valueOf(record)));
     // A lock item's partition key is the value it holds.
     const locks = new Map((await readItems(keys)).map((lock) => [lock.pk, lock]));
     const outcomes = new Map<number, Outcome>();
@@ -440,7 +525,7 @@ export class Destination {
       const key = keys[i]!.pk;
       const lock = locks.get(key);
       const claimedBy = this.claimed.get(key);
-      if (lock) outcomes.set(record.id, this.takenBy(kind, record, kind.unique.ownerOf(lock)));
+      if (lock) outcomes.set(record.id, this.takenBy(kind, record, unique.ownerOf(lock)));
       else if (claimedBy !== undefined) outcomes.set(record.id, this.takenBy(kind, record, claimedBy));
       else {
         this.claimed.set(key, record.id);

@@ -5,6 +5,9 @@
  * Thelia column it comes from. Pure: no database here.
  */
 import * as v from 'valibot';
+import type { Category } from '../categories/entity.js';
+import { newCategory } from '../categories/operations.js';
+import { CategoryTexts } from '../categories/schema.js';
 import type { Customer } from '../customers/entity.js';
 import { newCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
@@ -16,7 +19,8 @@ import { currencyIds, defaultLang, langByLocale } from '../reference/index.js';
 import type { TaxRule } from '../tax-rules/entity.js';
 import { newTaxRule } from '../tax-rules/operations.js';
 import { TaxRuleCreate } from '../tax-rules/schema.js';
-import type { TheliaCustomer, TheliaProduct, TheliaTaxRule } from './source.js';
+import { flag, integer } from '../validation.js';
+import type { TheliaCategory, TheliaCustomer, TheliaProduct, TheliaTaxRule } from './source.js';
 
 /** Why a row is not imported: the Thelia column at fault and what is wrong with it. */
 export interface Problem {
@@ -195,25 +199,57 @@ const PRODUCT_COLUMNS: Record<string, string> = {
   brand_id: 'product.brand_id',
 };
 
-/** A product's texts per locale; a locale whose texts are all empty is no translation. */
-function productTexts(product: TheliaProduct, problems: Problem[], normalized: Normalization[]): Product['i18n'] {
+type TextRow = { locale: string; title: string | null; chapo: string | null; description: string | null; postscriptum: string | null };
+
+/**
+ * A record's texts per locale, from its `<table>` rows (products' and categories' texts are the same
+ * four), through the API's own schema of them; a locale whose texts are all empty is no translation.
+ */
+function localizedTexts(
+  rows: readonly TextRow[],
+  place: { table: 'product_i18n' | 'category_i18n'; row: number },
+  schema: typeof ProductTexts | typeof CategoryTexts,
+  problems: Problem[],
+  normalized: Normalization[],
+): Product['i18n'] {
   const i18n: Product['i18n'] = {};
-  normalized.push(...blankTexts(product.i18n, { table: 'product_i18n', row: product.id }, TEXT_FIELDS));
-  for (const row of product.i18n) {
+  normalized.push(...blankTexts(rows, place, TEXT_FIELDS));
+  for (const row of rows) {
     const texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, textOf(row[field])]).filter(([, text]) => text !== undefined));
     if (Object.keys(texts).length === 0) continue;
     if (!langByLocale.has(row.locale)) {
-      problems.push({ field: 'product_i18n.locale', message: `${row.locale} is not a known language locale` });
+      problems.push({ field: `${place.table}.locale`, message: `${row.locale} is not a known language locale` });
       continue;
     }
-    const parsed = v.safeParse(ProductTexts, texts);
+    const parsed = v.safeParse(schema, texts);
     if (parsed.success) {
       i18n[row.locale] = textsOf(parsed.output);
-      normalized.push(...changedTexts({ table: 'product_i18n', row: product.id, locale: row.locale }, texts, parsed.output, TEXT_FIELDS));
-    } else problems.push(...problemsOf(parsed.issues, ([field]) => `product_i18n[${row.locale}].${String(field)}`));
+      normalized.push(...changedTexts({ ...place, locale: row.locale }, texts, parsed.output, TEXT_FIELDS));
+    } else problems.push(...problemsOf(parsed.issues, ([field]) => `${place.table}[${row.locale}].${String(field)}`));
   }
-  if (Object.keys(i18n).length === 0 && problems.length === 0) problems.push({ field: 'product_i18n', message: 'has no title in any locale' });
+  if (Object.keys(i18n).length === 0 && problems.length === 0) problems.push({ field: place.table, message: 'has no title in any locale' });
   return i18n;
+}
+
+export interface CategoryContext {
+  /** Why a parent cannot be used (skipped, or not in the source, or not reached from its root); undefined when it can. */
+  parentProblem: (id: number) => string | undefined;
+}
+
+/** A category's flags as the API's update checks them. */
+const CategoryImport = v.object({ visible: flag(), position: integer(0) });
+
+export function mapCategory(category: TheliaCategory, context: CategoryContext): Mapped<Category> {
+  const problems: Problem[] = [];
+  const dates = datesOf('category', category, problems);
+  const parentProblem = category.parent === 0 ? undefined : context.parentProblem(category.parent);
+  if (parentProblem) problems.push({ field: 'category.parent', message: `category ${category.parent} ${parentProblem}` });
+  const normalized: Normalization[] = [];
+  const i18n = localizedTexts(category.i18n, { table: 'category_i18n', row: category.id }, CategoryTexts, problems, normalized);
+  const parsed = v.safeParse(CategoryImport, { visible: category.visible, position: category.position });
+  if (!parsed.success) problems.push(...problemsOf(parsed.issues, ([field]) => `category.${String(field)}`));
+  if (!parsed.success || problems.length || !dates) return { problems };
+  return { record: newCategory({ id: category.id, parent: category.parent, ...parsed.output, i18n, ...dates }), normalized };
 }
 
 export function mapProduct(product: TheliaProduct, context: ProductContext): Mapped<Product> {
@@ -239,7 +275,7 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   if (product.defaultCategories.length > 1)
     problems.push({ field: 'product_category.default_category', message: `the product has ${product.defaultCategories.length} default categories (${list(product.defaultCategories)})` });
   const normalized: Normalization[] = [];
-  const i18n = productTexts(product, problems, normalized);
+  const i18n = localizedTexts(product.i18n, { table: 'product_i18n', row: product.id }, ProductTexts, problems, normalized);
 
   const parsed = v.safeParse(ProductGeneral, {
     ref: product.ref,

@@ -5,7 +5,7 @@
  * `--report`.
  */
 import type { Outcome } from './destination.js';
-import { KINDS, type Kind } from './kinds.js';
+import { KINDS, plural, type Kind } from './kinds.js';
 import type { Normalization, Problem } from './mapping.js';
 
 export const OUTCOMES = ['imported', 'updated', 'unchanged', 'kept', 'conflict', 'missing', 'deleted', 'skipped'] as const;
@@ -165,7 +165,7 @@ const placeOf = (value: Normalization): string => `${value.table}.${value.column
 /** The report as a person reads it at the end of a run: nothing in the JSON is left out. */
 export function formatReport(report: ImportReport): string {
   const heading = (outcome: OutcomeName) => HEADINGS[outcome][report.dryRun ? 1 : 0];
-  const rows = [['', 'read', ...OUTCOMES.map(heading)], ...KINDS.map((kind) => [`${kind}s`, ...(['read', ...OUTCOMES] as const).map((column) => String(report.counts[kind][column]))])];
+  const rows = [['', 'read', ...OUTCOMES.map(heading)], ...KINDS.map((kind) => [plural(kind), ...(['read', ...OUTCOMES] as const).map((column) => String(report.counts[kind][column]))])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
   const flags = [report.update && '--update', report.deleteMissing && '--delete-missing'].filter(Boolean).join(' ');
@@ -178,7 +178,7 @@ export function formatReport(report: ImportReport): string {
   for (const kind of KINDS) {
     for (const outcome of OUTCOMES) {
       const ids = report.records[kind][outcome];
-      if (ids.length) lines.push(`  ${kind}s ${heading(outcome)}: ${idRanges(ids)}`);
+      if (ids.length) lines.push(`  ${plural(kind)} ${heading(outcome)}: ${idRanges(ids)}`);
     }
   }
   const section = <T>(title: string, items: readonly T[], line: (item: T) => string) => {

@@ -1,17 +1,17 @@
 /**
- * A store's import (CONTRACT §10): tax rules first (products refer to them), then products, then
- * customers; each read in batches by id while the previous batch is written. Id counters are moved
+ * A store's import (CONTRACT §10): tax rules and categories first (products refer to them), then
+ * products, then customers; each read in batches by id while the previous batch is written. Id counters are moved
  * past the source's highest ids before any record is written, so that a create through the API
  * during or after the import never takes an id the import still has to write. Last, the records an
  * earlier run created whose source rows are gone are found, customers first (they hold nothing),
- * then products, then rules (which a product may still use).
+ * then products, then categories and rules (which a product may still use).
  */
 import { randomUUID } from 'node:crypto';
 import { actingAs } from '../db/changes.js';
 import type { Destination, Outcome } from './destination.js';
-import { mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
+import { mapCategory, mapCustomer, mapProduct, mapTaxRule, type Mapped, type ProductContext } from './mapping.js';
 import type { Progress } from './progress.js';
-import { KINDS, type Kind } from './kinds.js';
+import { KINDS, plural, type Kind } from './kinds.js';
 import type { ReportBuilder } from './report.js';
 import type { SourceTable, TheliaSource } from './source.js';
 
@@ -61,6 +61,7 @@ export class StoreImport {
   async run(runId: string = randomUUID()): Promise<void> {
     await actingAs({ apiKey: 'import', requestId: runId }, async () => {
       await this.taxRules();
+      await this.categories();
       await this.products();
       await this.customers();
       for (const kind of [...KINDS].reverse()) await this.missing(kind);
@@ -90,6 +91,25 @@ export class StoreImport {
       }
     }
     this.progress.finish();
+  }
+
+  /**
+   * Categories come parents first (the source's walk of its tree), so a category's parent is known
+   * when it is mapped: skipped, or not reached from the root, it keeps its children out.
+   */
+  private async categories(): Promise<void> {
+    const problems = new Map<number, string | undefined>();
+    await this.records({
+      kind: 'category',
+      table: 'category',
+      batches: this.source.categories(SOURCE_BATCH),
+      map: (category) => {
+        const mapped = mapCategory(category, { parentProblem: (id) => (problems.has(id) ? problems.get(id) : 'is not a category of the source that its root reaches') });
+        problems.set(category.id, mapped.problems ? 'was skipped' : undefined);
+        return mapped;
+      },
+      write: (records) => this.destination.categories(records),
+    });
   }
 
   private async productContext(): Promise<ProductContext> {
@@ -127,7 +147,7 @@ export class StoreImport {
 
   private async records<Row extends { id: number }, R extends { id: number }>(step: Step<Row, R>): Promise<void> {
     const { count, maxId } = await this.source.extent(step.table);
-    this.progress.start(`${step.kind}s`, count);
+    this.progress.start(plural(step.kind), count);
     await this.destination.reserveIds(step.kind, maxId);
     for await (const rows of readingAhead(step.batches)) {
       for (const slice of slices(rows, DESTINATION_BATCH)) {

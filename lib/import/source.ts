@@ -38,6 +38,17 @@ export interface TheliaProduct {
   defaultCategories: number[];
 }
 
+export interface TheliaCategory {
+  id: number;
+  /** 0 for the root. */
+  parent: number;
+  visible: number;
+  position: number;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  i18n: { locale: string; title: string | null; chapo: string | null; description: string | null; postscriptum: string | null }[];
+}
+
 export interface TheliaCustomer {
   id: number;
   titleId: number;
@@ -53,7 +64,7 @@ export interface TheliaCustomer {
   defaultAddresses: { id: number; countryId: number; zipcode: string; city: string; address1: string; address2: string; address3: string }[];
 }
 
-export type SourceTable = 'tax_rule' | 'product' | 'customer';
+export type SourceTable = 'tax_rule' | 'category' | 'product' | 'customer';
 
 type Rows = mysql.RowDataPacket[];
 
@@ -111,6 +122,7 @@ export class TheliaSource {
 
   /** How many rows a table has (for the progress), and its highest id (0 when empty). */
   async extent(table: SourceTable): Promise<{ count: number; maxId: number }> {
+    if (table === 'category' && !(await this.has(table))) return { count: 0, maxId: 0 };
     const [row] = await this.select(`SELECT COUNT(*) AS n, MAX(id) AS id FROM \`${table}\``);
     return { count: Number(row?.n ?? 0), maxId: Number(row?.id ?? 0) };
   }
@@ -197,6 +209,62 @@ export class TheliaSource {
         defaultSaleElements: saleElementsOf.get(Number(p.id)) ?? [],
         defaultCategories: categoriesOf.get(Number(p.id)) ?? [],
       }));
+    }
+  }
+
+  /** Whether the database has a table: a store's copy made for an earlier import may have no categories. */
+  private async has(table: string): Promise<boolean> {
+    return (await this.select('SHOW TABLES LIKE ?', [table])).length > 0;
+  }
+
+  /**
+   * Categories with their texts, every parent before its children (the order a tree is walked from
+   * its root, by position), and last, by id, those no walk from the root reaches (a parent that is
+   * not there, a loop), which the mapping refuses. Only the ids and parents are read whole.
+   */
+  async *categories(size: number): AsyncGenerator<TheliaCategory[]> {
+    if (!(await this.has('category'))) return;
+    const tree = await this.select('SELECT id, parent FROM category ORDER BY position, id');
+    const children = groupBy(tree, 'parent', (row) => Number(row.id));
+    const ordered: number[] = [];
+    for (let queue = [0]; queue.length; ) {
+      const parent = queue.shift()!;
+      for (const child of children.get(parent) ?? []) if (child !== 0) ordered.push(child), queue.push(child);
+    }
+    const reached = new Set(ordered);
+    ordered.push(
+      ...tree
+        .map((row) => Number(row.id))
+        .filter((id) => !reached.has(id))
+        .sort((a, b) => a - b),
+    );
+    const hasTexts = await this.has('category_i18n');
+    for (let i = 0; i < ordered.length; i += size) {
+      const ids = ordered.slice(i, i + size);
+      const [rows, i18n] = await Promise.all([
+        this.select('SELECT id, parent, visible, position, created_at, updated_at FROM category WHERE id IN (?)', [ids]),
+        hasTexts ? this.select('SELECT id, locale, title, chapo, description, postscriptum FROM category_i18n WHERE id IN (?) ORDER BY id, locale', [ids]) : [],
+      ]);
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      const textsOf = groupBy(i18n, 'id', (r) => ({
+        locale: String(r.locale),
+        title: r.title as string | null,
+        chapo: r.chapo as string | null,
+        description: r.description as string | null,
+        postscriptum: r.postscriptum as string | null,
+      }));
+      yield ids.map((id) => {
+        const row = byId.get(id)!;
+        return {
+          id,
+          parent: Number(row.parent),
+          visible: Number(row.visible),
+          position: Number(row.position),
+          createdAt: dateOf(row.created_at),
+          updatedAt: dateOf(row.updated_at),
+          i18n: textsOf.get(id) ?? [],
+        };
+      });
     }
   }
 

@@ -61,6 +61,10 @@ function categorySteps(productId: number, from: Pick<Product, 'defaultCategory' 
 /** The text fields sent, as one locale's texts. */
 export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> => Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
+/** The steps that move a stored product's category reference to where `next` has it (the import's updates). */
+export const categoryMoveSteps = (stored: Product, next: Product): WriteStep[] =>
+  stored.categoryCounted === next.categoryCounted && stored.defaultCategory === next.defaultCategory ? [] : categorySteps(stored.id, stored, next.categoryCounted ? next.defaultCategory : 0);
+
 /** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
 export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
   const [item, version] = await readEach([products.key(id), taxRulesVersion.key]);

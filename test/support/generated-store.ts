@@ -19,6 +19,9 @@ export function generatedStore(count: number, first = 1): Record<string, TheliaR
           tax_rule: [{ id: 1, is_default: 1, created_at: created, updated_at: null }],
           tax_rule_i18n: [{ id: 1, locale: 'en_US', title: 'VAT', description: null }],
           tax_rule_country: [{ id: 1, tax_rule_id: 1, country_id: 64, state_id: null, tax_id: 1, position: 1 }],
+          // The 20 categories its products are in.
+          category: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, parent: 0, visible: 1, position: i + 1, created_at: created, updated_at: created })),
+          category_i18n: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, locale: 'en_US', title: `Category ${i + 1}`, chapo: null, description: null, postscriptum: null })),
         }
       : {}),
     product: range(count).map((id) => ({ id, ref: `REF-${id}`, tax_rule_id: 1, visible: id % 2, brand_id: id % 7 || null, created_at: created, updated_at: created })),

@@ -168,6 +168,37 @@ const prices: TheliaRow[] = [
   price(400, 1, '35.25'),
 ];
 
+/**
+ * A tree whose child (7) has a lower id than its parent (8), so that the import must bring parents
+ * first; 9's parent is not in the store, so it and its child 10 are skipped.
+ */
+export const theliaCategories: TheliaRow[] = [
+  { id: 3, parent: 0, visible: 1, position: 1, created_at: '2019-05-01 10:00:00', updated_at: '2019-05-01 10:00:00' },
+  { id: 8, parent: 0, visible: 1, position: 2, created_at: '2019-05-01 10:00:00', updated_at: null },
+  { id: 7, parent: 8, visible: 0, position: 1, created_at: '2019-05-02 10:00:00', updated_at: '2019-05-03 10:00:00' },
+  { id: 9, parent: 44, visible: 1, position: 1, created_at: '2019-05-02 10:00:00', updated_at: null },
+  { id: 10, parent: 9, visible: 1, position: 1, created_at: '2019-05-02 10:00:00', updated_at: null },
+];
+
+const categoryTexts = (id: number, locale: string, title: string | null, extra: Partial<TheliaRow> = {}): TheliaRow => ({
+  id,
+  locale,
+  title,
+  chapo: null,
+  description: null,
+  postscriptum: null,
+  ...extra,
+});
+
+export const theliaCategoryI18n: TheliaRow[] = [
+  categoryTexts(3, 'en_US', 'Lamps', { chapo: 'Light' }),
+  categoryTexts(3, 'fr_FR', ' Lampes '),
+  categoryTexts(8, 'en_US', 'Furniture'),
+  categoryTexts(7, 'en_US', 'Chairs', { description: 'Seats' }),
+  categoryTexts(9, 'en_US', 'Orphans'),
+  categoryTexts(10, 'en_US', 'Orphans child'),
+];
+
 const productCategories: TheliaRow[] = [
   { product_id: 10, category_id: 8, default_category: 0, position: 1 },
   { product_id: 10, category_id: 7, default_category: 1, position: 2 },
@@ -269,6 +300,8 @@ export async function createTheliaStore(mariadb: MariaDb, name: string, options:
   await insertRows(db, 'product_i18n', productI18n);
   await insertRows(db, 'product_sale_elements', saleElements);
   await insertRows(db, 'product_price', prices);
+  await insertRows(db, 'category', theliaCategories);
+  await insertRows(db, 'category_i18n', theliaCategoryI18n);
   await insertRows(db, 'product_category', productCategories);
   await insertRows(db, 'customer', theliaCustomers());
   await insertRows(db, 'address', addresses);

@@ -73,6 +73,16 @@ export const THELIA_TABLES: readonly string[] = [
     promo_price DECIMAL(16,6) DEFAULT 0.000000 NOT NULL, from_default_currency TINYINT(1) DEFAULT 1 NOT NULL,
     created_at DATETIME, updated_at DATETIME, PRIMARY KEY (product_sale_elements_id, currency_id)
   ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE category (
+    id INTEGER NOT NULL AUTO_INCREMENT, parent INTEGER DEFAULT 0 NOT NULL, visible TINYINT NOT NULL, position INTEGER NOT NULL,
+    default_template_id INTEGER, created_at DATETIME, updated_at DATETIME, version INTEGER DEFAULT 0,
+    version_created_at DATETIME, version_created_by VARCHAR(100), PRIMARY KEY (id), INDEX idx_parent (parent)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE category_i18n (
+    id INTEGER NOT NULL, locale VARCHAR(5) DEFAULT 'en_US' NOT NULL, title VARCHAR(255), description LONGTEXT,
+    chapo TEXT, postscriptum TEXT, meta_title VARCHAR(255), meta_description TEXT, meta_keywords TEXT,
+    PRIMARY KEY (id, locale)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
   `CREATE TABLE product_category (
     product_id INTEGER NOT NULL, category_id INTEGER NOT NULL, default_category TINYINT(1), position INTEGER NOT NULL,
     created_at DATETIME, updated_at DATETIME, PRIMARY KEY (product_id, category_id)
