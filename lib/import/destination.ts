@@ -407,7 +407,7 @@ export class Destination {
     const together: R[] = [];
     const alone: R[] = [];
     for (const record of kind.prepare && fresh.length ? await kind.prepare(fresh) : fresh) {
-      const lock = kind.unique && kind.unique.lockKey(kind.unique.valueOf(record)).pk;
+      const lock = kind.unique?.lockKey(kind.unique.valueOf(record)).pk;
       (lock !== undefined && seen.has(lock) ? alone : together).push(record);
       if (lock !== undefined) seen.add(lock);
     }

@@ -229,7 +229,9 @@ export class TheliaSource {
     const ordered: number[] = [];
     for (let queue = [0]; queue.length; ) {
       const parent = queue.shift()!;
-      for (const child of children.get(parent) ?? []) if (child !== 0) ordered.push(child), queue.push(child);
+      const walked = (children.get(parent) ?? []).filter((child) => child !== 0);
+      ordered.push(...walked);
+      queue.push(...walked);
     }
     const reached = new Set(ordered);
     ordered.push(
