@@ -34,8 +34,10 @@ interface ResourceDeclaration<Folder extends string, Routes extends readonly Rou
   readonly granted?: boolean;
   /** Its name in changes' `RESOURCE`, event names and webhook patterns (`tax-rule`), when its writes record changes. */
   readonly change?: string;
-  /** The name of its loop row in the OpenAPI document, exported under it by `lib/<folder>/row-schema.ts`. */
+  /** The name of its loop row in the OpenAPI document, exported under it by `lib/<module>/row-schema.ts`. */
   readonly row?: string;
+  /** Its domain module, `lib/<module>/`, when it is not `lib/<folder>/` (kinds that share one). */
+  readonly module?: string;
   /**
    * The routes stack its functions are deployed in (infra/store-api.ts): CloudFormation holds 500
    * resources a stack, and a route costs a dozen. Default: the first.
@@ -53,6 +55,21 @@ function defineResource<const Folder extends string, const Routes extends readon
 }
 
 const PUT_UPDATE: readonly DynamoDbAction[] = ['UpdateItem', 'PutItem'];
+
+/**
+ * A kind of the reference data (CONTRACT §6), read-only, under the path Thelia's API gives it: its
+ * rows are bundled with its functions (lib/reference-rows/), so a request reads only the key.
+ */
+const referenceData = <const Folder extends string>(name: string, folder: Folder, row: string) =>
+  defineResource({
+    name,
+    folder,
+    protectedBy: 'reference',
+    row,
+    module: 'reference-rows',
+    stack: 'Catalog',
+    routes: (route) => [route('list', 'GET', `/api/${folder}`, 200, { dynamodb: [] }), route('get', 'GET', `/api/${folder}/{entityId}`, 200, { dynamodb: [] })],
+  });
 
 export const registry = [
   defineResource({
@@ -145,6 +162,11 @@ export const registry = [
       route('delete', 'DELETE', '/api/categories/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
     ],
   }),
+  referenceData('customer title', 'title', 'TitleRow'),
+  referenceData('country', 'countries', 'CountryRow'),
+  referenceData('currency', 'currencies', 'CurrencyRow'),
+  referenceData('language', 'languages', 'LanguageRow'),
+  referenceData('tax', 'taxes', 'TaxRow'),
   defineResource({
     name: 'change',
     folder: 'changes',
@@ -200,3 +222,6 @@ export const CHANGE_RESOURCES = registry.flatMap((resource) => ('change' in reso
 
 /** The grant (or rule) that shows a resource's changes, by its change name. */
 export const changeGrant = (change: string): string => registry.find((resource) => 'change' in resource && resource.change === change)!.protectedBy!;
+
+/** A resource's domain module: `lib/<module>/`, else `lib/<folder>/`. */
+export const moduleOf = (resource: Declared): string => ('module' in resource && resource.module) || resource.folder;

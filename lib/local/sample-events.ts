@@ -81,6 +81,16 @@ export const sampleRequests: SampleRequest[] = [
   { route: 'webhooks/deliveries', url: '/api/webhooks/1/deliveries', params: { webhookId: '1' }, needs: ['webhooks/create'] },
   { route: 'webhooks/replay', url: '/api/webhooks/1/replay', params: { webhookId: '1' }, body: { cursor: 'now' }, needs: ['webhooks/create'] },
   { route: 'webhooks/delete', url: '/api/webhooks/1', params: { webhookId: '1' }, needs: ['webhooks/create'] },
+  { route: 'title/list', url: '/api/title?lang=fr_FR' },
+  { route: 'title/get', url: '/api/title/1', params: { entityId: '1' } },
+  { route: 'countries/list', url: '/api/countries?limit=5' },
+  { route: 'countries/get', url: '/api/countries/64', params: { entityId: '64' } },
+  { route: 'currencies/list', url: '/api/currencies' },
+  { route: 'currencies/get', url: '/api/currencies/1', params: { entityId: '1' } },
+  { route: 'languages/list', url: '/api/languages' },
+  { route: 'languages/get', url: '/api/languages/2', params: { entityId: '2' } },
+  { route: 'taxes/list', url: '/api/taxes' },
+  { route: 'taxes/get', url: '/api/taxes/1', params: { entityId: '1' } },
   { route: 'not-found/any', url: '/api/nothing-here' },
 ];
 

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { registry } from '../resources.js';
+import { moduleOf, registry } from '../resources.js';
 import { handlerFile, routes } from '../routes.js';
 import { openApiDocument, type DocumentedHandler, type DocumentedRow } from './document.js';
 
@@ -19,7 +19,7 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   const rows = new Map<string, DocumentedRow>();
   for (const resource of registry) {
     if (!('row' in resource) || !resource.row) continue;
-    const module = (await import(pathToFileURL(path.join(root, `lib/${resource.folder}/row-schema.ts`)).href)) as Record<string, DocumentedRow['schema']>;
+    const module = (await import(pathToFileURL(path.join(root, `lib/${moduleOf(resource)}/row-schema.ts`)).href)) as Record<string, DocumentedRow['schema']>;
     rows.set(resource.folder, { name: resource.row, schema: module[resource.row]! });
   }
   const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };

@@ -9,6 +9,7 @@ import currenciesJson from './data/currencies.json' with { type: 'json' };
 import countriesJson from './data/countries.json' with { type: 'json' };
 import taxesJson from './data/taxes.json' with { type: 'json' };
 import taxRulesJson from './data/tax-rules.json' with { type: 'json' };
+import type { ReferenceRows } from '../reference-rows/rows.js';
 
 export interface SeedTaxRule {
   id: number;
@@ -43,3 +44,66 @@ export function runtimeProjection() {
 }
 
 export type RuntimeReference = ReturnType<typeof runtimeProjection>;
+
+/**
+ * The reference routes' rows (CONTRACT §6), one projection per kind, each bundled by its own routes
+ * only: a record's id, its texts per locale (their row keys; none when the kind is not localized)
+ * and its other keys, in Thelia's loops' names and the row's order.
+ */
+
+/** A record's texts per locale, as row keys, without the texts it has not (Thelia's NULLs). */
+function textsByLocale(i18n: Record<string, Record<string, string | null>>, keys: Record<string, string>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(i18n)
+      .map(([locale, texts]) => [locale, Object.fromEntries(Object.entries(keys).flatMap(([from, key]) => (texts[from] ? [[key, texts[from]]] : [])))] as const)
+      .filter(([, texts]) => Object.keys(texts).length > 0),
+  );
+}
+
+const bitOf = (value: boolean): number => (value ? 1 : 0);
+
+export function referenceRows(): Record<'title' | 'countries' | 'currencies' | 'languages' | 'taxes', ReferenceRows> {
+  return {
+    title: {
+      texts: ['SHORT', 'LONG'],
+      records: titlesJson.map((t) => ({ id: t.id, i18n: textsByLocale(t.i18n, { short: 'SHORT', long: 'LONG' }), fields: { POSITION: t.position, IS_DEFAULT: bitOf(t.byDefault) } })),
+    },
+    countries: {
+      texts: ['TITLE'],
+      records: countriesJson.map((c) => ({
+        id: c.id,
+        i18n: textsByLocale(c.i18n, { title: 'TITLE' }),
+        fields: {
+          ISOCODE: c.isocode,
+          ISOALPHA2: c.isoalpha2,
+          ISOALPHA3: c.isoalpha3,
+          IS_DEFAULT: bitOf(c.byDefault),
+          HAS_STATES: bitOf(c.hasStates),
+          NEED_ZIP_CODE: bitOf(c.needZipCode),
+          ZIP_CODE_FORMAT: c.zipCodeFormat ?? '',
+          VISIBLE: bitOf(c.visible),
+        },
+      })),
+    },
+    currencies: {
+      texts: ['NAME'],
+      records: currenciesJson.map((c) => ({
+        id: c.id,
+        i18n: textsByLocale(c.i18n, { name: 'NAME' }),
+        fields: { ISOCODE: c.code, SYMBOL: c.symbol, RATE: c.rate.toFixed(6), IS_DEFAULT: bitOf(c.byDefault) },
+      })),
+    },
+    languages: {
+      texts: [],
+      records: langsJson.map((l) => ({ id: l.id, i18n: {}, fields: { TITLE: l.title, CODE: l.code, LOCALE: l.locale, IS_DEFAULT: bitOf(l.byDefault) } })),
+    },
+    taxes: {
+      texts: ['TITLE', 'DESCRIPTION'],
+      records: taxesJson.map((t) => ({
+        id: t.id,
+        i18n: textsByLocale(t.i18n, { title: 'TITLE', description: 'DESCRIPTION' }),
+        fields: { TYPE: t.type, REQUIREMENTS: t.requirements },
+      })),
+    },
+  };
+}

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../lib/resources.js';
+import { moduleOf, registry } from '../../lib/resources.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -31,17 +31,21 @@ const LEAVES = [
   'lib/reference/index.ts',
 ];
 /**
- * The domain modules: each protected resource the registry declares that has one (`lib/<folder>/`), and those
+ * The domain modules: each protected resource the registry declares that has one (`moduleOf`), and those
  * that serve no route: the change events, the migrations, the deploy's hooks.
  */
 const RESOURCES = [
-  ...registry.filter((resource) => resource.protectedBy !== null && existsSync(path.join(root, 'lib', resource.folder))).map((resource) => resource.folder),
+  ...new Set(registry.flatMap((resource) => (resource.protectedBy !== null && existsSync(path.join(root, 'lib', moduleOf(resource))) ? [moduleOf(resource)] : []))),
   'events',
   'migrations',
   'deploy',
 ];
-/** Data a Lambda may bundle: the reference projection and the generated OpenAPI document. */
-const BUNDLED_DATA = ['lib/reference/data/runtime.json', 'lib/openapi/openapi.json'];
+/** Data a Lambda may bundle: the reference projections (runtime, and each reference route's rows) and the generated OpenAPI document. */
+const BUNDLED_DATA = [
+  'lib/reference/data/runtime.json',
+  'lib/openapi/openapi.json',
+  ...registry.flatMap((r) => (moduleOf(r) === 'reference-rows' ? [`lib/reference/data/rows/${r.folder}.json`] : [])),
+];
 
 /**
  * The platform's facts: its limits (lib/limits.ts) and how a client reaches an endpoint given in

@@ -1,0 +1,3 @@
+export * from './schema.js';
+export * from './operations.js';
+export type { ReferenceRows } from './rows.js';
