@@ -7,14 +7,16 @@
  * success status. The samples are played in order on this file's table: the creates make the ids
  * the later events use.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../lib/api-keys/index.js';
 import { functionEnvironments } from '../lib/cli/sam-env.js';
 import { eventFile, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+import type { RouteDefinition } from '../lib/routes.js';
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
+import openApiDocument from '../lib/openapi/openapi.json' with { type: 'json' };
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-artifact-'));
 // The functions and this process must agree on the secret the sample key's secure key is sealed under.
@@ -42,16 +44,29 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
+/**
+ * What a route's bundle may weigh, in KiB. The AWS SDK (about 320 KiB of the floor handler) is
+ * bundled into every route that uses DynamoDB; every protected route counts its key's quota and
+ * opens sealed secure keys (AES-GCM from node:crypto; KMS's client comes from the runtime): about
+ * 6 KiB. The routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt). The webhook
+ * routes carry ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB.
+ * The OpenAPI route carries the document itself, and a reference route its kind's rows
+ * (lib/reference/data/rows/), each once, minified, and nothing else of the data.
+ */
+function budgetKiB(route: RouteDefinition): number {
+  const kib = (bytes: number) => Math.ceil(bytes / 1024);
+  if (route.name === 'openapi/get') return kib(JSON.stringify(openApiDocument).length) + 14;
+  if (route.permission === null) return 80;
+  if (route.hashesPasswords) return 470;
+  if (route.permission.resource === 'webhook') return 430;
+  if (route.permission.resource === 'reference') return 420 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
+  return 420;
+}
+
 describe('the synthesized functions', () => {
   it('are bundled by the local esbuild, each within its budget (open routes carry no SDK)', () => {
     for (const fn of built) {
-      // The AWS SDK (about 320 KiB of the floor handler) is bundled into every route that uses
-      // DynamoDB; the routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt).
-      // The OpenAPI route carries the document itself (about 66 KB). The webhook routes carry
-      // ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB. Every
-      // protected route counts its key's quota and opens sealed secure keys (AES-GCM from node:crypto;
-      // KMS's client comes from the runtime): about 6 KiB.
-      const budget = fn.route.permission === null ? 80 : fn.route.hashesPasswords ? 470 : fn.route.permission.resource === 'webhook' ? 430 : 420;
+      const budget = budgetKiB(fn.route);
       expect(statSync(fn.file).size, fn.route.name).toBeLessThan(budget * 1024);
     }
     // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack.
@@ -60,10 +75,18 @@ describe('the synthesized functions', () => {
       return path.join(assembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
     };
     expect(statSync(path.join(assetOf(dataTemplate.Resources, 'ChangeEventsPublisher'), 'index.mjs')).size).toBeLessThan(380 * 1024);
-    // The pre-traffic hook: the runtime's CodeDeploy and Lambda clients, and every route's sample beside it.
-    const hook = assetOf(template.Resources, 'PreTraffic');
-    expect(statSync(path.join(hook, 'index.mjs')).size).toBeLessThan(40 * 1024);
-    for (const sample of sampleRequests) expect(statSync(path.join(hook, path.basename(eventFile(sample.route)))).isFile(), sample.route).toBe(true);
+    // Each routes stack's pre-traffic hook: the runtime's CodeDeploy and Lambda clients, and the sample of every route it checks beside it.
+    const hooks = Object.entries(template.Resources)
+      .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && /PreTraffic[0-9A-F]{8}$/.test(id))
+      .map(([, fn]) => path.join(assembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`));
+    expect(hooks).toHaveLength(2);
+    for (const hook of hooks) expect(statSync(path.join(hook, 'index.mjs')).size).toBeLessThan(40 * 1024);
+    for (const sample of sampleRequests) {
+      expect(
+        hooks.some((hook) => existsSync(path.join(hook, path.basename(eventFile(sample.route))))),
+        sample.route,
+      ).toBe(true);
+    }
   });
 
   it('declare, for each function, only plain values or the ones an --env-vars file supplies', () => {
