@@ -57,6 +57,12 @@ function defineResource<const Folder extends string, const Routes extends readon
 const PUT_UPDATE: readonly DynamoDbAction[] = ['UpdateItem', 'PutItem'];
 
 /**
+ * A batch's rows (CONTRACT §14): the create, update and delete of its resource, and the reads they
+ * make; its access is each row's own, checked per op (lib/http/batch.ts), CREATE the one it is listed under.
+ */
+const BATCH = { access: 'CREATE', dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] } as const;
+
+/**
  * A kind of the reference data (CONTRACT §6), read-only, under the path Thelia's API gives it: its
  * rows are bundled with its functions (lib/reference-rows/), so a request reads only the key.
  */
@@ -127,6 +133,7 @@ export const registry = [
       route('create', 'POST', '/api/customers', 201, { access: 'CREATE', dynamodb: PUT_UPDATE, hashesPasswords: true }),
       route('update', 'PUT', '/api/customers', 201, { access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], hashesPasswords: true }),
       route('delete', 'DELETE', '/api/customers/{entityId}', 204, { access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/customers/batch', 200, { ...BATCH, hashesPasswords: true }),
       // The email's lock; the attempt reserved (PutItem/UpdateItem) and given back; a hash upgrade.
       route('check-login', 'POST', '/api/customers/checkLogin', 200, { dynamodb: ['GetItem', 'UpdateItem', 'PutItem'], hashesPasswords: true }),
     ],
@@ -144,6 +151,7 @@ export const registry = [
       route('create', 'POST', '/api/products', 201, { access: 'CREATE', dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'] }),
       route('update', 'PUT', '/api/products/{productId}', 204, { access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
       route('delete', 'DELETE', '/api/products/{productId}', 204, { access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/products/batch', 200, BATCH),
     ],
   }),
   defineResource({
@@ -160,6 +168,7 @@ export const registry = [
       route('create', 'POST', '/api/categories', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
       route('update', 'PUT', '/api/categories', 201, { access: 'UPDATE', dynamodb: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
       route('delete', 'DELETE', '/api/categories/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/categories/batch', 200, BATCH),
     ],
   }),
   referenceData('customer title', 'title', 'TitleRow'),

@@ -131,6 +131,22 @@ describe('writes under conflicts', () => {
     ).toEqual([...deleted].sort());
   });
 
+  it('applies batches of upserts that overlap from 4 clients without a 5xx or a 409 in any row, one record per ref', async () => {
+    const refs = Array.from({ length: 12 }, (_, i) => `BATCH-CONFLICT-${process.pid}-${i}`);
+    const rowStatuses = new Map<number, number>();
+    const statuses = await load(4, 2_000, async (client) => {
+      // Each client upserts every ref, from its own place in the list: batches overlap, rows of one batch never do.
+      const rows = refs.map((_, i) => ({ op: 'upsert', ...productInput({ ref: refs[(i + client * 3) % refs.length], price: String(client + 1) }) }));
+      const answer = await post('/api/products/batch', { rows });
+      for (const result of answer.status === 200 ? answer.body : []) rowStatuses.set(result.STATUS, (rowStatuses.get(result.STATUS) ?? 0) + 1);
+      return [answer];
+    });
+    expect(failures(statuses)).toEqual([]);
+    expect(failures(rowStatuses)).toEqual([]);
+    expect([...rowStatuses.keys()].sort()).toEqual([201, 204]);
+    for (const ref of refs) expect((await get(`/api/products?ref=${ref}`)).body).toHaveLength(1);
+  });
+
   it('retries the writers of one record until each has written, without a 409, and each version once', async () => {
     const { row } = await createProduct();
     const cancelledBefore = proxy.counts().cancelled;

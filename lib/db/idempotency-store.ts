@@ -13,7 +13,8 @@ import { request, tableName } from './client.js';
 import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
-import { putIf, retryOnConflict, update, type WriteStep } from './transactions.js';
+import { readItems } from './items.js';
+import { ABSENT, put, putIf, retryOnConflict, update, type WriteStep } from './transactions.js';
 
 /** What a request finds under its key when another request has it. */
 export interface IdempotencyRecord<Outcome> {
@@ -31,6 +32,16 @@ export interface Lease {
 }
 
 const key = (scope: string): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: 'RECORD' });
+/** The marker of one row of a batch taken under `scope`: beside the batch's record. */
+const rowKey = (scope: string, index: number): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: `ROW#${String(index).padStart(3, '0')}` });
+
+/** A batch row's marker was there already: an earlier attempt of the batch applied the row. */
+export class RowApplied extends Error {
+  constructor(readonly index: number) {
+    super(`row ${index} of this batch was applied by an earlier attempt`);
+    this.name = 'RowApplied';
+  }
+}
 const mine = (lease: Lease) => ({
   ConditionExpression: '#state = :running AND #token = :token',
   ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
@@ -112,6 +123,22 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
           ),
         ),
       );
+    },
+
+    /**
+     * The step that marks a batch's row applied, in the row's own transaction, on condition that no
+     * attempt marked it before (then RowApplied): each row is applied at most once. `rowJson`: the
+     * row it answered, when its write named it (a create's).
+     */
+    rowMarkerStep(scope: string, index: number, rowJson: string | undefined): WriteStep {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      return put({ ...rowKey(scope, index), ...(rowJson === undefined ? {} : { rowJson }), [table.ttlAttribute]: expires }, ABSENT, () => new RowApplied(index));
+    },
+
+    /** The rows of a batch that earlier attempts applied, by index, with the row each recorded (if any). */
+    async appliedRows(scope: string, count: number): Promise<Map<number, { rowJson?: string }>> {
+      const items = await readItems(Array.from({ length: count }, (_, index) => rowKey(scope, index)));
+      return new Map(items.map((item) => [Number(String(item.sk).slice(4)), item.rowJson === undefined ? {} : { rowJson: String(item.rowJson) }]));
     },
 
     /** Frees the key at once: the request failed without an outcome worth replaying. */

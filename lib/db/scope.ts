@@ -2,13 +2,13 @@
  * What the data layer knows of the work it serves (a request, the import, a tool), in one
  * AsyncLocalStorage: the deadline every DynamoDB call is bounded by (client.ts), the usage they add
  * to (usage.ts), who the changes its writes record name (changes.ts), and what records a write's
- * outcome in its transaction (transactions.ts). Each is set by the edge that owns it (the budget,
+ * outcome in its transaction, marks it, or collects it instead (transactions.ts). Each is set by the edge that owns it (the budget,
  * the request log, the handler, the idempotency lease) for the work it runs, nested scopes keeping
  * what they do not set.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Actor } from './changes.js';
-import type { OutcomeRecorder } from './transactions.js';
+import type { OutcomeRecorder, WriteStep } from './transactions.js';
 import type { DatabaseUsage } from './usage.js';
 
 export interface WorkScope {
@@ -16,6 +16,10 @@ export interface WorkScope {
   readonly usage?: DatabaseUsage;
   readonly actor?: Actor;
   readonly recorder?: OutcomeRecorder;
+  /** Adds its step to every write of the work (a batch row's marker), with the write's outcome when it names one. */
+  readonly marker?: OutcomeRecorder;
+  /** Where the work's writes go instead of committing (an atomic batch commits them together). */
+  readonly collector?: WriteStep[];
 }
 
 const scopes = new AsyncLocalStorage<WorkScope>();

@@ -180,13 +180,50 @@ export type OutcomeRecorder = (outcome: unknown) => WriteStep;
 export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => withinScope({ recorder }, work);
 
 /**
+ * Runs `work` so that each of its writes also writes the marker's step, in the same transaction
+ * (a batch row's marker: the row is then applied at most once, whatever attempt of the batch runs it).
+ */
+export const markingWrites = <T>(marker: OutcomeRecorder, work: () => Promise<T>): Promise<T> => withinScope({ marker }, work);
+
+/**
+ * Runs `work` so that its writes are collected into `steps` instead of committed: an atomic batch
+ * runs its rows' operations so, then commits every step at once (`writeSteps`).
+ */
+export const collectingWrites = <T>(steps: WriteStep[], work: () => Promise<T>): Promise<T> => withinScope({ collector: steps }, work);
+
+/** A transaction cancelled by the condition of one of its steps: which one, and the error that step declares. */
+export class StepFailed extends Error {
+  constructor(
+    readonly index: number,
+    readonly error: Error,
+  ) {
+    super(error.message);
+    this.name = 'StepFailed';
+  }
+}
+
+/**
  * Writes every step or none. Throws the failing step's error, WriteConflict, Unavailable, or Refused. Given
  * the `outcome` the write produces (the row a create answers), the work's outcome recorder, if any,
- * adds its step to the same transaction.
+ * adds its step to the same transaction; the work's marker, if any, adds its own to every write; in
+ * a collecting work, the steps are collected, not written.
  */
 export async function writeAtomically(steps: readonly WriteStep[], options: { outcome?: unknown } = {}): Promise<void> {
-  const recorder = options.outcome === undefined ? undefined : currentScope().recorder;
-  const all = recorder ? [...steps, recorder(options.outcome)] : steps;
+  const { recorder, marker, collector } = currentScope();
+  const all = [...steps, ...(recorder && options.outcome !== undefined ? [recorder(options.outcome)] : []), ...(marker ? [marker(options.outcome)] : [])];
+  if (collector) {
+    collector.push(...all);
+    return;
+  }
+  try {
+    await writeSteps(all);
+  } catch (error) {
+    throw error instanceof StepFailed ? error.error : error;
+  }
+}
+
+/** Writes every step or none, as writeAtomically does; a failed condition is a StepFailed that names the step. */
+export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));
   } catch (error) {
@@ -196,7 +233,7 @@ export async function writeAtomically(steps: readonly WriteStep[], options: { ou
     if (failed >= 0) {
       const old = reasons[failed]?.Item;
       const current = old ? unmarshall(old as Parameters<typeof unmarshall>[0]) : undefined;
-      throw all[failed]?.onConditionFailed?.(current) ?? new WriteConflict();
+      throw new StepFailed(failed, all[failed]?.onConditionFailed?.(current) ?? new WriteConflict());
     }
     if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
     const invalid = reasons.find((r) => r.Code === 'ValidationError');

@@ -11,7 +11,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { defineIdempotencyStore, type Lease } from '../db/idempotency-store.js';
-import type { OutcomeRecorder } from '../db/transactions.js';
+import type { OutcomeRecorder, WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { log } from '../log.js';
 import type { Row } from '../row.js';
@@ -53,8 +53,20 @@ export const outcomeRecorder =
   (row) =>
     store.recordStep(lease, { rowJson: JSON.stringify(row) });
 
-/** `replay` turns a recorded row back into the answer the create gave. */
-export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware => ({
+/** Records a whole answer (a batch's) under the key whose lease this request holds, for a retry to replay. */
+export const recordAnswer = (lease: Lease, response: HttpResponse): Promise<void> => store.complete(lease, { response });
+
+/** The step that marks row `index` of a batch applied, under the batch's key (RowApplied when an attempt did before). */
+export const batchRowMarker = (lease: Lease, index: number, row: Row | undefined): WriteStep => store.rowMarkerStep(lease.scope, index, row && JSON.stringify(row));
+
+/** The rows of a batch earlier attempts under its key applied, with the row each recorded. */
+export async function appliedBatchRows(lease: Lease, count: number): Promise<Map<number, Row | undefined>> {
+  const applied = await store.appliedRows(lease.scope, count);
+  return new Map([...applied].map(([index, marker]) => [index, marker.rowJson === undefined ? undefined : (JSON.parse(marker.rowJson) as Row)]));
+}
+
+/** `replay` turns a recorded row back into the answer the create gave (a batch records whole answers: none). */
+export const idempotency = (replay?: (row: Row) => HttpResponse): HttpMiddleware => ({
   before: async (request) => {
     const idempotencyKey = header(request.event, 'idempotency-key');
     if (idempotencyKey === undefined) return undefined;
@@ -74,7 +86,7 @@ export const idempotency = (replay: (row: Row) => HttpResponse): HttpMiddleware 
       });
     }
     // The recorded answer: the handler does not run again.
-    const answer = 'rowJson' in found.outcome ? replay(JSON.parse(found.outcome.rowJson) as Row) : found.outcome.response;
+    const answer = 'rowJson' in found.outcome && replay ? replay(JSON.parse(found.outcome.rowJson) as Row) : (found.outcome as { response: HttpResponse }).response;
     return { ...answer, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } };
   },
   onError: async (request) => {

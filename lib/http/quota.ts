@@ -6,11 +6,35 @@
  */
 import { admitRequest, type Admission, type Quota } from '../api-keys/quota.js';
 import { HttpProblem, QUOTA_EXCEEDED_TYPE } from './problem.js';
-import type { HttpMiddleware } from './types.js';
+import type { HttpMiddleware, HttpRequest } from './types.js';
 
 const rateLimitFields = (quota: Quota, admission: Admission): Record<string, string> => ({
   'RateLimit-Policy': `"default";q=${quota.requests};w=${quota.seconds}`,
   RateLimit: `"default";r=${admission.remaining};t=${admission.resetSeconds}`,
+});
+
+/** The 429 of a key past its quota, with the fields of its window. */
+const quotaExceeded = (quota: Quota, admission: Admission) =>
+  new HttpProblem(429, `this API key's quota of ${quota.requests} requests per ${quota.seconds} seconds is used up; retry in ${admission.resetSeconds} s`, {
+    type: QUOTA_EXCEEDED_TYPE,
+    headers: { 'Retry-After': String(admission.resetSeconds) },
+  });
+
+/**
+ * Charges a request that does the work of several (a batch: one unit a row) `units` more than the
+ * one quotaPerKey admitted, before it writes anything: past the quota, a 429.
+ */
+export const chargeUnits = (units: (request: HttpRequest) => number): HttpMiddleware => ({
+  before: async (request) => {
+    const quota = request.context.apiKey?.quota;
+    if (!quota) return;
+    for (let unit = 0; unit < units(request); unit++) {
+      const admission = await admitRequest(request.context.apiKey!.apiKey, quota);
+      request.context.responseHeaders = { ...request.context.responseHeaders, ...rateLimitFields(quota, admission) };
+      if (!admission.admitted) throw quotaExceeded(quota, admission);
+      await admission.settling;
+    }
+  },
 });
 
 export const quotaPerKey = (): HttpMiddleware => {
@@ -25,12 +49,7 @@ export const quotaPerKey = (): HttpMiddleware => {
       if (!quota) return;
       const admission = await admitRequest(request.context.apiKey!.apiKey, quota);
       request.context.responseHeaders = { ...request.context.responseHeaders, ...rateLimitFields(quota, admission) };
-      if (!admission.admitted) {
-        throw new HttpProblem(429, `this API key's quota of ${quota.requests} requests per ${quota.seconds} seconds is used up; retry in ${admission.resetSeconds} s`, {
-          type: QUOTA_EXCEEDED_TYPE,
-          headers: { 'Retry-After': String(admission.resetSeconds) },
-        });
-      }
+      if (!admission.admitted) throw quotaExceeded(quota, admission);
       settling.set(request.context, admission.settling);
     },
     after: settle,

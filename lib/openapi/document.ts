@@ -77,6 +77,30 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   };
 }
 
+/** A batch's answer (CONTRACT §14): one result per row, in order, with the row or the problem the single route would answer. */
+const batchSuccess = (row: JsonObject): JsonObject => ({
+  description: "one result per row, in the rows' order",
+  headers: RATE_LIMIT_HEADERS,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            INDEX: { type: 'integer', minimum: 0, description: "the row's place in `rows`" },
+            STATUS: { type: 'integer', description: 'what the single route would have answered for this row' },
+            ID: { type: ['integer', 'null'], description: "the record's id (null for a create that failed)" },
+            ROW: row,
+            PROBLEM: ref('schemas/Problem'),
+          },
+          required: ['INDEX', 'STATUS', 'ID'],
+        },
+      },
+    },
+  },
+});
+
 function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow>): JsonObject {
   if (route.status === 204) return { description: 'done, no body' };
   if (route.name === 'health/get') return { description: 'the API is up', content: { 'text/plain': { schema: { const: 'OK' } } } };
@@ -84,6 +108,7 @@ function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   // A route's rows are its resource's, named by the folder its handler is in (resources.ts).
   const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? rows.get(route.name.split('/')[0]!))!.name}`);
+  if (route.name.endsWith('/batch')) return batchSuccess(row);
   const many = ROUTE_ROWS[route.name]?.many === true;
   const headers: Record<string, JsonObject> = {
     ...(route.followed

@@ -25,6 +25,7 @@ const LEAVES = [
   'lib/routes.ts',
   'lib/route-definition.ts',
   'lib/resources.ts',
+  'lib/batch.ts',
   'lib/errors.ts',
   'lib/row.ts',
   'lib/row-schema.ts',

@@ -1,0 +1,301 @@
+/**
+ * Batch writes (CONTRACT §14): `POST /api/<resource>/batch` applies up to 100 rows of creates,
+ * updates, deletes and upserts through the resource's own operations (its BatchDeclaration), and
+ * answers one result per row, as the single route would have answered it. Everything that refuses
+ * the whole batch is decided before any row is written: its shape and bound, the grants of every op
+ * it holds, two rows on one record, the quota (one unit a row). Then each row runs in its own
+ * transaction, a few at once; or, `atomic`, every row's steps commit in one transaction.
+ * ARCHITECTURE.md ("Batch writes") says how an Idempotency-Key covers the rows.
+ */
+import middy from '@middy/core';
+import * as v from 'valibot';
+import type { ApiKeyRecord } from '../api-keys/index.js';
+import { allows } from '../api-keys/index.js';
+import type { BatchDeclaration } from '../batch.js';
+import { actingAs } from '../db/changes.js';
+import { Conflict, WriteConflict } from '../db/errors.js';
+import { RowApplied } from '../db/idempotency-store.js';
+import { collectingWrites, markingWrites, retryOnConflict, StepFailed, writeSteps, type WriteStep } from '../db/transactions.js';
+import { InvalidInput, type FieldError } from '../errors.js';
+import { langQuery } from '../i18n.js';
+import { log } from '../log.js';
+import type { Lang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import { routeByName, type Access, type RouteName } from '../routes.js';
+import { authenticate } from './auth.js';
+import { bodyLimit } from './body-limit.js';
+import { withinBudget } from './budget.js';
+import { problemErrors, toProblem } from './errors.js';
+import { exactJsonBody } from './exact-numbers.js';
+import { appliedBatchRows, batchRowMarker, idempotency, recordAnswer } from './idempotency.js';
+import { jsonRequest } from './json-request.js';
+import { toLoop, type LoopRow } from './loop.js';
+import { HttpProblem, type ProblemBody } from './problem.js';
+import { chargeUnits, quotaPerKey } from './quota.js';
+import { logged } from './request-log.js';
+import { responseHeaders } from './response-headers.js';
+import { rawBody, type HttpContext, type HttpEvent, type HttpRequest, type HttpResponse } from './types.js';
+import { utf8Body } from './utf8-body.js';
+import { fieldErrors, parseInputs } from './validation.js';
+
+export const MAX_ROWS = 100;
+export const MAX_ATOMIC_ROWS = 25;
+/** A DynamoDB transaction's items: what an atomic batch's rows may write together. */
+export const MAX_ATOMIC_STEPS = 100;
+/** Rows applied at once: enough to overlap their round trips, few enough to leave the table's other writers room. */
+const CONCURRENCY = 8;
+
+const OPS = ['create', 'update', 'delete', 'upsert'] as const;
+type Op = (typeof OPS)[number];
+const ACCESSES_OF: Record<Op, readonly Access[]> = { create: ['CREATE'], update: ['UPDATE'], delete: ['DELETE'], upsert: ['CREATE', 'UPDATE'] };
+
+const BatchBody = v.strictObject({
+  rows: v.pipe(v.array(v.unknown(), 'must be a list of rows'), v.minLength(1, 'must hold at least one row'), v.maxLength(MAX_ROWS, `holds at most ${MAX_ROWS} rows`)),
+  atomic: v.optional(v.boolean('must be true or false'), false),
+});
+const RowHead = v.object({
+  op: v.picklist(OPS, 'must be create, update, delete or upsert'),
+  id: v.optional(v.pipe(v.unknown(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
+  version: v.optional(v.pipe(v.unknown(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
+});
+
+/** One result of the answer, in the rows' order. */
+export interface BatchResult {
+  INDEX: number;
+  STATUS: number;
+  ID: number | null;
+  ROW?: LoopRow;
+  PROBLEM?: ProblemBody;
+}
+
+/** A row ready to run, or refused before anything runs. */
+type Planned = { index: number; op: Op; id: number | undefined; version: number | undefined; input: unknown } | { index: number; op?: Op; id?: number; problem: HttpProblem };
+type Ready = Extract<Planned, { input: unknown }>;
+
+/** A row's field errors, named with the row: `rows[3].price`. */
+const inRow = (index: number, errors: readonly FieldError[]): FieldError[] =>
+  errors.map((error) => ({ ...error, field: error.field === 'body' ? `rows[${index}]` : `rows[${index}]${error.field.startsWith('[') ? '' : '.'}${error.field}` }));
+
+const refusedRow = (index: number, errors: FieldError[], op?: Op, id?: number): Planned => ({
+  index,
+  ...(op ? { op } : {}),
+  ...(id ? { id } : {}),
+  problem: toProblem(new InvalidInput(inRow(index, errors))),
+});
+
+/** Checks a row's op, id and version, then its fields with the op's own schema (the single route's). */
+function planRow(declaration: BatchDeclaration, row: unknown, index: number): Planned {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return refusedRow(index, [{ field: 'body', message: 'must be an object' }]);
+  const { op, id, version, ...fields } = row as Record<string, unknown>;
+  const head = v.safeParse(RowHead, { op, id, version });
+  if (!head.success) return refusedRow(index, fieldErrors(head.issues, 'body'));
+  const needsId = head.output.op === 'update' || head.output.op === 'delete';
+  const errors: FieldError[] = [];
+  if (needsId && head.output.id === undefined) errors.push({ field: 'id', message: 'is required' });
+  if (!needsId && id !== undefined) errors.push({ field: 'id', message: `is not taken by ${head.output.op}` });
+  if (head.output.op === 'upsert' && !declaration.upsert) errors.push({ field: 'op', message: `upsert needs a natural key, which a ${declaration.folder.replace(/s$/, '')} has not` });
+  const schema = head.output.op === 'create' || head.output.op === 'upsert' ? declaration.create.schema : head.output.op === 'update' ? declaration.update.schema : v.strictObject({});
+  const value = head.output.op === 'update' && declaration.update.idInBody ? { id: head.output.id, ...fields } : fields;
+  const parsed = v.safeParse(schema, value);
+  if (!parsed.success) errors.push(...fieldErrors(parsed.issues, 'body'));
+  if (errors.length) return refusedRow(index, errors, head.output.op, head.output.id);
+  return { index, op: head.output.op, id: head.output.id, version: head.output.version, input: parsed.output };
+}
+
+/** Two rows of a batch on one record (by id, or by natural key) are a 400 before anything runs. */
+function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]): FieldError[] {
+  const seen = new Map<string, number>();
+  const errors: FieldError[] = [];
+  for (const row of rows) {
+    const record = row.id !== undefined ? `id ${row.id}` : row.op === 'upsert' ? `${declaration.upsert!.field} ${declaration.upsert!.key(row.input as never)}` : undefined;
+    if (record === undefined) continue;
+    const first = seen.get(record);
+    if (first === undefined) seen.set(record, row.index);
+    else errors.push({ field: `rows[${row.index}]`, message: `is on the same record as rows[${first}] (${record}): send one row per record` });
+  }
+  return errors;
+}
+
+interface Applied {
+  status: number;
+  id: number | null;
+  row?: Row | undefined;
+}
+
+export function defineBatchHandler(name: RouteName, declaration: BatchDeclaration) {
+  const route = routeByName(name);
+  const statusOf = (op: 'create' | 'update' | 'delete') => routeByName(`${declaration.folder}/${op}` as RouteName).status;
+  const { create, update, remove, read, upsert } = declaration;
+
+  /** What the row does, through the resource's operations; its answer as the single route's. */
+  async function apply(row: Ready, lang: Lang | undefined): Promise<Applied> {
+    switch (row.op) {
+      case 'create': {
+        const created = await create.run(row.input, lang);
+        return { status: statusOf('create'), id: Number(created.ID), row: created };
+      }
+      case 'update':
+        return { status: statusOf('update'), id: row.id!, row: (await update.run(row.id!, row.input, row.version, lang)) ?? undefined };
+      case 'delete':
+        await remove(row.id!, row.version);
+        return { status: statusOf('delete'), id: row.id! };
+      case 'upsert': {
+        // A create that meets the key taken meanwhile (another writer's create) updates it instead.
+        for (let attempt = 0; ; attempt++) {
+          const found = await upsert!.find(row.input);
+          if (found !== undefined) return { status: statusOf('update'), id: found, row: (await upsert!.update(found, row.input, lang)) ?? undefined };
+          try {
+            const created = await create.run(row.input, lang);
+            return { status: statusOf('create'), id: Number(created.ID), row: created };
+          } catch (error) {
+            if (!(error instanceof Conflict && error.field === upsert!.field) || attempt > 0) throw error;
+          }
+        }
+      }
+    }
+  }
+
+  /** A row an earlier attempt applied: the row it recorded, else the record as it is now (when the op answers one). */
+  async function replayed(row: Ready, recorded: Row | undefined, lang: Lang | undefined): Promise<Applied> {
+    if (recorded) return { status: statusOf('create'), id: Number(recorded.ID), row: recorded };
+    const id = row.id ?? (row.op === 'upsert' ? await upsert!.find(row.input) : undefined) ?? null;
+    const status = row.op === 'delete' ? statusOf('delete') : statusOf('update');
+    if (status === 204 || id === null) return { status, id };
+    return { status, id, row: await read(id, lang).catch(() => undefined) };
+  }
+
+  const result = (index: number, applied: Applied): BatchResult => ({
+    INDEX: index,
+    STATUS: applied.status,
+    ID: applied.id,
+    ...(applied.row && applied.status !== 204 ? { ROW: toLoop([applied.row])[0]! } : {}),
+  });
+  const failure = (index: number, problem: HttpProblem, id?: number): BatchResult => ({ INDEX: index, STATUS: problem.status, ID: id ?? null, PROBLEM: problem.body });
+  const problemOf = (row: Ready, error: unknown): HttpProblem => {
+    const problem = toProblem(error);
+    if (problem.status >= 500 && problem.status !== 503) log('error', 'a batch row failed', { route: name, row: row.index, error: error instanceof Error ? error.name : String(error) });
+    const errors = problem.body.errors;
+    return errors ? new HttpProblem(problem.status, problem.body.detail, { errors: inRow(row.index, errors) }) : problem;
+  };
+
+  /** Each row in its own transaction, CONCURRENCY at once; under a key, each marked, and those applied before replayed. */
+  async function applyEach(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
+    const lease = context.idempotencyLease;
+    const before = lease ? await appliedBatchRows(lease, MAX_ROWS) : new Map<number, Row | undefined>();
+    const results: BatchResult[] = [];
+    const queue = [...rows];
+    const runOne = async (row: Ready): Promise<BatchResult> => {
+      if (before.has(row.index)) return result(row.index, await replayed(row, before.get(row.index), lang));
+      try {
+        const work = () => apply(row, lang);
+        return result(row.index, await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work()));
+      } catch (error) {
+        if (error instanceof RowApplied) return result(row.index, await replayed(row, (await appliedBatchRows(lease!, MAX_ROWS)).get(row.index), lang));
+        return failure(row.index, problemOf(row, error), row.id);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let row = queue.shift(); row; row = queue.shift()) results.push(await runOne(row));
+      }),
+    );
+    return results;
+  }
+
+  /**
+   * Every row's steps, collected by running its operation without committing, then committed in one
+   * transaction: every row applied, or none. A failed condition names its step, so its row.
+   */
+  async function applyAtomically(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
+    const lease = context.idempotencyLease;
+    if (lease && (await appliedBatchRows(lease, 1)).size) return applyEach(rows, lang, context);
+    return retryOnConflict(async () => {
+      const steps: WriteStep[] = [];
+      const owners: number[] = [];
+      const applied = new Map<number, Applied>();
+      const failed = new Map<number, HttpProblem>();
+      for (const row of rows) {
+        const from = steps.length;
+        try {
+          const work = () => collectingWrites(steps, () => apply(row, lang));
+          applied.set(row.index, await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work()));
+        } catch (error) {
+          failed.set(row.index, problemOf(row, error));
+        }
+        for (let step = from; step < steps.length; step++) owners[step] = row.index;
+      }
+      if (!failed.size && steps.length > MAX_ATOMIC_STEPS) {
+        throw new HttpProblem(400, `an atomic batch's rows must fit in one DynamoDB transaction of ${MAX_ATOMIC_STEPS} writes; these make ${steps.length}: send fewer rows, or atomic: false`, {
+          errors: [{ field: 'atomic', message: `its rows make ${steps.length} writes, more than the ${MAX_ATOMIC_STEPS} one transaction holds` }],
+        });
+      }
+      if (!failed.size) {
+        try {
+          await writeSteps(steps);
+          return rows.map((row) => result(row.index, applied.get(row.index)!));
+        } catch (error) {
+          if (!(error instanceof StepFailed) || error.error instanceof WriteConflict) throw error instanceof StepFailed ? error.error : error;
+          const row = rows.find((candidate) => candidate.index === owners[error.index])!;
+          failed.set(row.index, problemOf(row, error.error));
+        }
+      }
+      return rows.map((row) => (failed.has(row.index) ? failure(row.index, failed.get(row.index)!, row.id) : failure(row.index, notApplied(), row.id)));
+    });
+  }
+
+  const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
+    const caller = context.apiKey!;
+    const { body, query } = parseInputs({ body: { schema: BatchBody, value: event.body }, query: { schema: langQuery(), value: event.queryStringParameters ?? {} } }) as {
+      body: v.InferOutput<typeof BatchBody>;
+      query: { lang?: Lang };
+    };
+    if (body.atomic && body.rows.length > MAX_ATOMIC_ROWS) throw new InvalidInput([{ field: 'rows', message: `holds at most ${MAX_ATOMIC_ROWS} rows when atomic is true` }]);
+    const planned = body.rows.map((row, index) => planRow(declaration, row, index));
+    authorizeOps(caller, declaration.grant, planned);
+    const ready = planned.filter((row): row is Ready => 'input' in row);
+    const duplicates = sameRecords(declaration, ready);
+    if (duplicates.length) throw new InvalidInput(duplicates);
+    const refused = planned.filter((row): row is Exclude<Planned, Ready> => 'problem' in row).map((row) => failure(row.index, row.problem, row.id));
+    const run =
+      body.atomic && refused.length
+        ? () => Promise.resolve(ready.map((row) => failure(row.index, notApplied(), row.id)))
+        : () => (body.atomic ? applyAtomically : applyEach)(ready, query.lang, context);
+    const results = [...refused, ...(await actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, run))].sort((a, b) => a.INDEX - b.INDEX);
+    const response = { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(results) };
+    if (context.idempotencyLease) await recordAnswer(context.idempotencyLease, response);
+    return response;
+  };
+
+  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core)
+    .use(responseHeaders())
+    .use(problemErrors())
+    .use(bodyLimit())
+    .use(authenticate())
+    .use(quotaPerKey())
+    // A batch costs one unit a row: the one quotaPerKey admitted, and the rest, before anything is written.
+    .use(chargeUnits((request) => Math.max(0, rowCountOf(request) - 1)))
+    .use(idempotency())
+    .use(utf8Body())
+    .use(jsonRequest())
+    .use(exactJsonBody());
+  return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { body: BatchBody } });
+}
+
+/** In an atomic batch that failed, a row that would have been applied was not (RFC 4918's Failed Dependency). */
+const notApplied = () => new HttpProblem(424, 'not applied: another row of this atomic batch failed');
+
+/** The grants of every op the batch holds (an upsert both creates and updates): one missing is a 403, nothing written. */
+function authorizeOps(caller: ApiKeyRecord, grant: string, rows: readonly Planned[]): void {
+  const accesses = new Set(rows.flatMap((row) => (row.op ? ACCESSES_OF[row.op] : [])));
+  for (const access of accesses) if (!allows(caller, grant, access)) throw new HttpProblem(403, `this API key may not ${access} ${grant}, which this batch's rows do`);
+}
+
+/** The rows a batch's body holds, as its quota counts them (bounded; a body that is not one counts as one request). */
+function rowCountOf(request: HttpRequest): number {
+  try {
+    const rows = (JSON.parse(rawBody(request.event).toString('utf8')) as { rows?: unknown }).rows;
+    return Array.isArray(rows) ? Math.min(rows.length, MAX_ROWS) : 1;
+  } catch {
+    return 1;
+  }
+}

@@ -1,0 +1,21 @@
+/** Products in batches (CONTRACT §14): the single routes' schemas and operations; upsert by `ref`. */
+import { defineBatch } from '../batch.js';
+import { identityOf } from '../identity.js';
+import { products } from './entity.js';
+import { createProduct, deleteProduct, getProduct, updateProduct } from './operations.js';
+import { ProductCreate, ProductUpdate } from './schema.js';
+
+export const productBatch = defineBatch({
+  folder: 'products',
+  grant: 'product',
+  create: { schema: ProductCreate, run: createProduct },
+  update: { schema: ProductUpdate, idInBody: false, run: (id, input, version) => updateProduct(id, input, version).then(() => undefined) },
+  remove: deleteProduct,
+  read: getProduct,
+  upsert: {
+    field: 'ref',
+    key: (input) => identityOf(input.ref),
+    find: async (input) => (await products.findByLock('ref', input.ref))?.id,
+    update: (id, input) => updateProduct(id, input, undefined).then(() => undefined),
+  },
+});
