@@ -17,7 +17,8 @@
  *      (contention.ts).
  *   6. Webhooks at store scale: healthy receivers' delays and deliveries a second, alone and beside
  *      a receiver that never answers and one that takes 9 s (webhooks.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention or webhooks runs one of them.
+ *   7. Batch writes against single requests, rows a second, and the client's size (batch.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks or batch runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { functionEnvironments } from '../../lib/cli/sam-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
+import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
@@ -431,7 +433,8 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks'].includes(only)) {
+if (!only || only === 'batch') await clientSize();
+if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'batch'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -454,6 +457,10 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks'].in
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
     if (!only || only === 'webhooks') await webhooksAtScale();
+    if (!only || only === 'batch') {
+      if (only) await (await import('../../lib/local/setup.js')).setUpTable();
+      await batchBenchmark(await signedCaller('bench batch'));
+    }
   } finally {
     await dynamo.stop();
   }

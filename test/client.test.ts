@@ -1,0 +1,181 @@
+/**
+ * The typed client (`client/`, `@store-api/client`) as an integrator uses it: built by `npm run
+ * build:client` and imported from `client/dist/`, against `npm start` whose DynamoDB is reached
+ * through a TCP proxy that the test stalls. Its types are the API's document's, regenerated.
+ */
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
+import { start, usersShell } from './support/npm-start.js';
+import { useReceiver } from './support/receiver.js';
+
+/** What the test uses of the built client: it is imported from client/dist/, which the root's type check does not see. */
+interface Client {
+  GET(path: string, init?: object): Promise<{ data?: any; response: Response }>;
+  POST(path: string, init?: object): Promise<{ data?: any; response: Response }>;
+  paginate(path: string, query?: object): AsyncGenerator<any>;
+  followChanges(options: { cursor: string; onCursor?: (cursor: string) => void; resource?: string; pollMs?: number; signal?: AbortSignal }): AsyncGenerator<any>;
+}
+interface ClientModule {
+  createStoreClient(options: { baseUrl: string; apiKey: string; secureKey: string; timeoutMs?: number }): Client;
+  StoreApiError: new (...args: never[]) => Error & { status: number; errors: { field: string; message: string }[]; retryAfter?: number };
+}
+interface WebhooksModule {
+  verifyWebhook(secret: string, body: string, headers: object): Promise<any>;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+const receiver = useReceiver();
+let proxy: FaultProxy;
+let baseUrl: string;
+let dataDir: string;
+let client: Client;
+let module: ClientModule;
+let webhooks: WebhooksModule;
+const apiKey = randomBytes(13).toString('hex').slice(0, 25).toUpperCase();
+const secureKey = randomBytes(24).toString('hex').toUpperCase();
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const product = (ref: string) => ({ ref, default_category: 0, price: '19.99', currency: 1, tax_rule: 1, locale: 'en_US', title: 'From the client' });
+
+beforeAll(async () => {
+  if (!existsSync(path.join(root, 'client/node_modules'))) execFileSync('npm', ['ci', '--prefix', 'client', '--no-audit', '--no-fund'], { cwd: root, stdio: 'pipe' });
+  execFileSync('npm', ['run', '--prefix', 'client', 'build'], { cwd: root, stdio: 'pipe' });
+  module = (await import(pathToFileURL(path.join(root, 'client/dist/index.js')).href)) as ClientModule;
+  webhooks = (await import(pathToFileURL(path.join(root, 'client/dist/webhooks.js')).href)) as WebhooksModule;
+  proxy = await startFaultProxy(inject('dynamoEndpoint'));
+  const port = await freePort();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'client-'));
+  const server = start({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DYNAMODB_ENDPOINT: proxy.endpoint,
+    STORE_TABLE_NAME: `client-${port}`,
+    STORE_SECRET: '',
+    STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}`,
+    STORE_REQUEST_BUDGET_MS: '2000',
+    STORE_API_KEY_CACHE_SECONDS: '0',
+  });
+  await server.ready;
+  baseUrl = `http://127.0.0.1:${port}`;
+  client = module.createStoreClient({ baseUrl, apiKey, secureKey });
+}, 240_000);
+
+afterAll(async () => {
+  proxy?.pass();
+  await proxy?.close();
+});
+
+describe('@store-api/client', () => {
+  it('has the types of the API document as it is now (client/src/schema.ts regenerated)', () => {
+    const check = spawnSync(process.execPath, ['client/generate.mjs', '--check'], { cwd: root, encoding: 'utf8' });
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it('creates, reads and pages with every request signed, and throws a typed error carrying the problem', async () => {
+    const refs = Array.from({ length: 3 }, (_, i) => `CLIENT-${i}-${Date.now()}`);
+    for (const ref of refs) {
+      const { data, response } = await client.POST('/api/products', { body: product(ref) });
+      expect(response.status).toBe(201);
+      expect(data[0]).toMatchObject({ REF: ref, PRICE: '19.990000' });
+    }
+    const rows = [];
+    for await (const row of client.paginate('/api/products', { limit: 2, order: 'id_reverse' })) rows.push(row.REF);
+    expect(rows).toEqual(expect.arrayContaining(refs));
+    const refused = await client.POST('/api/products', { body: { ...product('BAD'), price: '-1' } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(module.StoreApiError);
+    expect(refused).toMatchObject({ status: 400, errors: [{ field: 'price' }] });
+  });
+
+  it('sends a batch, and follows the change feed through a restart from the cursor it handed out', async () => {
+    // `now`: from here on, of the resource followed (a cursor is bound to its filter).
+    const { data: now, response } = await client.GET('/api/changes', { params: { query: { cursor: 'now', resource: 'product' } } });
+    expect(now).toEqual([]);
+    const start = response.headers.get('X-Next-Cursor')!;
+    const first = `FEED-A-${Date.now()}`;
+    const { data: results } = await client.POST('/api/products/batch', {
+      body: {
+        rows: [
+          { op: 'upsert', ...product(first) },
+          { op: 'upsert', ...product(`${first}-2`) },
+        ],
+      },
+    });
+    expect(results.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201]);
+    let saved = start;
+    const controller = new AbortController();
+    // The feed may still place changes of writes made before `now`: only the batch's are looked for.
+    const refOf = (change: { CHANGES: { field: string; after: unknown }[] }) => change.CHANGES.find((field) => field.field === 'REF')?.after;
+    const seen: unknown[] = [];
+    for await (const change of client.followChanges({ cursor: start, resource: 'product', pollMs: 200, onCursor: (cursor) => (saved = cursor), signal: controller.signal })) {
+      if (String(refOf(change)).startsWith(first)) seen.push(refOf(change));
+      if (seen.length === 2) controller.abort();
+    }
+    // Rows of one batch run at once: in the feed, in the order they committed.
+    expect(seen.sort()).toEqual([first, `${first}-2`]);
+    // A restart from the saved cursor: what came after it, the changes already seen not again.
+    const later = `FEED-B-${Date.now()}`;
+    await client.POST('/api/products', { body: product(later) });
+    const again = new AbortController();
+    const after: unknown[] = [];
+    for await (const change of client.followChanges({ cursor: saved, resource: 'product', pollMs: 200, signal: again.signal })) {
+      after.push(refOf(change));
+      if (refOf(change) === later) again.abort();
+    }
+    expect(after).toContain(later);
+    expect(after).not.toContain(first);
+  });
+
+  it('waits out a 429 for as long as Retry-After says, then gets its answer', async () => {
+    // `npm run api-key` as a user runs it beside npm start (not synchronously: the proxy it goes through runs in this process).
+    const tool = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'lib/cli/api-key.ts', 'create', '--label', 'client quota', '--superadmin', '--quota', '2/2'], {
+      cwd: root,
+      env: usersShell({ DATA_DIR: dataDir, DYNAMODB_ENDPOINT: proxy.endpoint, STORE_TABLE_NAME: `client-${new URL(baseUrl).port}` }),
+    });
+    const limited = module.createStoreClient({ baseUrl, ...(JSON.parse(tool.stdout) as { apiKey: string; secureKey: string }) });
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) expect((await limited.GET('/api/tax-rules/1')).response.status).toBe(200);
+    // The third waited for the window to turn.
+    expect(Date.now() - started).toBeGreaterThan(900);
+  }, 30_000);
+
+  it('retries a create answered 503 while DynamoDB stalled, with its one Idempotency-Key: exactly one record', async () => {
+    const ref = `STALLED-${Date.now()}`;
+    proxy.stallOn('DynamoDB_20120810.TransactWriteItems');
+    // The held write reaches DynamoDB after the first attempt's 503 (its budget is 2 s); the retry finds it recorded.
+    const released = new Promise((resolve) => setTimeout(() => resolve(proxy.pass()), 2_600));
+    const { data, response } = await client.POST('/api/products', { body: product(ref) });
+    await released;
+    expect(response.status).toBe(201);
+    expect(data[0].REF).toBe(ref);
+    expect((await client.GET('/api/products', { params: { query: { ref } } })).data).toHaveLength(1);
+  }, 30_000);
+
+  it('verifies a delivered webhook with verifyWebhook, alone, and refuses one altered', async () => {
+    const { data } = await client.POST('/api/webhooks', { body: { url: `${receiver.base}/client-hooks`, events: ['product.created'] } });
+    const secret = data[0].SECRET as string;
+    const ref = `HOOKED-${Date.now()}`;
+    await client.POST('/api/products', { body: product(ref) });
+    const until = Date.now() + 10_000;
+    while (!receiver.at('/client-hooks').length && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [delivery] = receiver.at('/client-hooks');
+    expect(delivery).toBeDefined();
+    const event = await webhooks.verifyWebhook(secret, delivery!.body, delivery!.headers);
+    expect(JSON.stringify(event)).toContain(ref);
+    await expect(webhooks.verifyWebhook(secret, delivery!.body.replace(ref, 'FORGED'), delivery!.headers)).rejects.toThrow('no signature matches');
+  }, 30_000);
+});
