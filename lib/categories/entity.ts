@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
-import { defineEntity } from '../db/entity.js';
+import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId } from '../db/keys.js';
 import { shardedCount } from '../db/sharded-count.js';
 import { bit } from '../row.js';
@@ -26,13 +26,7 @@ export const CategoryRecord = v.object({
   /** Its place among its siblings: a new category comes after the last. */
   position: v.number(),
   i18n: v.record(v.string(), Texts),
-  version: v.number(),
-  /** The version the Thelia import wrote (see customers' entity). */
-  importedVersion: v.optional(v.number()),
-  /** The source's `updated_at` when the import last wrote it. */
-  sourceUpdatedAt: v.optional(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
+  ...versionedEntries,
 });
 
 export type Category = v.InferOutput<typeof CategoryRecord>;

@@ -4,7 +4,7 @@
  * reads one item by email.
  */
 import * as v from 'valibot';
-import { defineEntity } from '../db/entity.js';
+import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { defineWindowCounter } from '../db/window-counter.js';
@@ -23,13 +23,7 @@ export const CustomerRecord = v.object({
   address2: v.string(),
   address3: v.string(),
   passwordHash: v.string(),
-  version: v.number(),
-  /** The version the Thelia import wrote, absent for records made through the API: equal to `version` while nobody changed it since. */
-  importedVersion: v.optional(v.number()),
-  /** The source's `updated_at` when the import last wrote it. */
-  sourceUpdatedAt: v.optional(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
+  ...versionedEntries,
 });
 
 export type Customer = v.InferOutput<typeof CustomerRecord>;

@@ -75,6 +75,19 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   audit?: AuditDeclaration<v.InferOutput<S>> & { version?: (record: v.InferOutput<S>) => number };
 }
 
+/**
+ * What every versioned record holds besides its fields: its version (VERSION, the ETag), its dates,
+ * and, for a record a store's import wrote, the version it wrote (equal to `version` while nobody
+ * changed it since) and the source's `updated_at` then.
+ */
+export const versionedEntries = {
+  version: v.number(),
+  importedVersion: v.optional(v.number()),
+  sourceUpdatedAt: v.optional(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+};
+
 /** Records that carry their version (VERSION, the ETag), checked by replace and remove. */
 export interface Versioned {
   version: number;

@@ -84,6 +84,15 @@ function groupBy<T>(rows: Rows, column: string, map: (row: mysql.RowDataPacket) 
 const dateOf = (value: unknown): Date | null => (value instanceof Date && !Number.isNaN(value.getTime()) ? value : null);
 const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
+/** A product's or a category's texts in one locale, as `*_i18n` holds them. */
+const catalogueTexts = (row: mysql.RowDataPacket): TheliaProduct['i18n'][number] => ({
+  locale: String(row.locale),
+  title: row.title as string | null,
+  chapo: row.chapo as string | null,
+  description: row.description as string | null,
+  postscriptum: row.postscriptum as string | null,
+});
+
 export class TheliaSource {
   private constructor(private readonly db: mysql.Connection) {}
 
@@ -184,13 +193,7 @@ export class TheliaSource {
         ),
         this.select('SELECT product_id, category_id FROM product_category WHERE product_id IN (?) AND default_category = 1 ORDER BY product_id, category_id', [ids]),
       ]);
-      const textsOf = groupBy(i18n, 'id', (r) => ({
-        locale: String(r.locale),
-        title: r.title as string | null,
-        chapo: r.chapo as string | null,
-        description: r.description as string | null,
-        postscriptum: r.postscriptum as string | null,
-      }));
+      const textsOf = groupBy(i18n, 'id', catalogueTexts);
       const saleElementsOf = groupBy(saleElements, 'product_id', (r) => ({
         id: Number(r.id),
         weight: numberOrNull(r.weight),
@@ -248,13 +251,7 @@ export class TheliaSource {
         hasTexts ? this.select('SELECT id, locale, title, chapo, description, postscriptum FROM category_i18n WHERE id IN (?) ORDER BY id, locale', [ids]) : [],
       ]);
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
-      const textsOf = groupBy(i18n, 'id', (r) => ({
-        locale: String(r.locale),
-        title: r.title as string | null,
-        chapo: r.chapo as string | null,
-        description: r.description as string | null,
-        postscriptum: r.postscriptum as string | null,
-      }));
+      const textsOf = groupBy(i18n, 'id', catalogueTexts);
       yield ids.map((id) => {
         const row = byId.get(id)!;
         return {

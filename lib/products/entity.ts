@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
-import { defineEntity } from '../db/entity.js';
+import { defineEntity, versionedEntries } from '../db/entity.js';
 import { bit } from '../row.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
@@ -33,13 +33,7 @@ export const ProductRecord = v.object({
    */
   categoryCounted: v.optional(v.boolean()),
   i18n: v.record(v.string(), Texts),
-  version: v.number(),
-  /** The version the Thelia import wrote, absent for records made through the API: equal to `version` while nobody changed it since. */
-  importedVersion: v.optional(v.number()),
-  /** The source's `updated_at` when the import last wrote it. */
-  sourceUpdatedAt: v.optional(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
+  ...versionedEntries,
 });
 
 export type Product = v.InferOutput<typeof ProductRecord>;

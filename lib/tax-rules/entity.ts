@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
-import { defineEntity } from '../db/entity.js';
+import { defineEntity, versionedEntries } from '../db/entity.js';
 import { bit } from '../row.js';
 import { padId } from '../db/keys.js';
 import { definePointer } from '../db/pointer.js';
@@ -24,13 +24,7 @@ export const TaxRuleRecord = v.object({
   taxes: v.array(v.number()),
   i18n: v.record(v.string(), v.object({ title: v.optional(v.string()), description: v.optional(v.string()) })),
   isDefault: v.boolean(),
-  version: v.number(),
-  /** The version the Thelia import wrote (see customers' entity). */
-  importedVersion: v.optional(v.number()),
-  /** The source's `updated_at` when the import last wrote it. */
-  sourceUpdatedAt: v.optional(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
+  ...versionedEntries,
 });
 
 export type TaxRule = v.InferOutput<typeof TaxRuleRecord>;
