@@ -1,7 +1,8 @@
 /**
  * What a route is: its HTTP contract (method, path, success status, the grant its caller needs, how
- * it pages and whether it takes an Idempotency-Key) and what deploying it needs (its DynamoDB
- * actions and partitions, memory, assets), made from a few options by `route`. The routes
+ * it pages and whether it takes an Idempotency-Key) and, apart, what deploying it needs
+ * (`deployment`: its DynamoDB actions and partitions, memory, secrets, assets), made from a few
+ * options by `route`. The routes
  * themselves are declared with their resources (resources.ts); routes.ts is their table.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
@@ -22,18 +23,11 @@ export interface Permission {
   readonly access: Access;
 }
 
-/** The HTTP contract of a route, and what its function needs to run where it is deployed. */
-export interface RouteDefinition {
-  /** Stable name, also the handler module under `functions/` and the CDK construct id. */
-  readonly name: string;
-  readonly method: Method;
-  /** API Gateway path template; `{param}` segments are positive integer ids. `$default` catches the rest. */
-  readonly path: string;
-  readonly status: 200 | 201 | 204 | 404;
-  /** `null` for open routes; otherwise what the caller's key must be granted. */
-  readonly permission: Permission | null;
-  /** Whether the route takes a JSON body (POST and PUT). */
-  readonly body: boolean;
+/**
+ * What a route's function needs where it is deployed, apart from what the route means on the wire:
+ * its permissions on the table, its memory, its secrets, the files beside its bundle.
+ */
+export interface RouteDeployment {
   /** Least privilege: exactly what the function's role gets on the table (Query also on its indexes). */
   readonly dynamodb: readonly DynamoDbAction[];
   /**
@@ -47,6 +41,24 @@ export interface RouteDefinition {
   readonly memoryMb: number;
   /** Files (from the repository's root) shipped beside the function's bundle, read when first needed. */
   readonly assets?: readonly string[];
+  /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
+  readonly usesServerSecret: boolean;
+  /** Whether it seals a new secret (lib/sealed-secrets.ts); every protected route opens API keys' secure keys. */
+  readonly sealsSecrets: boolean;
+}
+
+/** The HTTP contract of a route (what clients, the router and the API reference see), and its deployment. */
+export interface RouteDefinition {
+  /** Stable name, also the handler module under `functions/` and the CDK construct id. */
+  readonly name: string;
+  readonly method: Method;
+  /** API Gateway path template; `{param}` segments are positive integer ids. `$default` catches the rest. */
+  readonly path: string;
+  readonly status: 200 | 201 | 204 | 404;
+  /** `null` for open routes; otherwise what the caller's key must be granted. */
+  readonly permission: Permission | null;
+  /** Whether the route takes a JSON body (POST and PUT). */
+  readonly body: boolean;
   /** A protected GET of a collection: it pages (limit, offset, cursor) and answers rows with list headers. */
   readonly list: boolean;
   /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now` and may answer 410. */
@@ -55,10 +67,7 @@ export interface RouteDefinition {
   readonly idempotent: boolean;
   /** Why a create refuses an Idempotency-Key (400), when it does: said in the answer and the reference. */
   readonly refusesIdempotencyKey?: string;
-  /** Whether the route needs the server secret: lists sign cursors, creates fingerprint Idempotency-Keys. */
-  readonly usesServerSecret: boolean;
-  /** Whether it seals a new secret (lib/sealed-secrets.ts); every protected route opens API keys' secure keys. */
-  readonly sealsSecrets: boolean;
+  readonly deployment: RouteDeployment;
 }
 
 interface RouteOptions {
@@ -119,16 +128,18 @@ export const route = <const Name extends string, const Path extends string>(
     status,
     permission: options.resource ? { resource: options.resource, access: options.access } : null,
     body: method === 'POST' || method === 'PUT',
-    dynamodb,
-    hashesPasswords: options.hashesPasswords ?? false,
-    memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
-    ...(options.assets ? { assets: options.assets } : {}),
-    ...(writesUnder ? { writesUnder } : {}),
     ...(options.refusesIdempotencyKey ? { refusesIdempotencyKey: options.refusesIdempotencyKey } : {}),
     list,
     followed: options.resource === 'change' && list,
     idempotent,
-    usesServerSecret: list || idempotent,
-    sealsSecrets: options.sealsSecrets ?? false,
+    deployment: {
+      dynamodb,
+      hashesPasswords: options.hashesPasswords ?? false,
+      memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
+      ...(options.assets ? { assets: options.assets } : {}),
+      ...(writesUnder ? { writesUnder } : {}),
+      usesServerSecret: list || idempotent,
+      sealsSecrets: options.sealsSecrets ?? false,
+    },
   };
 };

@@ -58,8 +58,8 @@ function budgetKiB(route: RouteDefinition): number {
   const kib = (bytes: number) => Math.ceil(bytes / 1024);
   if (route.name === 'openapi/get') return kib(JSON.stringify(openApiDocument).length) + 14;
   if (route.permission === null) return 80;
-  if (route.name.endsWith('/batch')) return route.hashesPasswords ? 480 : 430;
-  if (route.hashesPasswords) return 470;
+  if (route.name.endsWith('/batch')) return route.deployment.hashesPasswords ? 480 : 430;
+  if (route.deployment.hashesPasswords) return 470;
   if (route.permission.resource === 'webhook') return 430;
   if (route.permission.resource === 'reference') return 420 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
   return 420;
@@ -95,7 +95,7 @@ describe('the synthesized functions', () => {
     for (const fn of built) {
       // A protected route opens API keys' sealed secure keys: under KMS on AWS, under the server secret elsewhere.
       const sealed = fn.route.permission ? ['STORE_SECRET', 'STORE_SECRETS_KEY_ARN'] : [];
-      const secret = fn.route.usesServerSecret ? ['STORE_SECRET_ARN'] : [];
+      const secret = fn.route.deployment.usesServerSecret ? ['STORE_SECRET_ARN'] : [];
       // Every function keeps changes as long as the stack says (infra/constructs/bundled-function.ts).
       expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(
         ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...sealed, ...secret, 'STORE_ROUTE', 'STORE_TABLE_NAME'].sort(),

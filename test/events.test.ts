@@ -50,7 +50,7 @@ describe('events/ samples', () => {
       used.clear();
       const response = await handler(event, lambdaContext(route.name));
       expect(response.statusCode, `${sample.route}: ${response.body}`).toBe(route.status);
-      expect(route.dynamodb, sample.route).toEqual(expect.arrayContaining([...used]));
+      expect(route.deployment.dynamodb, sample.route).toEqual(expect.arrayContaining([...used]));
     }
   });
 });

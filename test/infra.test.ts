@@ -66,7 +66,7 @@ describe('StoreApi', () => {
     expect(functions).toHaveLength(routes.length + 4 + routesTemplates.length);
     for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();
-    for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.memoryMb);
+    for (const route of routes) expect(functionOf(route.name)[1].Properties.MemorySize).toBe(route.deployment.memoryMb);
   });
 
   it('has one HTTP API route per route-table entry, with its method and path, and HEAD beside each GET', () => {
@@ -107,14 +107,14 @@ describe('StoreApi', () => {
       const [, fn] = functionOf(route.name);
       const variables = fn.Properties.Environment.Variables;
       expect(variables.STORE_SECRET ?? '', route.name).toBe('');
-      expect(variables.STORE_SECRET_ARN !== undefined, route.name).toBe(route.usesServerSecret);
+      expect(variables.STORE_SECRET_ARN !== undefined, route.name).toBe(route.deployment.usesServerSecret);
       const role = fn.Properties.Role['Fn::GetAtt'][0];
       const secretStatements = policies
         .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
         .flatMap((p) => p.Properties.PolicyDocument.Statement)
         .filter((s: any) => JSON.stringify(s.Action).includes('secretsmanager'));
       expect(secretStatements, route.name).toEqual(
-        route.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { 'Fn::ImportValue': expect.stringContaining(secrets[0]!) } })] : [],
+        route.deployment.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { 'Fn::ImportValue': expect.stringContaining(secrets[0]!) } })] : [],
       );
     }
   });
@@ -216,15 +216,15 @@ describe('StoreApi', () => {
       const statements = policies.filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
       const tableStatements = statements.filter((s: any) => JSON.stringify(s.Action).includes('dynamodb:'));
       const actions = tableStatements.flatMap((s: any) => [s.Action].flat()).sort();
-      expect(actions, route.name).toEqual(route.dynamodb.map((a) => `dynamodb:${a}`).sort());
+      expect(actions, route.name).toEqual(route.deployment.dynamodb.map((a) => `dynamodb:${a}`).sort());
       for (const statement of tableStatements) {
         expect(JSON.stringify(statement.Action)).not.toContain('*');
         const targets = [statement.Resource].flat().map((r: any) => JSON.stringify(r));
         const limited = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
         // A read that may place the feed writes only the feed's partitions.
-        if (limited) expect(limited, route.name).toEqual(route.writesUnder);
-        else expect([statement.Action].flat().some((a: string) => /Put|Update|Delete/.test(a)) && route.writesUnder !== undefined).toBe(false);
-        expect(targets.some((t: string) => t.includes('/index/*'))).toBe(route.dynamodb.includes('Query') && !limited);
+        if (limited) expect(limited, route.name).toEqual(route.deployment.writesUnder);
+        else expect([statement.Action].flat().some((a: string) => /Put|Update|Delete/.test(a)) && route.deployment.writesUnder !== undefined).toBe(false);
+        expect(targets.some((t: string) => t.includes('/index/*'))).toBe(route.deployment.dynamodb.includes('Query') && !limited);
       }
     }
   });
@@ -241,7 +241,7 @@ describe('StoreApi', () => {
       const [, fn] = functionOf(route.name);
       const statements = kmsActionsOf(fn.Properties.Role['Fn::GetAtt'][0]);
       const actions = statements.flatMap((s: any) => [s.Action].flat()).sort();
-      const expected = !route.permission ? [] : route.sealsSecrets ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
+      const expected = !route.permission ? [] : route.deployment.sealsSecrets ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
       expect(actions, route.name).toEqual(expected);
       for (const statement of statements) expect(statement.Condition, route.name).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': KMS_CONTEXT.purpose } });
       expect(Object.keys(fn.Properties.Environment.Variables).includes('STORE_SECRETS_KEY_ARN'), route.name).toBe(route.permission !== null);

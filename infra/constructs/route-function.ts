@@ -37,7 +37,7 @@ export class RouteFunction extends Construct {
         ...settings,
         entry: handlerFile(route),
         logGroup,
-        assets: route.assets,
+        assets: route.deployment.assets,
         environment: {
           STORE_TABLE_NAME: table.tableName,
           // Which route this is: the pre-traffic hook reads it to pick the sample it sends (lib/deploy/pre-traffic.ts).
@@ -49,30 +49,30 @@ export class RouteFunction extends Construct {
           // that `sam local` and the artifact test may give it (there, sealed secrets are sealed
           // under it, not KMS: lib/sealed-secrets.ts).
           ...(route.permission ? { STORE_SECRET: '' } : {}),
-          ...(route.usesServerSecret && serverSecret ? { STORE_SECRET_ARN: serverSecret.secretArn } : {}),
+          ...(route.deployment.usesServerSecret && serverSecret ? { STORE_SECRET_ARN: serverSecret.secretArn } : {}),
         },
       }),
-      memorySize: route.memoryMb,
+      memorySize: route.deployment.memoryMb,
       timeout: this.timeout,
     });
     // How tooling finds this route's function in the template (infra/function-ids.ts).
     (this.function.node.defaultChild as CfnResource).addMetadata(ROUTE_METADATA, route.name);
-    if (secretsKey && route.sealsSecrets) secretsKey.letSeal(this.function);
+    if (secretsKey && route.deployment.sealsSecrets) secretsKey.letSeal(this.function);
     else if (secretsKey && route.permission) secretsKey.letOpen(this.function);
-    if (route.usesServerSecret && serverSecret) {
+    if (route.deployment.usesServerSecret && serverSecret) {
       this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [serverSecret.secretArn] }));
     }
-    const resources = route.dynamodb.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
+    const resources = route.deployment.dynamodb.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
     // A route whose writes are limited to some partitions (a read that may place the feed) writes nowhere else.
-    const limited = route.writesUnder ? route.dynamodb.filter((action) => WRITES.has(action)) : [];
-    const free = route.dynamodb.filter((action) => !limited.includes(action));
+    const limited = route.deployment.writesUnder ? route.deployment.dynamodb.filter((action) => WRITES.has(action)) : [];
+    const free = route.deployment.dynamodb.filter((action) => !limited.includes(action));
     if (free.length > 0) this.function.addToRolePolicy(new PolicyStatement({ actions: free.map((action) => `dynamodb:${action}`), resources }));
     if (limited.length > 0) {
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: limited.map((action) => `dynamodb:${action}`),
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...route.writesUnder!] } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...route.deployment.writesUnder!] } },
         }),
       );
     }

@@ -147,7 +147,7 @@ const refusedForNow = (retryAfterSeconds: number) =>
   problemResponse(new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }));
 
 async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>): Promise<HttpResponse> {
-  if (!route.hashesPasswords) return work();
+  if (!route.deployment.hashesPasswords) return work();
   const limit = Math.max(1, Number(process.env.STORE_LOCAL_HASHING_CONCURRENCY ?? 2));
   const budgetMs = configuredBudgetMs();
   let held = turns.get(route.name);

@@ -102,7 +102,7 @@ async function coldStart(): Promise<void> {
     for (const fn of functions) {
       const bytes = readFileSync(fn.file);
       const { own, floor, ratio } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
-      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.hashesPasswords });
+      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.deployment.hashesPasswords });
       console.log(
         fn.route.name.padEnd(24),
         kib(bytes.length).padStart(11),
