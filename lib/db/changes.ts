@@ -18,11 +18,13 @@
  */
 import { currentScope, withinScope } from './scope.js';
 import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { LIMITS } from '../limits.js';
 import type { Item } from './items.js';
 import { shardOf, type Key } from './keys.js';
+import { defineStored, StoredKey } from './stored.js';
 import { table } from './table.js';
 import { Conflict } from './errors.js';
 import { ABSENT, put, type WriteStep } from './transactions.js';
@@ -161,7 +163,30 @@ function storedChanges(changes: FieldChange[]): Item {
   return { changesGzip: packed };
 }
 
-const readChanges = (item: Item): FieldChange[] => JSON.parse(item.changesGzip instanceof Uint8Array ? gunzipSync(item.changesGzip).toString() : String(item.changes ?? '[]')) as FieldChange[];
+/** A recorded change, as its item holds it (its field list as JSON text, gzipped when large). */
+export const StoredChange = defineStored('change', {
+  pk: v.string(),
+  sk: v.string(),
+  changeId: v.string(),
+  resource: v.string(),
+  entityId: v.union([v.string(), v.number()]),
+  type: v.picklist(['created', 'updated', 'deleted']),
+  version: v.number(),
+  changes: v.optional(v.string()),
+  changesGzip: v.optional(v.instance(Uint8Array)),
+  apiKey: v.string(),
+  requestId: v.string(),
+  date: v.string(),
+});
+
+/** A change not in the feed yet: its time and record in its sort key, the change's key, and the change's expiry. */
+export const StoredMarker = defineStored('pending marker', {
+  pk: v.string(),
+  sk: v.string(),
+  resource: v.string(),
+  change: StoredKey,
+  changeExpiresAt: v.optional(v.number()),
+});
 
 /** The width of a marker's time (epoch milliseconds): every marker sorts by it first. */
 const TIME_DIGITS = 15;
@@ -219,16 +244,17 @@ export function changeOfStreamImage(image: Record<string, { B?: string } & Recor
 
 /** A stored change item as a change. */
 export function changeOf(item: Item): Change {
+  const stored = StoredChange.parse(item);
   return {
-    key: { pk: String(item.pk), sk: String(item.sk) },
-    id: String(item.changeId),
-    resource: String(item.resource),
-    entityId: item.entityId as string | number,
-    type: item.type as ChangeType,
-    version: Number(item.version),
-    changes: readChanges(item),
-    apiKey: String(item.apiKey),
-    requestId: String(item.requestId),
-    date: String(item.date),
+    key: { pk: stored.pk, sk: stored.sk },
+    id: stored.changeId,
+    resource: stored.resource,
+    entityId: stored.entityId,
+    type: stored.type,
+    version: stored.version,
+    changes: JSON.parse(stored.changesGzip ? gunzipSync(stored.changesGzip).toString() : (stored.changes ?? '[]')) as FieldChange[],
+    apiKey: stored.apiKey,
+    requestId: stored.requestId,
+    date: stored.date,
   };
 }

@@ -18,10 +18,12 @@
  * they are placed in version order.
  */
 import { randomUUID } from 'node:crypto';
-import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, type Change } from './changes.js';
+import * as v from 'valibot';
+import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, StoredMarker, type Change } from './changes.js';
 import { Contended, Gone, WriteConflict } from './errors.js';
 import { queryPage, readEach, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
+import { defineStored } from './stored.js';
 import { table } from './table.js';
 import { ABSENT, holds, put, putIf, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
 
@@ -33,12 +35,14 @@ export const PLACED_PER_ITEM = 98;
 export const FEED_ITEM_PREFIX = 'CHANGES#FEED#';
 const feedKey = (n: number): Key => ({ pk: `${FEED_ITEM_PREFIX}${Math.floor(n / BLOCK)}`, sk: String(n).padStart(12, '0') });
 
-/** A change as the feed refers to it: its resource, and its item's key. */
-interface Entry {
-  r: string;
-  p: string;
-  s: string;
-}
+/** A change as the feed refers to it: its resource (`r`), and its item's key (`p`, `s`). */
+const StoredEntry = v.object({ r: v.string(), p: v.string(), s: v.string() });
+type Entry = v.InferOutput<typeof StoredEntry>;
+
+/** A feed item: its number and the changes it names, in order; it expires with the last of them. */
+const StoredFeedItem = defineStored('feed item', { n: v.number(), entries: v.array(StoredEntry) });
+/** The feed's tail: the number of its last item. */
+const StoredTail = defineStored('feed tail', { n: v.number() });
 
 /** Where a reader stands: the next entry to read is entry `i` of feed item `n`. */
 export interface FeedPosition {
@@ -46,14 +50,14 @@ export interface FeedPosition {
   i: number;
 }
 
-const tailOf = (item: Item | undefined): number => Number(item?.n ?? 0);
+const tailOf = (item: Item | undefined): number => (item ? StoredTail.parse(item).n : 0);
 
 /**
  * The oldest pending markers, whatever their partition: each partition's head is sorted by time,
  * so the first PLACED_PER_ITEM of all the heads merged are the oldest pending changes. A record's
  * markers (one partition) are then put in version order, should two containers' clocks disagree.
  */
-async function oldestPending(): Promise<Item[]> {
+async function oldestPending(): Promise<Marker[]> {
   const heads = await Promise.all(
     Array.from(
       { length: PENDING_PARTITIONS },
@@ -64,17 +68,20 @@ async function oldestPending(): Promise<Item[]> {
   const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const oldest = heads
     .flat()
-    .sort((a, b) => byKey(String(a.sk), String(b.sk)))
+    .map((item) => StoredMarker.parse(item))
+    .sort((a, b) => byKey(a.sk, b.sk))
     .slice(0, PLACED_PER_ITEM);
-  const recordOf = (marker: Item) => (marker.change as Key).pk;
-  const versions = new Map<string, Item[]>();
+  const recordOf = (marker: Marker) => marker.change.pk;
+  const versions = new Map<string, Marker[]>();
   for (const marker of oldest) versions.set(recordOf(marker), [...(versions.get(recordOf(marker)) ?? []), marker]);
-  for (const markers of versions.values()) markers.sort((a, b) => byKey((a.change as Key).sk, (b.change as Key).sk));
+  for (const markers of versions.values()) markers.sort((a, b) => byKey(a.change.sk, b.change.sk));
   return oldest.map((marker) => versions.get(recordOf(marker))!.shift()!);
 }
 
+type Marker = ReturnType<typeof StoredMarker.parse>;
+
 /** The time a marker's key starts with: when its change happened (epoch ms). */
-const markerTime = (marker: Item): number => Number(String(marker.sk).split('#')[0]);
+const markerTime = (marker: Marker): number => Number(marker.sk.split('#')[0]);
 
 /**
  * One round of placing: how many changes it placed, the tail after it, and the time of the oldest
@@ -85,18 +92,15 @@ async function placeOnce(knownTail: number | undefined): Promise<{ placed: numbe
   const [markers, tail] = await Promise.all([oldestPending(), knownTail ?? readItem(TAIL).then(tailOf)]);
   if (markers.length === 0) return { placed: 0, tail, oldestAt: undefined, newestAt: undefined };
   const n = tail + 1;
-  const entries: Entry[] = markers.map((marker) => {
-    const change = marker.change as Key;
-    return { r: String(marker.resource), p: change.pk, s: change.sk };
-  });
+  const entries: Entry[] = markers.map((marker) => ({ r: marker.resource, p: marker.change.pk, s: marker.change.sk }));
   // A feed item lives as long as the last of its changes: it never names only changes that are gone, nor outlives none.
-  const expiresAt = Math.max(...markers.map((marker) => Number(marker.changeExpiresAt ?? Math.floor(Date.now() / 1000) + retentionSeconds())));
+  const expiresAt = Math.max(...markers.map((marker) => marker.changeExpiresAt ?? Math.floor(Date.now() / 1000) + retentionSeconds()));
   const steps: WriteStep[] = [
     put({ ...feedKey(n), n, entries, [table.ttlAttribute]: expiresAt }, ABSENT, () => new WriteConflict()),
     tail === 0
       ? put({ ...TAIL, n }, ABSENT, () => new WriteConflict())
       : update(TAIL, { update: 'SET n = :next', condition: 'n = :tail', values: { ':next': n, ':tail': tail } }, () => new WriteConflict()),
-    ...markers.map((marker) => remove({ pk: String(marker.pk), sk: String(marker.sk) }, holds('sk', marker.sk), () => new WriteConflict())),
+    ...markers.map((marker) => remove({ pk: marker.pk, sk: marker.sk }, holds('sk', marker.sk), () => new WriteConflict())),
   ];
   await writeAtomically(steps);
   const times = markers.map(markerTime).filter(Number.isFinite);
@@ -303,8 +307,10 @@ const entryKey = (entry: Entry): Key => ({ pk: entry.p, sk: entry.s });
  * Feed items from `n` on, in order, up to `count` of them, crossing blocks (at most `hops` queries:
  * blocks emptied by the TTL are passed over a few at a time), and the number read up to.
  */
-async function feedItemsFrom(n: number, tail: number, count: number, hops = 20): Promise<{ items: Item[]; next: number }> {
-  const items: Item[] = [];
+type FeedItem = ReturnType<typeof StoredFeedItem.parse>;
+
+async function feedItemsFrom(n: number, tail: number, count: number, hops = 20): Promise<{ items: FeedItem[]; next: number }> {
+  const items: FeedItem[] = [];
   let next = n;
   for (let hop = 0; items.length < count && next <= tail && hop < hops; hop++) {
     const block = Math.floor(next / BLOCK);
@@ -314,14 +320,14 @@ async function feedItemsFrom(n: number, tail: number, count: number, hops = 20):
       ConsistentRead: true,
       Limit: count - items.length,
     });
-    items.push(...found);
-    if (found.length > 0) next = Number(found.at(-1)!.n) + 1;
+    items.push(...found.map((item) => StoredFeedItem.parse(item)));
+    if (found.length > 0) next = items.at(-1)!.n + 1;
     if (found.length === 0 || !more) next = Math.max(next, (block + 1) * BLOCK);
   }
   return { items, next: Math.min(next, tail + 1) };
 }
 
-const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? Infinity) <= Math.floor(now / 1000);
+const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? Number.POSITIVE_INFINITY) <= Math.floor(now / 1000);
 /** The position of feed item n's first entry. */
 const startOf = (n: number): FeedPosition => ({ n, i: 0 });
 
@@ -350,16 +356,15 @@ async function readFeed({
   const now = Date.now();
   // A position in the feed whose item is no longer there, or expired, is past the retention.
   const [first] = items;
-  if (from && from.n <= tail && (first === undefined || Number(first.n) !== from.n || expired(first, now))) throw new Gone('retention of changes');
+  if (from && from.n <= tail && (first === undefined || first.n !== from.n || expired(first, now))) throw new Gone('retention of changes');
   const picked: { entry: Entry; after: FeedPosition }[] = [];
   let position = start;
   for (const item of items) {
-    const n = Number(item.n);
+    const { n, entries } = item;
     if (expired(item, now)) {
       position = startOf(n + 1);
       continue;
     }
-    const entries = item.entries as Entry[];
     let i = n === position.n ? position.i : 0;
     for (; i < entries.length && picked.length < limit; i++) {
       if (wanted(entries[i]!.r)) picked.push({ entry: entries[i]!, after: { n, i: i + 1 } });

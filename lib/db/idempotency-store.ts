@@ -13,7 +13,9 @@ import { request, tableName } from './client.js';
 import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
 import { table } from './table.js';
+import * as v from 'valibot';
 import { readItems } from './items.js';
+import { defineStored } from './stored.js';
 import { ABSENT, put, putIf, retryOnConflict, update, type WriteStep } from './transactions.js';
 
 /** What a request finds under its key when another request has it. */
@@ -34,6 +36,16 @@ export interface Lease {
 const key = (scope: string): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: 'RECORD' });
 /** The marker of one row of a batch taken under `scope`: beside the batch's record. */
 const rowKey = (scope: string, index: number): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: `ROW#${String(index).padStart(3, '0')}` });
+
+/** A key's record: the request's fingerprint, its state, its lease while running, its outcome once done. */
+const StoredRecord = defineStored('idempotency record', {
+  fingerprint: v.string(),
+  state: v.picklist(['RUNNING', 'DONE']),
+  leaseUntil: v.optional(v.number()),
+  outcome: v.optional(v.unknown()),
+});
+/** A batch row's marker: its index in its sort key, and the row it answered when its write named it. */
+const StoredRowMarker = defineStored('batch row marker', { sk: v.pipe(v.string(), v.startsWith('ROW#')), rowJson: v.optional(v.string()) });
 
 /** A batch row's marker was there already: an earlier attempt of the batch applied the row. */
 export class RowApplied extends Error {
@@ -81,12 +93,13 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
           },
         );
         if (taken.written) return { lease };
-        const old = taken.found ?? {};
+        // The condition failed on an item that is there: a record of this key.
+        const old = StoredRecord.parse(taken.found!);
         return {
           found: {
-            fingerprint: String(old.fingerprint),
-            state: old.state === 'DONE' ? 'DONE' : 'RUNNING',
-            leaseRemainingMs: Math.max(0, Number(old.leaseUntil ?? 0) - now),
+            fingerprint: old.fingerprint,
+            state: old.state,
+            leaseRemainingMs: Math.max(0, (old.leaseUntil ?? 0) - now),
             outcome: old.outcome as Outcome | undefined,
           },
         };
@@ -138,7 +151,12 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
     /** The rows of a batch that earlier attempts applied, by index, with the row each recorded (if any). */
     async appliedRows(scope: string, count: number): Promise<Map<number, { rowJson?: string }>> {
       const items = await readItems(Array.from({ length: count }, (_, index) => rowKey(scope, index)));
-      return new Map(items.map((item) => [Number(String(item.sk).slice(4)), item.rowJson === undefined ? {} : { rowJson: String(item.rowJson) }]));
+      return new Map(
+        items.map((item) => {
+          const marker = StoredRowMarker.parse(item);
+          return [Number(marker.sk.slice(4)), marker.rowJson === undefined ? {} : { rowJson: marker.rowJson }];
+        }),
+      );
     },
 
     /** Frees the key at once: the request failed without an outcome worth replaying. */

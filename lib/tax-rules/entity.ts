@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
 import { defineEntity, versionedEntries } from '../db/entity.js';
+import { defineStored } from '../db/stored.js';
 import { bit } from '../row.js';
 import { padId } from '../db/keys.js';
 import { definePointer } from '../db/pointer.js';
@@ -32,6 +33,9 @@ export type TaxRule = v.InferOutput<typeof TaxRuleRecord>;
 /** A rule's title in each of its locales: what sorting rules needs (with the id). */
 export const titlesOf = (rule: Pick<TaxRule, 'i18n'>): Record<string, string> =>
   Object.fromEntries(Object.entries(rule.i18n).flatMap(([locale, texts]) => (texts.title !== undefined ? [[locale, texts.title]] : [])));
+
+/** A rule's summary, as its item holds it (the collection's `summary` below writes it): what lists sort. */
+export const StoredTitles = defineStored('tax-rule summary', { id: v.number(), titles: v.record(v.string(), v.string()) });
 
 const PARTITION = 'TAXRULE';
 const RULE_PREFIX = 'RULE#';

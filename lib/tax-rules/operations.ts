@@ -12,7 +12,7 @@ import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import { defaultLang, type Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { defaultTaxRule, productsUsing, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
+import { defaultTaxRule, productsUsing, StoredTitles, taxRules, taxRulesVersion, type TaxRule, type TaxRuleText } from './entity.js';
 import { taxRuleRow } from './row.js';
 import type { TaxRuleCreateInput, TaxRuleListInput, TaxRuleUpdateInput } from './schema.js';
 
@@ -111,8 +111,8 @@ interface TaxRuleSummary {
 
 /** A summary as a rule's row would sort in `locale`: its title there, else the default language's. */
 function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummary {
-  const titles = (item.titles ?? {}) as Record<string, string>;
-  return { id: Number(item.id), title: titles[locale] ?? titles[defaultLang.locale] ?? '' };
+  const { id, titles } = StoredTitles.parse(item);
+  return { id, title: titles[locale] ?? titles[defaultLang.locale] ?? '' };
 }
 
 /**

@@ -7,12 +7,11 @@
 import { changeRow } from '../changes/row.js';
 import type { Change } from '../db/changes.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
-import type { Item } from '../db/items.js';
 import { writeAtomically, type WriteStep } from '../db/transactions.js';
 import { unseal } from '../sealed-secrets.js';
 import { deliver } from './deliver.js';
 import { disabling, type DisabledReason } from './disable.js';
-import { deliveryJob, deliveryJobs, deliveryLog, jobKey, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJob, deliveryJobs, deliveryLog, jobKey, sealedSecretOf, webhooks, type DeliveryJob, type WebhookSubscription } from './entity.js';
 import { logAttempt, logDisabled } from './metrics.js';
 import { deliveryOptions } from './operations.js';
 import { failingTooLong, nextAttemptAt } from './schedule.js';
@@ -20,7 +19,7 @@ import { failingTooLong, nextAttemptAt } from './schedule.js';
 /** A change to deliver: taken from the feed (its first attempt), or by a job; `change` undefined when the job's change is past its retention. */
 export interface Delivery {
   change: Change | undefined;
-  job?: Item;
+  job?: DeliveryJob;
 }
 
 /** What came of a delivery, for its lane: `failed` is due again at `nextAt`, as the job `retry`. */
@@ -45,8 +44,8 @@ export async function attemptDelivery(webhook: WebhookSubscription, { change, jo
   const body = JSON.stringify(changeRow(change));
   const attempt = await deliver(webhook.url, await unseal(webhook.secret, sealedSecretOf(webhook.id)), change.id, body, deliveryOptions());
   const now = Date.now();
-  const number = Number(job?.attempt ?? 1);
-  const firstAttemptAt = Number(job?.firstAttemptAt ?? now);
+  const number = job?.attempt ?? 1;
+  const firstAttemptAt = job?.firstAttemptAt ?? now;
   logAttempt(webhook.id, change.id, number, attempt, now - Date.parse(change.date));
 
   const gone = attempt.status === 410;

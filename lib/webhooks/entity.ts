@@ -9,6 +9,7 @@ import type { Change } from '../db/changes.js';
 import { defineAttemptLog } from '../db/attempt-log.js';
 import { defineDueQueue } from '../db/due-queue.js';
 import { defineEntity } from '../db/entity.js';
+import { defineStored, StoredKey } from '../db/stored.js';
 import { padId } from '../db/keys.js';
 import type { WriteStep } from '../db/transactions.js';
 
@@ -65,8 +66,31 @@ export const deliveryJob = (webhookId: number, change: Pick<Change, 'id' | 'key'
     attempt: job.attempt ?? 1,
     ...(job.firstAttemptAt === undefined ? {} : { firstAttemptAt: job.firstAttemptAt }),
   });
+/** A queued delivery, as its job item holds it (the due-queue's own attributes ride along). */
+export const StoredJob = defineStored('delivery job', {
+  webhookId: v.number(),
+  changeId: v.string(),
+  changeKey: StoredKey,
+  attempt: v.number(),
+  /** When the change's first attempt was made (epoch ms): its retries are scheduled from it. */
+  firstAttemptAt: v.optional(v.number()),
+});
+export type DeliveryJob = ReturnType<typeof StoredJob.parse>;
+
 /** Where a subscription's lane is in the change feed: the position after the last change it took. */
 export const laneCursorKey = (webhookId: number) => ({ pk: webhooks.key(webhookId).pk, sk: 'CURSOR' });
+/** A lane's cursor: feed item `n`, entry `i`. */
+export const StoredLaneCursor = defineStored('lane cursor', { position: v.tuple([v.number(), v.number()]) });
+/** An attempt of the delivery log, as listed. */
+export const StoredAttempt = defineStored('delivery attempt', {
+  changeId: v.string(),
+  attempt: v.number(),
+  date: v.string(),
+  status: v.number(),
+  error: v.string(),
+  /** When it is tried again; null when it is not (delivered, or its subscription disabled). */
+  nextAttempt: v.nullable(v.string()),
+});
 /** Every attempt, in its subscription's partition, kept 30 days. */
 export const deliveryLog = defineAttemptLog({ prefix: 'DELIVERY#', keepDays: 30 });
 /** Where the one dispatcher of an earlier version was in the change feed (lib/migrations/steps.ts starts lanes there). */

@@ -18,7 +18,7 @@ import { ABSENT, holds, put, raced, type WriteStep } from '../db/transactions.js
 import { log } from '../log.js';
 import { attemptDelivery, recordAttempts, type Attempted, type Delivery } from './attempt.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
-import { deliveryJobs, laneCursorKey, replayLane, retryLane, type WebhookSubscription } from './entity.js';
+import { deliveryJobs, laneCursorKey, replayLane, retryLane, StoredJob, StoredLaneCursor, type WebhookSubscription } from './entity.js';
 import { matches } from './schema.js';
 
 /** Attempts a lane makes at once. */
@@ -71,7 +71,7 @@ const takes = (w: WebhookSubscription, change: Change, at: FeedPosition): boolea
 async function fromFeed(webhook: WebhookSubscription, state: LaneState, room: number): Promise<{ changes: Change[]; moveTo: FeedPosition }> {
   state.cursor ??= await (async () => {
     const stored = await readItem(laneCursorKey(webhook.id));
-    const position = stored?.position as [number, number] | undefined;
+    const position = stored && StoredLaneCursor.parse(stored).position;
     return { position: position ? { n: position[0], i: position[1] } : { n: webhook.start[0], i: webhook.start[1] }, stored: stored !== undefined };
   })();
   const from = state.cursor.position;
@@ -117,8 +117,9 @@ async function probeJob(webhookId: number, state: LaneState, now: number): Promi
   return (await deliveryJobs.due(retryLane(webhookId), now, 1))[0];
 }
 
-async function deliveriesOf(jobs: readonly Item[]): Promise<Delivery[]> {
-  const items = await readEach(jobs.map((job) => job.changeKey as Key));
+async function deliveriesOf(due: readonly Item[]): Promise<Delivery[]> {
+  const jobs = due.map((item) => StoredJob.parse(item));
+  const items = await readEach(jobs.map((job) => job.changeKey));
   return jobs.map((job, k) => ({ change: items[k] && changeOf(items[k]), job }));
 }
 

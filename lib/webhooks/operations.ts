@@ -10,7 +10,7 @@ import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
-import { deliveryJob, deliveryLog, sealedSecretOf, webhooks, type WebhookSubscription } from './entity.js';
+import { deliveryJob, deliveryLog, sealedSecretOf, StoredAttempt, webhooks, type WebhookSubscription } from './entity.js';
 import { deliveryRow, webhookRow, type DeliveryAttempt } from './row.js';
 import { matches, type WebhookCreateInput, type WebhookUpdateInput } from './schema.js';
 import { newWebhookSecret } from './secret.js';
@@ -103,16 +103,10 @@ export async function deleteWebhook(id: number): Promise<void> {
 export async function listDeliveries(id: number, limit: number): Promise<Page<Row>> {
   await readWebhook(id);
   const items = await deliveryLog.latest(webhooks.key(id).pk, limit);
-  const attempts = items.map(
-    (item): DeliveryAttempt => ({
-      changeId: String(item.changeId),
-      attempt: Number(item.attempt),
-      date: String(item.date),
-      status: Number(item.status),
-      error: String(item.error),
-      nextAttempt: typeof item.nextAttempt === 'string' ? item.nextAttempt : null,
-    }),
-  );
+  const attempts = items.map((item): DeliveryAttempt => {
+    const { changeId, attempt, date, status, error, nextAttempt } = StoredAttempt.parse(item);
+    return { changeId, attempt, date, status, error, nextAttempt };
+  });
   return { items: attempts.map(deliveryRow) };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * What the data layer keeps besides entities (changes and their markers, the feed's items and tail,
+ * jobs, delivery log entries, lane cursors, summaries), declared as entities are: an item's
+ * attributes as a valibot schema, by which every item read is parsed, so that no reader decodes an
+ * attribute by hand and an item that is not as declared says so, naming it. The item's key and TTL
+ * attributes ride along (a loose object).
+ */
+import * as v from 'valibot';
+import type { Item } from './items.js';
+
+export class StoredItemMalformed extends Error {
+  constructor(what: string, issues: readonly v.BaseIssue<unknown>[]) {
+    super(`a stored ${what} is not as declared: ${v.summarize(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]])}`);
+    this.name = 'StoredItemMalformed';
+  }
+}
+
+export function defineStored<Entries extends v.ObjectEntries>(what: string, entries: Entries) {
+  const schema = v.looseObject(entries);
+  return {
+    what,
+    /** The item as its declaration reads it. */
+    parse(item: Item): v.InferOutput<typeof schema> {
+      const parsed = v.safeParse(schema, item);
+      if (!parsed.success) throw new StoredItemMalformed(what, parsed.issues);
+      return parsed.output;
+    },
+  };
+}
+
+/** A key, as items that name another item hold it. */
+export const StoredKey = v.object({ pk: v.string(), sk: v.string() });
