@@ -7,7 +7,9 @@
  * when it was changed since, and the source's record is skipped when the id is another record's;
  * only `--update` overwrites one, and only one nobody changed since the import wrote it. Records the
  * import created whose source rows are gone are found by walking the table (`missing`), and deleted
- * only with `--delete-missing`. A dry run reads all the same and writes nothing.
+ * only with `--delete-missing`. A dry run reads all the same and writes nothing. Each kind is declared
+ * once (`KINDS`): how it is counted, walked and deleted, and, for the kinds written many at a time
+ * (`Writer`), how; tax rules are written one by one, with the default's pointer (`taxRule`).
  */
 import { categories, referencesTo, type Category } from '../categories/entity.js';
 import { countReferenceStep, deleteCategory, referencesCreateSteps } from '../categories/operations.js';
@@ -102,10 +104,26 @@ function sourceChanged(stored: Stored, imported: Stored): boolean {
 /** A record as the import writes it: the version given, marked as the import's, with the source's date. */
 const asImported = <R extends Stored>(record: R, version: number): R => ({ ...record, version, importedVersion: version, sourceUpdatedAt: record.updatedAt });
 
-interface Kind<R extends Stored> {
+/**
+ * A kind's records in the table, as the run keeps their books: the id counter it moves past the
+ * source's ids, and how they are walked and deleted when their source rows are gone (`--delete-missing`).
+ */
+interface Kind {
   /** What a record is called, and the Thelia table it comes from. */
   what: string;
   table: string;
+  counter: Counter | undefined;
+  pages(): AsyncGenerator<Stored[]>;
+  /** The domain's own delete, at the version given. */
+  remove(id: number, version: number): Promise<void>;
+  /** Why a record cannot be deleted yet, if it cannot: a rule some products use, less those `freed` by this run's deletions. */
+  inUse?(record: Stored, freed: number): Promise<string | undefined>;
+  /** The rule a record uses, which its deletion frees (a dry run counts them, as it deletes nothing). */
+  rule?(record: Stored & { taxRuleId?: number }): number | undefined;
+}
+
+/** A kind the run writes many records of at once, and how (tax rules are written one by one: `taxRule`). */
+interface Writer<R extends Stored> extends Kind {
   readMany(ids: readonly number[]): Promise<R[]>;
   /** What the table must say of the records before they are written (one read for a batch), when anything. */
   prepare?(records: readonly R[]): Promise<R[]>;
@@ -119,9 +137,12 @@ interface Kind<R extends Stored> {
   perTransaction: number;
 }
 
-const customerKind: Kind<Customer> = {
+const customerKind: Writer<Customer> = {
   what: 'customer',
   table: 'customer',
+  counter: customers.counter,
+  pages: () => customers.pages(),
+  remove: deleteCustomer,
   readMany: (ids) => customers.readMany(ids),
   steps: (records) => customers.create(...records),
   updateSteps: (stored, next) => customers.replace(stored, next, stored.version),
@@ -157,9 +178,16 @@ function countedInto<R extends { id: number }>(
   return [...per].map(([id, { firstId, count }]) => step(id, firstId, count));
 }
 
-const categoryKind: Kind<Category> = {
+const categoryKind: Writer<Category> = {
   what: 'category',
   table: 'category',
+  counter: categories.counter,
+  pages: () => categories.pages(),
+  remove: deleteCategory,
+  async inUse(category) {
+    const references = sumOf(await readShards(referencesTo(category.id)));
+    return references > 0 ? `${references} child categories or products refer to it` : undefined;
+  },
   readMany: (ids) => categories.readMany(ids),
   steps: (records) => [
     ...categories.create(...records),
@@ -187,9 +215,13 @@ const categoryKind: Kind<Category> = {
   perTransaction: 1,
 };
 
-const productKind: Kind<Product> = {
+const productKind: Writer<Product> = {
   what: 'product',
   table: 'product',
+  counter: products.counter,
+  pages: () => products.pages(),
+  remove: deleteProduct,
+  rule: (product) => product.taxRuleId,
   readMany: (ids) => products.readMany(ids),
   /**
    * A product is counted in its default category when the table has it; one whose category the
@@ -229,43 +261,21 @@ const productKind: Kind<Product> = {
   perTransaction: 17,
 };
 
-/**
- * A kind's records in the table, as the run keeps their books: the id counter it moves past the
- * source's ids, and how they are walked and deleted when their source rows are gone (`--delete-missing`).
- */
-interface TableRecords {
-  counter: Counter | undefined;
-  pages(): AsyncGenerator<Stored[]>;
-  /** The domain's own delete, at the version given. */
-  remove(id: number, version: number): Promise<void>;
-  /** Why a record cannot be deleted yet, if it cannot: a rule some products use, less those `freed` by this run's deletions. */
-  inUse?(record: Stored, freed: number): Promise<string | undefined>;
-  /** The rule a record uses, which its deletion frees (a dry run counts them, as it deletes nothing). */
-  rule?(record: Stored & { taxRuleId?: number }): number | undefined;
-}
-
-const TABLE_RECORDS: Record<RecordKind, TableRecords> = {
-  customer: { counter: customers.counter, pages: () => customers.pages(), remove: deleteCustomer },
-  category: {
-    counter: categories.counter,
-    pages: () => categories.pages(),
-    remove: deleteCategory,
-    async inUse(category) {
-      const references = sumOf(await readShards(referencesTo(category.id)));
-      return references > 0 ? `${references} child categories or products refer to it` : undefined;
-    },
-  },
-  product: { counter: products.counter, pages: () => products.pages(), remove: deleteProduct, rule: (product) => product.taxRuleId },
-  'tax rule': {
-    counter: taxRules.counter,
-    pages: () => taxRules.pages(),
-    remove: deleteTaxRule,
-    async inUse(rule, freed) {
-      const used = (await productsUsingRule(rule.id)) - freed;
-      return used > 0 ? `used by ${used} product(s)` : undefined;
-    },
+/** Tax rules: counted, walked and deleted as the others; written one by one (`taxRule`), with the default's pointer. */
+const taxRuleKind: Kind = {
+  what: 'tax rule',
+  table: 'tax_rule',
+  counter: taxRules.counter,
+  pages: () => taxRules.pages(),
+  remove: deleteTaxRule,
+  async inUse(rule, freed) {
+    const used = (await productsUsingRule(rule.id)) - freed;
+    return used > 0 ? `used by ${used} product(s)` : undefined;
   },
 };
+
+/** Every kind the import brings, by its name in the report. */
+const KINDS: Record<RecordKind, Kind> = { 'tax rule': taxRuleKind, category: categoryKind, product: productKind, customer: customerKind };
 
 /** DynamoDB's limits: an item holds 400 KB (lib/limits.ts), a transaction 4 MB (kept well under, as sizes are estimated). */
 const ITEM_BYTES = LIMITS.dynamodb.itemBytes;
@@ -332,7 +342,7 @@ export class Destination {
   /** Ids created later through the API come after `lastId`. */
   async reserveIds(what: RecordKind, lastId: number): Promise<void> {
     if (this.dryRun) return;
-    const { counter } = TABLE_RECORDS[what];
+    const { counter } = KINDS[what];
     if (counter) await reserveIdsThrough(counter, lastId);
   }
 
@@ -353,10 +363,10 @@ export class Destination {
         if (!(error instanceof VersionMismatch)) throw error;
         // Applied by an attempt whose answer was lost, or changed through the API meanwhile.
         const now = await taxRules.read(rule.id);
-        return now && contentOf(now) === contentOf(rule) ? UNCHANGED : this.alreadyThere('tax rule', 'tax_rule', now ?? stored, rule, false);
+        return now && contentOf(now) === contentOf(rule) ? UNCHANGED : this.alreadyThere(taxRuleKind.what, taxRuleKind.table, now ?? stored, rule, false);
       }
     }
-    if (stored && (same || !(await untouchedSeed(stored)))) return this.alreadyThere('tax rule', 'tax_rule', stored, rule, same);
+    if (stored && (same || !(await untouchedSeed(stored)))) return this.alreadyThere(taxRuleKind.what, taxRuleKind.table, stored, rule, same);
     if (this.dryRun) return IMPORTED;
     try {
       // In place of a seeded rule, it is the seed's next version (its change is recorded as such).
@@ -387,7 +397,7 @@ export class Destination {
     return skipped(`${table}.id`, `id ${imported.id} is another ${what}'s in the table (created ${stored.createdAt}), which is left as it is`);
   }
 
-  private async write<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+  private async write<R extends Stored>(kind: Writer<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
     const outcomes = new Map<number, Outcome>();
     const stored = new Map((await kind.readMany(records.map((r) => r.id))).map((record) => [record.id, record]));
     const fresh: R[] = [];
@@ -426,7 +436,7 @@ export class Destination {
    * since, else left as they are and listed. Records created through the API are not the source's.
    */
   async missing(what: RecordKind, sourceIds: ReadonlySet<number>): Promise<Map<number, Outcome>> {
-    const removal = TABLE_RECORDS[what];
+    const removal = KINDS[what];
     const outcomes = new Map<number, Outcome>();
     for await (const page of removal.pages()) {
       for (const record of page) {
@@ -437,7 +447,7 @@ export class Destination {
     return outcomes;
   }
 
-  private async removeMissing(removal: TableRecords, record: Stored): Promise<Outcome> {
+  private async removeMissing(removal: Kind, record: Stored): Promise<Outcome> {
     const kept = (why: string) => missing(`not in Thelia any more, and ${why}: left as it is`);
     const changedSince = 'changed through the API since the import';
     if (!untouched(record)) return kept(changedSince);
@@ -462,7 +472,7 @@ export class Destination {
   }
 
   /** An untouched record replaced by the source's newer content, at its version: a change by `import`. */
-  private async updateOne<R extends Stored>(kind: Kind<R>, stored: R, next: R): Promise<Outcome> {
+  private async updateOne<R extends Stored>(kind: Writer<R>, stored: R, next: R): Promise<Outcome> {
     if (this.dryRun) return UPDATED;
     try {
       await persist(() => kind.updateSteps(stored, next));
@@ -479,7 +489,7 @@ export class Destination {
   }
 
   /** Whether the records were written together; false when one of them could not be. */
-  private async writeTogether<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<boolean> {
+  private async writeTogether<R extends Stored>(kind: Writer<R>, records: readonly R[]): Promise<boolean> {
     try {
       await persist(() => kind.steps(records));
       return true;
@@ -489,7 +499,7 @@ export class Destination {
     }
   }
 
-  private async writeAlone<R extends Stored>(kind: Kind<R>, record: R): Promise<Outcome> {
+  private async writeAlone<R extends Stored>(kind: Writer<R>, record: R): Promise<Outcome> {
     try {
       await persist(() => kind.steps([record]));
       return IMPORTED;
@@ -507,14 +517,14 @@ export class Destination {
     }
   }
 
-  private takenBy<R extends Stored>(kind: Kind<R>, record: R, owner: number | undefined): Outcome {
+  private takenBy<R extends Stored>(kind: Writer<R>, record: R, owner: number | undefined): Outcome {
     const holder = owner === undefined ? `another ${kind.what}` : `${kind.what} ${owner}`;
     const unique = kind.unique!;
     return skipped(unique.column, `${holder} already has ${JSON.stringify(unique.valueOf(record))} (compared case-insensitively)`);
   }
 
   /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
-  private async wouldWrite<R extends Stored>(kind: Kind<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
+  private async wouldWrite<R extends Stored>(kind: Writer<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
     if (!kind.unique) return new Map(records.map((record) => [record.id, IMPORTED]));
     const unique = kind.unique;
     const keys = records.map((record) => unique.lockKey(unique.valueOf(record)));
