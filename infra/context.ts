@@ -17,11 +17,11 @@
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
  */
+import { ARCHITECTURES, type FunctionArchitecture } from './constructs/function-facts.js';
 import { DEPLOYMENTS } from './constructs/gradual-release.js';
 import type { StoreApiProps } from './store-api.js';
 
-export const ARCHITECTURES = ['arm64', 'x86_64'] as const;
-export type FunctionArchitecture = (typeof ARCHITECTURES)[number];
+export type { FunctionArchitecture };
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
 /** The architecture of this machine, as Lambda names it. */

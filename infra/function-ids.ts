@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RouteName } from '../lib/routes.js';
+import { ROUTE_METADATA } from './constructs/function-facts.js';
 
 /** The construct id of a route's function: `tax-rules/get` → `TaxRulesGet`. */
 export const constructId = (name: string): string =>
@@ -22,9 +23,6 @@ export interface TemplateResource {
 export interface SynthesizedTemplate {
   Resources: Record<string, TemplateResource>;
 }
-
-/** The metadata key that names, on each Lambda function of the template, the route it serves. */
-export const ROUTE_METADATA = 'store-api:route';
 
 /**
  * The logical id of a route's Lambda function in a synthesized template, found by the route name the

@@ -11,7 +11,7 @@ import { handler as placer } from '../functions/changes/place.js';
 import { handler as webhookWorker } from '../functions/webhooks/run.js';
 import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
 import { createDynamoDbClient, tableName } from '../lib/db/client.js';
-import { passes } from '../lib/events/stream-filter.js';
+import { passes } from '../lib/db/stream-filter.js';
 import { enableStream } from '../lib/local/setup.js';
 import { post, put } from './support/api.js';
 import { createProduct } from './support/fixtures.js';

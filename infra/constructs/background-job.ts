@@ -23,7 +23,7 @@ export interface BackgroundJobProps {
   readonly entry: string;
   /** The function's construct id ('Placer', 'Worker'): its logical id, kept from one release to the next. */
   readonly functionId: string;
-  /** The stream's records that wake it (lib/events/stream-filter.ts), and how many a run takes at most. */
+  /** The stream's records that wake it (lib/db/stream-filter.ts), and how many a run takes at most. */
   readonly wakeOn: { filter: Record<string, unknown>; batchSize: number };
   /** Where it may write: only items of these partitions (dynamodb:LeadingKeys); else anywhere in the table, its indexes read too. */
   readonly writesUnder?: readonly string[];

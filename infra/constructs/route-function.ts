@@ -6,7 +6,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { handlerFile, type RouteDefinition } from '../../lib/routes.js';
-import { ROUTE_METADATA } from '../function-ids.js';
+import { ROUTE_METADATA } from './function-facts.js';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
 import type { SealedSecretsKey } from './sealed-secrets-key.js';
 

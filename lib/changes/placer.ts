@@ -7,7 +7,7 @@
  * deadline with changes still pending), for the alarms and the dashboard (Monitoring).
  */
 import { PENDING_PREFIX } from '../db/changes.js';
-import { insertsUnder } from '../events/stream-filter.js';
+import { insertsUnder } from '../db/stream-filter.js';
 import { FEED_ITEM_PREFIX, runPlacer, type PlacerRun } from '../db/feed.js';
 import { log, metricsDirective } from '../log.js';
 

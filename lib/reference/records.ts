@@ -9,7 +9,6 @@ import currenciesJson from './data/currencies.json' with { type: 'json' };
 import countriesJson from './data/countries.json' with { type: 'json' };
 import taxesJson from './data/taxes.json' with { type: 'json' };
 import taxRulesJson from './data/tax-rules.json' with { type: 'json' };
-import type { ReferenceRows } from '../reference-rows/rows.js';
 
 export interface SeedTaxRule {
   id: number;
@@ -47,7 +46,7 @@ export type RuntimeReference = ReturnType<typeof runtimeProjection>;
 
 /**
  * The reference routes' rows (CONTRACT §6), one projection per kind, each bundled by its own routes
- * only: a record's id, its texts per locale (their row keys; none when the kind is not localized)
+ * only (lib/reference-rows/rows.ts reads them as its ReferenceRows): a record's id, its texts per locale (their row keys; none when the kind is not localized)
  * and its other keys, in Thelia's loops' names and the row's order.
  */
 
@@ -62,7 +61,7 @@ function textsByLocale(i18n: Record<string, Record<string, string | null>>, keys
 
 const bitOf = (value: boolean): number => (value ? 1 : 0);
 
-export function referenceRows(): Record<'title' | 'countries' | 'currencies' | 'languages' | 'taxes', ReferenceRows> {
+export function referenceRows() {
   return {
     title: {
       texts: ['SHORT', 'LONG'],

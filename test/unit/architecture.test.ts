@@ -145,6 +145,29 @@ describe('architecture', () => {
     expect(naming).toEqual([]);
   });
 
+  it('has no circle between modules: a folder that imports another is never imported back by it, directly or not', () => {
+    const folderOf = (file: string) => path.posix.dirname(file);
+    const edges = new Map<string, Set<string>>();
+    for (const [from, imports] of graph) {
+      for (const to of imports) if (folderOf(from) !== folderOf(to)) edges.set(folderOf(from), new Set([...(edges.get(folderOf(from)) ?? []), folderOf(to)]));
+    }
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const trail: string[] = [];
+    const visit = (folder: string): void => {
+      state.set(folder, 'open');
+      trail.push(folder);
+      for (const next of edges.get(folder) ?? []) {
+        if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      trail.pop();
+      state.set(folder, 'done');
+    };
+    for (const folder of edges.keys()) if (!state.has(folder)) visit(folder);
+    expect(circles).toEqual([]);
+  });
+
   it('casts nothing through unknown', () => {
     expect(files.filter((file) => text.get(file)!.includes('as unknown as'))).toEqual([]);
   });
