@@ -75,6 +75,8 @@ interface RouteOptions {
   access: Access;
   dynamodb: readonly DynamoDbAction[];
   hashesPasswords?: boolean;
+  /** Lambda memory, when the route needs more than its kind gets (512 MB; 1 024 MB for password routes). */
+  memoryMb?: number;
   assets?: readonly string[];
   /**
    * A create that refuses an Idempotency-Key (400), and why: its answer holds a secret shown once,
@@ -135,7 +137,7 @@ export const route = <const Name extends string, const Path extends string>(
     deployment: {
       dynamodb,
       hashesPasswords: options.hashesPasswords ?? false,
-      memoryMb: options.hashesPasswords ? PASSWORD_MEMORY : 512,
+      memoryMb: options.memoryMb ?? (options.hashesPasswords ? PASSWORD_MEMORY : 512),
       ...(options.assets ? { assets: options.assets } : {}),
       ...(writesUnder ? { writesUnder } : {}),
       usesServerSecret: list || idempotent,

@@ -10,7 +10,6 @@ import * as v from 'valibot';
 import { localizedFields } from '../db/changes.js';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId } from '../db/keys.js';
-import { shardedCount } from '../db/sharded-count.js';
 import { bit } from '../row.js';
 
 export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
@@ -59,6 +58,3 @@ export const categories = defineEntity({
     ],
   },
 });
-
-/** What refers to a category: its children and the products whose default category it is, in 16 shards. */
-export const referencesTo = (categoryId: number) => shardedCount(`CATEGORY_USE#${categoryId}`, 16);

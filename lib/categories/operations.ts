@@ -7,13 +7,14 @@
  */
 import { Conflict, NotFound } from '../db/errors.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
-import { addStep, createSteps, readShards, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
-import { check, holds, raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { readShards, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
+import { check, holds, raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type Texts } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { categories, referencesTo, TEXT_FIELDS, type Category, type CategoryText } from './entity.js';
+import { categories, TEXT_FIELDS, type Category, type CategoryText } from './entity.js';
+import { countReferenceStep, referencesCreateSteps, referencesTo } from './references.js';
 import { categoryRow } from './row.js';
 import type { CategoryCreateInput, CategoryListInput, CategoryUpdateInput } from './schema.js';
 
@@ -22,17 +23,6 @@ export const MAX_DEPTH = 50;
 
 const missing = () => new NotFound('category');
 const unknownParent = () => invalidField('parent', 'is not an existing category');
-
-/**
- * The step that counts a reference to a category in (or out): a child category or a product, on the
- * shard of the referrer's id (it must be counted out on the same one), failing as `onMissing` when
- * the category does not exist.
- */
-export const countReferenceStep = (categoryId: number, referrerId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
-  addStep(referencesTo(categoryId), referrerId, delta, { whileExists: onMissing });
-
-/** The steps that make a new category's count of references (with the category, in its transaction). */
-export const referencesCreateSteps = (categoryId: number): WriteStep[] => createSteps(referencesTo(categoryId));
 
 async function readCategory(id: number): Promise<Category> {
   const category = await categories.read(id);

@@ -10,7 +10,7 @@ import type { Item } from './items.js';
 
 export class StoredItemMalformed extends Error {
   constructor(what: string, issues: readonly v.BaseIssue<unknown>[]) {
-    super(`a stored ${what} is not as declared: ${v.summarize(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]])}`);
+    super(`a stored ${what} is not as declared: ${issues.map((issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''} ${issue.message}`.trim()).join('; ')}`);
     this.name = 'StoredItemMalformed';
   }
 }

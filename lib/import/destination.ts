@@ -11,8 +11,9 @@
  * once (`KINDS`): how it is counted, walked and deleted, and, for the kinds written many at a time
  * (`Writer`), how; tax rules are written one by one, with the default's pointer (`taxRule`).
  */
-import { categories, referencesTo, type Category } from '../categories/entity.js';
-import { countReferenceStep, deleteCategory, referencesCreateSteps } from '../categories/operations.js';
+import { categories, type Category } from '../categories/entity.js';
+import { deleteCategory } from '../categories/operations.js';
+import { countReferenceStep, referencesCreateSteps, referencesTo } from '../categories/references.js';
 import { customers, type Customer } from '../customers/entity.js';
 import { deleteCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';

@@ -32,7 +32,7 @@ import { readItem } from '../db/items.js';
 import { createSteps, readTotal } from '../db/sharded-count.js';
 import { ABSENT, put, raced, retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { categories } from '../categories/entity.js';
-import { countReferenceStep } from '../categories/index.js';
+import { countReferenceStep } from '../categories/references.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
 import { productsUsing, taxRules } from '../tax-rules/entity.js';

@@ -5,7 +5,7 @@
  * products. Its default category, when it names one, is counted among the category's references the
  * same way.
  */
-import { countReferenceStep } from '../categories/index.js';
+import { countReferenceStep } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
 import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
