@@ -4,11 +4,14 @@
  * kept up with nobody reading. At most one runs at a time (reserved concurrency 1, and the lease).
  */
 import type { Context } from 'aws-lambda';
+import { runRounds } from '../../lib/background-run.js';
 import { placeChanges } from '../../lib/changes/placer.js';
 
-/** Stop starting rounds when this much of the invocation is left: a round takes well under a second. */
-const RESERVE_MS = 5_000;
-
 export const handler = async (_event: unknown, context: Context): Promise<void> => {
-  await placeChanges(Date.now() + context.getRemainingTimeInMillis() - RESERVE_MS);
+  // One round: the placer places round after round itself, under its lease, until `stopBy`
+  // (a round takes well under a second: 5 s are kept back).
+  await runRounds(context, { reserveMs: 5_000 }, async ({ stopBy }) => {
+    await placeChanges(stopBy);
+    return false;
+  });
 };

@@ -6,29 +6,19 @@
  * finish, each starting no attempt it could not record before the run's end. An idle store pays one
  * short invocation a minute. `npm start` ticks the same worker twice a second.
  */
-import { setTimeout as pause } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
+import { runRounds } from '../../lib/background-run.js';
 import { webhookWorker } from '../../lib/webhooks/worker.js';
 
-/** Stop ticking when this much of the run's time is left: an attempt may take 10 s. */
-const RESERVE_MS = 15_000;
-/** Kept back from the run's end for its last records and its return. */
-const MARGIN_MS = 1_000;
-const TICK_MS = 1_000;
-
 export const handler = async (_event: unknown, context: Context): Promise<void> => {
-  const deadline = Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS;
-  while (deadline - Date.now() > RESERVE_MS) {
-    const started = Date.now();
-    await webhookWorker.tick(deadline);
-    const rest = TICK_MS - (Date.now() - started);
-    if (rest > 0) await pause(rest);
+  // Ticks a second apart until 15 s are left (an attempt may take 10 s); 1 s kept for the last records.
+  await runRounds(context, { reserveMs: 15_000, marginMs: 1_000, everyMs: 1_000 }, async ({ end, stopBy }) => {
+    await webhookWorker.tick(end);
     // Lanes still at work (a slow receiver's) do not hold the ticks of the others; an idle worker
     // stays only for a job that falls due within the run.
-    if (webhookWorker.idle && webhookWorker.take().attempted === 0) {
-      const nextDue = await webhookWorker.nextDue();
-      if (nextDue === undefined || nextDue > deadline - RESERVE_MS) break;
-    }
-  }
+    if (!webhookWorker.idle || webhookWorker.take().attempted !== 0) return true;
+    const nextDue = await webhookWorker.nextDue();
+    return nextDue !== undefined && nextDue <= stopBy;
+  });
   await webhookWorker.settle();
 };

@@ -26,6 +26,7 @@ const LEAVES = [
   'lib/route-definition.ts',
   'lib/resources.ts',
   'lib/batch.ts',
+  'lib/background-run.ts',
   'lib/errors.ts',
   'lib/row.ts',
   'lib/row-schema.ts',

@@ -1,0 +1,34 @@
+/**
+ * How a background job runs in one Lambda invocation (the feed's placer, the webhooks' worker):
+ * rounds, each told when the invocation ends (`end`, less a margin kept for the last writes and the
+ * return) and by when it should be done (`stopBy`, `reserveMs` before that), at most one every
+ * `everyMs`, until `stopBy` is reached or a round says there is nothing more to do this run.
+ * (`npm start` runs the same jobs every half second instead: lib/local/start.ts.)
+ */
+import { setTimeout as pause } from 'node:timers/promises';
+
+export interface RunOptions {
+  /** Rounds stop starting when this much of the run is left. */
+  reserveMs: number;
+  /** Kept back from the invocation's end. */
+  marginMs?: number;
+  /** The least time between two rounds' starts. */
+  everyMs?: number;
+}
+
+/** Runs `round` until the run's time is spent or it answers false; the run's end. */
+export async function runRounds(
+  context: { getRemainingTimeInMillis(): number },
+  { reserveMs, marginMs = 0, everyMs = 0 }: RunOptions,
+  round: (times: { end: number; stopBy: number }) => Promise<boolean>,
+): Promise<number> {
+  const end = Date.now() + context.getRemainingTimeInMillis() - marginMs;
+  const stopBy = end - reserveMs;
+  while (Date.now() < stopBy) {
+    const started = Date.now();
+    if (!(await round({ end, stopBy }))) break;
+    const rest = everyMs - (Date.now() - started);
+    if (rest > 0) await pause(rest);
+  }
+  return end;
+}
