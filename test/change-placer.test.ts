@@ -45,6 +45,16 @@ describe('the placer', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   }, 120_000);
 
+  it('runs on AWS as its function: one invocation places what is pending, and ends 5 s before its time', async () => {
+    const { handler } = await import('../functions/changes/place.js');
+    await productsWrittenDirectly(30);
+    const started = Date.now();
+    await handler({}, { getRemainingTimeInMillis: () => 60_000 - (Date.now() - started) } as never);
+    expect(Date.now() - started).toBeLessThan(55_000);
+    // Nothing is left pending: a second run places nothing.
+    expect((await runPlacer(Date.now() + 5_000)).placed).toBe(0);
+  }, 70_000);
+
   it('is relied on while heard of: a reader then places nothing itself, and a silent placer makes readers place again', async () => {
     await placeAll();
     const from = await cursorNow();
