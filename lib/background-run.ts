@@ -2,7 +2,8 @@
  * How a background job runs in one Lambda invocation (the feed's placer, the webhooks' worker):
  * rounds, each told when the invocation ends (`end`, less a margin kept for the last writes and the
  * return) and by when it should be done (`stopBy`, `reserveMs` before that), at most one every
- * `everyMs`, until `stopBy` is reached or a round says there is nothing more to do this run.
+ * `everyMs`, until `stopBy` is reached or, asked once the pace's wait is over (what a round started
+ * has had its time), `more` says there is nothing more to do this run.
  * (`npm start` runs the same jobs every half second instead: lib/local/start.ts.)
  */
 import { setTimeout as pause } from 'node:timers/promises';
@@ -16,19 +17,26 @@ export interface RunOptions {
   everyMs?: number;
 }
 
-/** Runs `round` until the run's time is spent or it answers false; the run's end. */
+interface RunTimes {
+  end: number;
+  stopBy: number;
+}
+
+/** Runs `round` until the run's time is spent or `more` answers false; the run's end. */
 export async function runRounds(
   context: { getRemainingTimeInMillis(): number },
   { reserveMs, marginMs = 0, everyMs = 0 }: RunOptions,
-  round: (times: { end: number; stopBy: number }) => Promise<boolean>,
+  round: (times: RunTimes) => Promise<unknown>,
+  more: (times: RunTimes) => Promise<boolean> = async () => false,
 ): Promise<number> {
   const end = Date.now() + context.getRemainingTimeInMillis() - marginMs;
-  const stopBy = end - reserveMs;
-  while (Date.now() < stopBy) {
+  const times = { end, stopBy: end - reserveMs };
+  while (Date.now() < times.stopBy) {
     const started = Date.now();
-    if (!(await round({ end, stopBy }))) break;
+    await round(times);
     const rest = everyMs - (Date.now() - started);
     if (rest > 0) await pause(rest);
+    if (!(await more(times))) break;
   }
   return end;
 }

@@ -10,8 +10,5 @@ import { placeChanges } from '../../lib/changes/placer.js';
 export const handler = async (_event: unknown, context: Context): Promise<void> => {
   // One round: the placer places round after round itself, under its lease, until `stopBy`
   // (a round takes well under a second: 5 s are kept back).
-  await runRounds(context, { reserveMs: 5_000 }, async ({ stopBy }) => {
-    await placeChanges(stopBy);
-    return false;
-  });
+  await runRounds(context, { reserveMs: 5_000 }, ({ stopBy }) => placeChanges(stopBy));
 };

@@ -12,13 +12,17 @@ import { webhookWorker } from '../../lib/webhooks/worker.js';
 
 export const handler = async (_event: unknown, context: Context): Promise<void> => {
   // Ticks a second apart until 15 s are left (an attempt may take 10 s); 1 s kept for the last records.
-  await runRounds(context, { reserveMs: 15_000, marginMs: 1_000, everyMs: 1_000 }, async ({ end, stopBy }) => {
-    await webhookWorker.tick(end);
+  await runRounds(
+    context,
+    { reserveMs: 15_000, marginMs: 1_000, everyMs: 1_000 },
+    ({ end }) => webhookWorker.tick(end),
     // Lanes still at work (a slow receiver's) do not hold the ticks of the others; an idle worker
     // stays only for a job that falls due within the run.
-    if (!webhookWorker.idle || webhookWorker.take().attempted !== 0) return true;
-    const nextDue = await webhookWorker.nextDue();
-    return nextDue !== undefined && nextDue <= stopBy;
-  });
+    async ({ stopBy }) => {
+      if (!webhookWorker.idle || webhookWorker.take().attempted !== 0) return true;
+      const nextDue = await webhookWorker.nextDue();
+      return nextDue !== undefined && nextDue <= stopBy;
+    },
+  );
   await webhookWorker.settle();
 };
