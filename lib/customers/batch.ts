@@ -15,7 +15,8 @@ export const customerBatch = defineBatch({
   upsert: {
     field: 'email',
     key: (input) => identityOf(input.email),
-    find: async (input) => (await customers.findByLock('email', input.email))?.id,
+    // The lock alone: the update that follows reads the record itself.
+    find: (input) => customers.ownerByLock('email', input.email),
     update: (id, input) => updateCustomer({ ...input, id }, undefined),
   },
 });

@@ -268,9 +268,14 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
 
     /** The record holding a unique value (two reads: the lock, then the record). */
     async findByLock(lockName: K, value: string): Promise<R | undefined> {
-      const lock = await readItem(lockKey(lockName, value));
-      const owner = lock?.[LOCK_OWNER] as I | undefined;
+      const owner = await this.ownerByLock(lockName, value);
       return owner === undefined ? undefined : this.read(owner);
+    },
+
+    /** The id of the record holding a unique value: the lock alone, one read, for a caller that reads the record itself. */
+    async ownerByLock(lockName: K, value: string): Promise<I | undefined> {
+      const lock = await readItem(lockKey(lockName, value));
+      return lock?.[LOCK_OWNER] as I | undefined;
     },
 
     /** The id counter and record count, when the entity has one. */

@@ -18,6 +18,7 @@ import { RowApplied } from '../db/idempotency-store.js';
 import { collectingWrites, markingWrites, retryOnConflict, StepFailed, writeSteps, type WriteStep } from '../db/transactions.js';
 import { InvalidInput, type FieldError } from '../errors.js';
 import { langQuery } from '../i18n.js';
+import { integer } from '../validation.js';
 import { log } from '../log.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
@@ -55,8 +56,8 @@ const BatchBody = v.strictObject({
 });
 const RowHead = v.object({
   op: v.picklist(OPS, 'must be create, update, delete or upsert'),
-  id: v.optional(v.pipe(v.unknown(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
-  version: v.optional(v.pipe(v.unknown(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
+  id: v.optional(integer(1)),
+  version: v.optional(integer(1)),
 });
 
 /** One result of the answer, in the rows' order. */
@@ -181,7 +182,9 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   /** Each row in its own transaction, CONCURRENCY at once; under a key, each marked, and those applied before replayed. */
   async function applyEach(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
     const lease = context.idempotencyLease;
-    const before = lease ? await appliedBatchRows(lease, MAX_ROWS) : new Map<number, Row | undefined>();
+    // The markers of this batch's rows only (one batch read): those an earlier attempt applied.
+    const markers = () => appliedBatchRows(lease!, Math.max(...rows.map((row) => row.index)) + 1);
+    const before = lease && rows.length ? await markers() : new Map<number, Row | undefined>();
     const results: BatchResult[] = [];
     const queue = [...rows];
     const runOne = async (row: Ready): Promise<BatchResult> => {
@@ -190,7 +193,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
         const work = () => apply(row, lang);
         return result(row.index, await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work()));
       } catch (error) {
-        if (error instanceof RowApplied) return result(row.index, await replayed(row, (await appliedBatchRows(lease!, MAX_ROWS)).get(row.index), lang));
+        if (error instanceof RowApplied) return result(row.index, await replayed(row, (await markers()).get(row.index), lang));
         return failure(row.index, problemOf(row, error), row.id);
       }
     };

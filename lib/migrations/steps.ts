@@ -174,10 +174,20 @@ async function sealSecrets(migration: Migration): Promise<void> {
  * written by this release, which did both.
  */
 async function categorizeProducts(migration: Migration): Promise<void> {
+  // Many products share a category: each is looked up once.
+  const found = new Map<number, Promise<boolean>>();
+  const categoryExists = (id: number) =>
+    found.get(id) ??
+    found
+      .set(
+        id,
+        categories.read(id).then((category) => category !== undefined),
+      )
+      .get(id)!;
   for await (const page of products.pages()) {
     for (const product of page) {
       const counted = product.categoryCounted === true || product.defaultCategory === 0;
-      const exists = !counted && (await categories.read(product.defaultCategory)) !== undefined;
+      const exists = !counted && (await categoryExists(product.defaultCategory));
       if (!counted && !exists) migration.uncategorized.push(`product ${product.id}: default category ${product.defaultCategory}`);
       const steps = [products.reindex(product, exists ? { categoryCounted: true } : {}), ...(exists ? [countReferenceStep(product.defaultCategory, product.id, 1, raced)] : [])];
       try {

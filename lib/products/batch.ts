@@ -15,7 +15,8 @@ export const productBatch = defineBatch({
   upsert: {
     field: 'ref',
     key: (input) => identityOf(input.ref),
-    find: async (input) => (await products.findByLock('ref', input.ref))?.id,
+    // The lock alone: the update that follows reads the record itself.
+    find: (input) => products.ownerByLock('ref', input.ref),
     update: (id, input) => updateProduct(id, input, undefined).then(() => undefined),
   },
 });
