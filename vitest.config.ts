@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The real SAM CLI's test runs by `npm run test:sam` (vitest.sam.config.ts): it needs Docker.
+    exclude: ['test/sam-cli/**', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/table-per-file.ts'],
     pool: 'forks',

@@ -1,9 +1,11 @@
 /**
- * `npm run sam` as a user runs it, with a stand-in for SAM CLI on PATH (no registry here serves
- * Lambda's images; test/support/sam-stand-in.mjs runs the template's built assets the way SAM's
- * containers would, host names and architecture included). The wrapper synthesizes for this host,
- * writes the --env-vars file for `npm start`'s data dir (here, one pointing at this file's table),
- * and the sample events, played in their documented order, answer their routes' statuses.
+ * `npm run sam` as a user runs it, with stand-ins for SAM CLI and Docker on PATH
+ * (test/support/sam-stand-in.mjs runs the template's built assets the way SAM's containers would,
+ * host names and architecture included; test/sam-cli.test.ts runs the real ones, `npm run test:sam`).
+ * Here Docker's bridge is 127.0.0.2/8: its gateway, where `host.docker.internal` leads, is not the
+ * 127.0.0.1 DynamoDB Local listens on, as on a real Docker host. The wrapper synthesizes for this
+ * host, relays the bridge to `npm start`'s DynamoDB Local (here, this file's), writes the --env-vars
+ * file, and the sample events, played in their documented order, answer their routes' statuses.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,8 @@ const bin = path.join(work, 'bin');
 const dataDir = path.join(work, 'data');
 const samDir = path.join(work, 'sam');
 const commandLog = path.join(work, 'sam-commands.jsonl');
+const BRIDGE_GATEWAY = '127.0.0.2';
+const BRIDGE_SUBNET = '127.0.0.0/8';
 // As `npm start` would, this file's table is set up and the sample key sealed under the data dir's secret.
 process.env.STORE_SECRET = 'sam test secret';
 
@@ -28,6 +32,8 @@ beforeAll(async () => {
   for (const dir of [bin, dataDir]) rmSync(dir, { recursive: true, force: true });
   await import('node:fs/promises').then(({ mkdir }) => Promise.all([mkdir(bin), mkdir(dataDir)]));
   writeFileSync(path.join(bin, 'sam'), `#!/bin/sh\nexec "${process.execPath}" "${path.resolve('test/support/sam-stand-in.mjs')}" "$@"\n`, { mode: 0o755 });
+  // Docker's answer for its bridge network (docker network inspect bridge --format '{{json .IPAM.Config}}').
+  writeFileSync(path.join(bin, 'docker'), `#!/bin/sh\necho '${JSON.stringify([{ Subnet: BRIDGE_SUBNET, Gateway: BRIDGE_GATEWAY }])}'\n`, { mode: 0o755 });
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
   writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
   writeFileSync(path.join(dataDir, 'secret'), 'sam test secret');
@@ -40,7 +46,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function npmRunSam(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/sam.ts', ...args], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog, ...env },
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DATA_DIR: dataDir, STORE_SAM_DIR: samDir, SAM_STAND_IN_LOG: commandLog, SAM_STAND_IN_GATEWAY: BRIDGE_GATEWAY, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -96,9 +102,12 @@ describe('npm run sam', () => {
     // Every route's function declares the endpoint the file sets (the publisher and the webhooks' worker do not).
     const routeFunctions = Object.values(env).filter((variables) => 'DYNAMODB_ENDPOINT' in variables);
     expect(routeFunctions).toHaveLength(routes.length);
-    const endpoint = new URL(process.env.DYNAMODB_ENDPOINT!);
+    // The relay's port on the bridge, which the wrapper said, not DynamoDB Local's own.
+    const relayed = /relaying 127\.0\.0\.2:(\d+) \(Docker's bridge, for its subnet 127\.0\.0\.0\/8 only\) to DynamoDB Local on 127\.0\.0\.1:(\d+)/.exec(stderr);
+    expect(relayed, stderr).not.toBeNull();
+    expect(relayed![2]).toBe(new URL(process.env.DYNAMODB_ENDPOINT!).port);
     for (const variables of routeFunctions) {
-      expect(variables).toMatchObject({ STORE_TABLE_NAME: process.env.STORE_TABLE_NAME, DYNAMODB_ENDPOINT: `http://host.docker.internal:${endpoint.port}` });
+      expect(variables).toMatchObject({ STORE_TABLE_NAME: process.env.STORE_TABLE_NAME, DYNAMODB_ENDPOINT: `http://host.docker.internal:${relayed![1]}` });
     }
   }, 60_000);
 

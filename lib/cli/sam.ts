@@ -10,8 +10,10 @@
  * architecture: an x86_64 Docker cannot run arm64 images without qemu), writes the `--env-vars` file
  * (lib/cli/sam-env.ts), and finds the route's function by the route named in its metadata. On Linux it
  * maps `host.docker.internal` to the host (`--add-host host.docker.internal:host-gateway`): Docker
- * Engine does not, and SAM CLI no longer runs containers in the host's network. Extra arguments go to
- * `sam` unchanged; the command is printed before it runs.
+ * Engine does not, and SAM CLI no longer runs containers in the host's network. That name is the
+ * Docker bridge's gateway address, where `npm start`'s DynamoDB Local, on 127.0.0.1 only, does not
+ * listen: for as long as SAM runs, a relay there lets the containers, and nothing else, reach it
+ * (lib/local/bridge-relay.ts). Extra arguments go to `sam` unchanged; the command is printed before it runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,9 +22,10 @@ import { fileURLToPath } from 'node:url';
 import { routeByName, routes, type RouteDefinition, type RouteName } from '../routes.js';
 import { hostArchitecture, type FunctionArchitecture } from '../../infra/context.js';
 import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../../infra/function-ids.js';
-import { localValues, writeEnvVars } from './sam-env.js';
+import { localValues, writeEnvVars, type LocalValues } from './sam-env.js';
 import { checkTableSecret } from '../local/table-secret.js';
 import { eventFile, sampleRequests } from '../local/sample-events.js';
+import { dockerBridge, startBridgeRelay, type BridgeRelay } from '../local/bridge-relay.js';
 
 /** `sam local start-api`'s port: `npm start` has 3000. */
 export const DEFAULT_API_PORT = 3001;
@@ -155,6 +158,12 @@ function runSam(argv: string[], capture: boolean): Promise<{ code: number; stdou
   console.error(`$ sam ${shellLine(argv)}`);
   return new Promise((resolve) => {
     const child = spawn('sam', argv, { stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'] });
+    // Stopped (Ctrl-C, a supervisor's SIGTERM), SAM is stopped too, and this process ends once it has: its relay closes with it.
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, forward);
+    child.on('close', () => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, forward);
+    });
     let stdout = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -176,17 +185,38 @@ function statusOf(stdout: string): number | undefined {
   }
 }
 
+/** The relay from Docker's bridge to `npm start`'s DynamoDB Local at `hostEndpoint` (127.0.0.1), for as long as SAM runs. */
+async function relayFromContainers(hostEndpoint: string): Promise<BridgeRelay> {
+  const bridge = dockerBridge();
+  if (!bridge) throw new Error('no Docker bridge network here (docker network inspect bridge): SAM CLI runs the functions in Docker, which must be running');
+  const target = new URL(hostEndpoint);
+  const relay = await startBridgeRelay(bridge, { host: target.hostname, port: Number(target.port) });
+  console.error(`relaying ${bridge.gateway}:${relay.port} (Docker's bridge, for its subnet ${bridge.subnet} only) to DynamoDB Local on ${target.host}`);
+  return relay;
+}
+
 async function main(argv: string[]): Promise<number> {
   const commandLine = parseCommandLine(argv);
   const workDir = path.resolve(process.env.STORE_SAM_DIR ?? path.join(root, '.sam'));
   mkdirSync(workDir, { recursive: true });
   const values = await localValues();
+  let relay: BridgeRelay | undefined;
   if (values.hostEndpoint) {
     // The functions get this secret: on a table sealed under another one, every key would fail. Said before a synthesis.
     process.env.DYNAMODB_ENDPOINT = values.hostEndpoint;
     process.env.STORE_TABLE_NAME = values.STORE_TABLE_NAME;
     await checkTableSecret();
+    relay = await relayFromContainers(values.hostEndpoint);
+    values.DYNAMODB_ENDPOINT = `http://host.docker.internal:${relay.port}`;
   } else console.error('npm start does not seem to be running (no dynamodb-endpoint in its data dir): the functions will find no DynamoDB.');
+  try {
+    return await runCommand(commandLine, workDir, values);
+  } finally {
+    await relay?.close();
+  }
+}
+
+async function runCommand(commandLine: SamCommandLine, workDir: string, values: LocalValues): Promise<number> {
   const template = ensureTemplate(workDir, hostArchitecture());
   const envVars = path.join(workDir, 'env.json');
   writeEnvVars(template, values, envVars);

@@ -4,7 +4,7 @@
 // finds the function in the template (or fails as SAM does: "Function X not found in template"),
 // refuses one built for another architecture (as Docker without qemu does), gives it the
 // environment the --env-vars file names for it, resolves host names the way the container would
-// (`host.docker.internal` only through --add-host on Linux; `host-gateway` is the host), runs its
+// (`host.docker.internal` only through --add-host on Linux; `host-gateway` is the bridge's gateway), runs its
 // asset in a fresh Node process (run-built-function.mjs) and prints the answer as its last line.
 // `sam local start-api` is only recorded. Every command line is appended to $SAM_STAND_IN_LOG.
 import { spawnSync } from 'node:child_process';
@@ -41,8 +41,12 @@ const [architecture = 'x86_64'] = resource.Properties.Architectures ?? [];
 if (architecture !== hostArchitecture) fail(`exec /var/lang/bin/node: exec format error (an ${architecture} image on an ${hostArchitecture} host)`);
 
 // The container's /etc/hosts: what --add-host gives it; Docker Desktop (macOS, Windows) adds host.docker.internal itself.
-const hosts = new Map(options.hosts.map((entry) => entry.split(':')).map(([name, ip]) => [name, ip === 'host-gateway' ? '127.0.0.1' : ip]));
-if (process.platform !== 'linux' && !hosts.has('host.docker.internal')) hosts.set('host.docker.internal', '127.0.0.1');
+// `host-gateway` is the Docker bridge's gateway address, never the host's loopback: the test names
+// it (SAM_STAND_IN_GATEWAY, an address of this machine where nothing listens unless bound there).
+const gateway = process.env.SAM_STAND_IN_GATEWAY;
+if (!gateway) fail('SAM_STAND_IN_GATEWAY names the address host-gateway stands for');
+const hosts = new Map(options.hosts.map((entry) => entry.split(':')).map(([name, ip]) => [name, ip === 'host-gateway' ? gateway : ip]));
+if (process.platform !== 'linux' && !hosts.has('host.docker.internal')) hosts.set('host.docker.internal', gateway);
 const environment = { ...(JSON.parse(readFileSync(options.envVars, 'utf8'))[logicalId] ?? {}) };
 if (environment.DYNAMODB_ENDPOINT) {
   const url = new URL(environment.DYNAMODB_ENDPOINT);
