@@ -34,10 +34,13 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
 /**
  * The background work AWS runs on its own: the change feed's placer (the table's stream runs it
  * there), and the webhooks' worker (lib/webhooks/worker.ts), each twice a second; the worker's lanes
- * run between its ticks.
+ * run between its ticks. As the stream's placed feed items wake the worker on AWS, a placer's run
+ * that placed something ticks the worker at once.
  */
 function runBackgroundWork(placer: string): void {
-  every(500, 'changes', () => placeChanges(Date.now() + 5_000, placer));
+  every(500, 'changes', async () => {
+    if ((await placeChanges(Date.now() + 5_000, placer)).placed > 0) await webhookWorker.tick();
+  });
   every(500, 'webhooks', () => webhookWorker.tick());
 }
 

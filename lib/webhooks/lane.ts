@@ -2,8 +2,11 @@
  * A subscription's lane (CONTRACT §12: one subscription never slows another): its own share of the
  * worker and its own failure state. A lane follows the change feed from its own cursor and takes
  * what its subscription takes; beside those, the jobs of its retries that are due and then, paced,
- * of its replays. It attempts them at once (at most LANE_CONCURRENCY), then records them in one
- * transaction with its cursor's move (conditioned on the cursor it read).
+ * of its replays. It attempts a round of them, at most LANE_CONCURRENCY at once, then records them
+ * in one transaction with its cursor's move (conditioned on the cursor it read). A round takes
+ * LANE_CONCURRENCY deliveries, and twice as many after a round that delivered all it took and left
+ * more in the feed, up to MAX_ROUND (a lane catching up, after a crash, a burst or a slow start,
+ * pays its reads and its record once for many deliveries); a failure takes it back to LANE_CONCURRENCY.
  *
  * A failure opens its breaker until that delivery's next attempt: the lane then attempts nothing, and
  * its cursor waits, until one probe (the job furthest along its schedule) is due; a delivered probe
@@ -21,8 +24,10 @@ import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
 import { deliveryJobs, laneCursorKey, replayLane, retryLane, StoredJob, StoredLaneCursor, type WebhookSubscription } from './entity.js';
 import { matches } from './schema.js';
 
-/** Attempts a lane makes at once. */
+/** Attempts a lane makes at once, and the deliveries of a round that has not grown. */
 export const LANE_CONCURRENCY = 8;
+/** The most deliveries one round takes: its record (a log entry and a job each, the cursor, a disable) fits in one transaction of 100. */
+export const MAX_ROUND = 40;
 /** A replay's pace, per subscription. */
 export const REPLAYS_PER_SECOND = 25;
 /** How long an attempt's record may take after it: an attempt starts only if both fit before the deadline. */
@@ -41,6 +46,8 @@ export interface LaneState {
   refilledAt: number;
   /** Its cursor in the feed, once read, and whether its item exists. */
   cursor: { position: FeedPosition; stored: boolean } | undefined;
+  /** How many deliveries its next round may take (LANE_CONCURRENCY to MAX_ROUND). */
+  roundSize: number;
 }
 
 export interface LaneTally {
@@ -55,7 +62,7 @@ export interface LaneTally {
 }
 
 export const emptyTally = (): LaneTally => ({ attempted: 0, delivered: 0, failed: 0, disabled: 0, jobs: 0, lastChangeAt: undefined });
-export const closedLane = (): LaneState => ({ openUntil: 0, probe: undefined, replayTokens: REPLAYS_PER_SECOND, refilledAt: Date.now(), cursor: undefined });
+export const closedLane = (): LaneState => ({ openUntil: 0, probe: undefined, replayTokens: REPLAYS_PER_SECOND, refilledAt: Date.now(), cursor: undefined, roundSize: LANE_CONCURRENCY });
 
 const after = (a: FeedPosition, b: FeedPosition) => a.n > b.n || (a.n === b.n && a.i > b.i);
 
@@ -133,26 +140,47 @@ function tally(attempted: readonly Attempted[], into: LaneTally): void {
   }
 }
 
-/** Opens the breaker after failures, until the soonest retry; closes it after a delivery without failure. */
-function judge(attempted: readonly Attempted[], state: LaneState): void {
+/**
+ * Opens the breaker after failures, until the soonest retry, and takes the rounds back to their
+ * least; closes it after a delivery without failure, and doubles the next round when this one was
+ * full (`full`: the feed had more).
+ */
+function judge(attempted: readonly Attempted[], state: LaneState, full: boolean): void {
   const failures = attempted.flatMap(({ outcome }) => (outcome.kind === 'failed' ? [outcome] : []));
   if (failures.length) {
     state.openUntil = Math.min(...failures.map((failure) => failure.nextAt));
     state.probe = failures.reduce((a, b) => (b.attempt > a.attempt ? b : a)).retry;
+    state.roundSize = LANE_CONCURRENCY;
   } else if (attempted.some(({ outcome }) => outcome.kind === 'delivered')) {
     state.openUntil = 0;
     state.probe = undefined;
+    state.roundSize = full ? Math.min(MAX_ROUND, state.roundSize * 2) : state.roundSize;
   }
+}
+
+/** Attempts every delivery, LANE_CONCURRENCY at once; their outcomes in their order. */
+async function attemptAll(webhook: WebhookSubscription, deliveries: readonly Delivery[]): Promise<Attempted[]> {
+  const attempted: Attempted[] = new Array(deliveries.length);
+  let next = 0;
+  const worker = async () => {
+    for (let k = next++; k < deliveries.length; k = next++) attempted[k] = await attemptDelivery(webhook, deliveries[k]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(LANE_CONCURRENCY, deliveries.length) }, worker));
+  return attempted;
 }
 
 /** Works a subscription's deliveries until none is left, its breaker opens, it is disabled, or the deadline nears. */
 export async function runLane(webhook: WebhookSubscription, state: LaneState, deadline: number, into: LaneTally): Promise<void> {
   for (;;) {
     const now = Date.now();
-    if (state.openUntil > now || now + ATTEMPT_TIMEOUT_MS + RECORD_MS > deadline) return;
+    // Each wave of LANE_CONCURRENCY attempts may take ATTEMPT_TIMEOUT_MS: the round takes no more waves than fit before the deadline.
+    const waves = Math.floor((deadline - now - RECORD_MS) / ATTEMPT_TIMEOUT_MS);
+    if (state.openUntil > now || waves < 1) return;
+    const roundSize = Math.min(state.roundSize, waves * LANE_CONCURRENCY);
     let deliveries: Delivery[];
     let moving: WriteStep[] = [];
     let moveTo: FeedPosition | undefined;
+    let full = false;
     if (state.openUntil > 0) {
       const probe = await probeJob(webhook.id, state, now);
       // Nothing left to probe with: the lane is closed again, and its next attempts judge it.
@@ -160,7 +188,9 @@ export async function runLane(webhook: WebhookSubscription, state: LaneState, de
       deliveries = probe ? await deliveriesOf([probe]) : [];
     } else {
       const jobs = await dueJobs(webhook.id, state, now);
-      const feed = await fromFeed(webhook, state, LANE_CONCURRENCY - jobs.length);
+      const room = roundSize - jobs.length;
+      const feed = await fromFeed(webhook, state, room);
+      full = room > 0 && feed.changes.length === room;
       const cursor = state.cursor!;
       if (after(feed.moveTo, cursor.position)) {
         moveTo = feed.moveTo;
@@ -176,13 +206,13 @@ export async function runLane(webhook: WebhookSubscription, state: LaneState, de
       if (state.openUntil === 0) return;
       continue;
     }
-    const attempted = await Promise.all(deliveries.map((delivery) => attemptDelivery(webhook, delivery)));
+    const attempted = await attemptAll(webhook, deliveries);
     const recorded = await recordAttempts(webhook, attempted, moving);
     // Another worker moved the cursor meanwhile (two on one table): read it again.
     if (!recorded) state.cursor = undefined;
     else if (moveTo) state.cursor = { position: moveTo, stored: true };
     tally(attempted, into);
     if (attempted.some(({ outcome }) => outcome.kind === 'disabled')) return;
-    judge(attempted, state);
+    judge(attempted, state, full);
   }
 }

@@ -18,7 +18,8 @@
  *   6. Webhooks at store scale: healthy receivers' delays and deliveries a second, alone and beside
  *      a receiver that never answers and one that takes 9 s (webhooks.ts).
  *   7. Batch writes against single requests, rows a second, and the client's size (batch.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks or batch runs one of them.
+ *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks, batch or crash runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
+import { deliveriesAfterCrashes } from './crash-deliveries.js';
 import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
 import { importBenchmark } from './import.js';
@@ -465,3 +467,4 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'b
     await dynamo.stop();
   }
 }
+if (!only || only === 'crash') await deliveriesAfterCrashes();
