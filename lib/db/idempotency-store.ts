@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { Conflict } from './errors.js';
 import type { Key } from './keys.js';
@@ -31,11 +31,19 @@ export interface IdempotencyRecord<Outcome> {
 export interface Lease {
   scope: string;
   token: string;
+  /** The request's fingerprint: what the lease was taken for. */
+  fingerprint: string;
 }
 
 const key = (scope: string): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: 'RECORD' });
-/** The marker of one row of a batch taken under `scope`: beside the batch's record. */
-const rowKey = (scope: string, index: number): Key => ({ pk: `IDEMPOTENCY#${scope}`, sk: `ROW#${String(index).padStart(3, '0')}` });
+/**
+ * The marker of one row of a batch taken under a lease: beside the batch's record, under the
+ * request's fingerprint, so that a marker only ever speaks for the request it was made for (a key
+ * freed and taken again by another request finds none of the first one's).
+ */
+const rowKey = (lease: Lease, index: number): Key => ({ pk: `IDEMPOTENCY#${lease.scope}`, sk: `ROW#${lease.fingerprint}#${String(index).padStart(3, '0')}` });
+/** Part `part` of an answer too large for the record's item: beside it, under the same fingerprint. */
+const partKey = (lease: Lease, part: number): Key => ({ pk: `IDEMPOTENCY#${lease.scope}`, sk: `PART#${lease.fingerprint}#${String(part).padStart(3, '0')}` });
 
 /** A key's record: the request's fingerprint, its state, its lease while running, its outcome once done. */
 const StoredRecord = defineStored('idempotency record', {
@@ -46,6 +54,8 @@ const StoredRecord = defineStored('idempotency record', {
 });
 /** A batch row's marker: its index in its sort key, and the row it answered when its write named it. */
 const StoredRowMarker = defineStored('batch row marker', { sk: v.pipe(v.string(), v.startsWith('ROW#')), rowJson: v.optional(v.string()) });
+/** A part of a large outcome's bytes. */
+const StoredPart = defineStored('idempotency outcome part', { bytes: v.instance(Uint8Array) });
 
 /** A batch row's marker was there already: an earlier attempt of the batch applied the row. */
 export class RowApplied extends Error {
@@ -79,7 +89,7 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
      * expired, or when its lease ran out on the same request. Else returns the record found.
      */
     async begin(scope: string, fingerprint: string, leaseMs: number): Promise<{ lease: Lease } | { found: IdempotencyRecord<Outcome> }> {
-      const lease = { scope, token: randomUUID() };
+      const lease = { scope, token: randomUUID(), fingerprint };
       // A first attempt whose write is committing (its outcome recorded in its transaction) refuses
       // this put for the moment: taken again once it has, it then finds that outcome.
       return retryOnConflict(async () => {
@@ -143,25 +153,71 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
      * attempt marked it before (then RowApplied): each row is applied at most once. `rowJson`: the
      * row it answered, when its write named it (a create's).
      */
-    rowMarkerStep(scope: string, index: number, rowJson: string | undefined): WriteStep {
+    rowMarkerStep(lease: Lease, index: number, rowJson: string | undefined): WriteStep {
       const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-      return put({ ...rowKey(scope, index), ...(rowJson === undefined ? {} : { rowJson }), [table.ttlAttribute]: expires }, ABSENT, () => new RowApplied(index));
+      return put({ ...rowKey(lease, index), ...(rowJson === undefined ? {} : { rowJson }), [table.ttlAttribute]: expires }, ABSENT, () => new RowApplied(index));
     },
 
-    /** The rows of a batch that earlier attempts applied, by index, with the row each recorded (if any). */
-    async appliedRows(scope: string, count: number): Promise<Map<number, { rowJson?: string }>> {
-      const items = await readItems(Array.from({ length: count }, (_, index) => rowKey(scope, index)));
+    /** The rows of this request's batch that earlier attempts applied, by index, with the row each recorded (if any). */
+    async appliedRows(lease: Lease, count: number): Promise<Map<number, { rowJson?: string }>> {
+      const items = await readItems(Array.from({ length: count }, (_, index) => rowKey(lease, index)));
       return new Map(
         items.map((item) => {
           const marker = StoredRowMarker.parse(item);
-          return [Number(marker.sk.slice(4)), marker.rowJson === undefined ? {} : { rowJson: marker.rowJson }];
+          return [Number(marker.sk.slice(marker.sk.lastIndexOf('#') + 1)), marker.rowJson === undefined ? {} : { rowJson: marker.rowJson }];
         }),
       );
     },
 
-    /** Frees the key at once: the request failed without an outcome worth replaying. */
+    /**
+     * Writes the parts of an outcome too large for the record's item (each well within an item),
+     * before the record that names how many there are. Parts of an attempt that died before its record
+     * are written over by the next, and expire with the key.
+     */
+    async writeParts(lease: Lease, parts: readonly Uint8Array[]): Promise<void> {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      const write = (bytes: Uint8Array, part: number) =>
+        request((db, options) => db.send(new PutCommand({ TableName: tableName(), Item: { ...partKey(lease, part), bytes, [table.ttlAttribute]: expires } }), options));
+      await Promise.all(parts.map(write));
+    },
+
+    /** The parts `writeParts` wrote for the request `found` was recorded for, in order. */
+    async readParts(scope: string, fingerprint: string, count: number): Promise<Uint8Array[]> {
+      const keys = Array.from({ length: count }, (_, part) => partKey({ scope, fingerprint, token: '' }, part));
+      const items = await readItems(keys);
+      const bySk = new Map(items.map((item) => [item.sk as string, StoredPart.parse(item).bytes]));
+      return keys.map((k) => {
+        const bytes = bySk.get(k.sk);
+        if (!bytes) throw new Error(`an idempotency record names ${count} parts of its outcome, and part ${k.sk} is missing`);
+        return bytes;
+      });
+    },
+
+    /** Frees the key at once: the request failed without an outcome worth replaying, and wrote nothing that a retry would need. */
     async release(lease: Lease): Promise<void> {
       await unlessTakenOver(() => request((db, options) => db.send(new DeleteCommand({ TableName: tableName(), Key: key(lease.scope), ...mine(lease) }), options)));
+    },
+
+    /**
+     * Ends the lease at once but keeps the key for this request: it failed after writing what a
+     * retry of the same request must find (a batch's applied rows), so the same request takes the key
+     * over at once, and another is refused as a key used with another request.
+     */
+    async abandon(lease: Lease): Promise<void> {
+      await unlessTakenOver(() =>
+        request((db, options) =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: key(lease.scope),
+              UpdateExpression: 'SET leaseUntil = :ended',
+              ...mine(lease),
+              ExpressionAttributeValues: { ...mine(lease).ExpressionAttributeValues, ':ended': 0 },
+            }),
+            options,
+          ),
+        ),
+      );
     },
   };
 }

@@ -103,18 +103,47 @@ function planRow(declaration: BatchDeclaration, row: unknown, index: number): Pl
   return { index, op: head.output.op, id: head.output.id, version: head.output.version, input: parsed.output };
 }
 
-/** Two rows of a batch on one record (by id, or by natural key) are a 400 before anything runs. */
-function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]): FieldError[] {
+/**
+ * What records a row names: its id (update, delete), the natural key it creates, upserts or sets
+ * (as the resource compares it), and the record an upsert's key names now (read). Two rows of a
+ * batch naming one record are a 400 before anything runs, in whatever form they name it: rows
+ * applied concurrently would race each other, atomic ones would cancel their own transaction.
+ */
+async function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]): Promise<FieldError[]> {
+  const upsert = declaration.upsert;
+  const claims = rows.map((row) => {
+    const named: string[] = [];
+    if (row.id !== undefined) named.push(`id ${row.id}`);
+    const keyValue = upsert && (row.input as Record<string, unknown>)[upsert.field];
+    if (upsert && typeof keyValue === 'string') named.push(`${upsert.field} ${upsert.key(row.input as never)}`);
+    return named;
+  });
+  // An upsert updates the record its key names: when other rows name records by id, it names that id too.
+  if (upsert && rows.some((row) => row.id !== undefined)) {
+    const upserts = rows.flatMap((row, k) => (row.op === 'upsert' ? [k] : []));
+    await inTurns(upserts, async (k) => {
+      const owner = await upsert.find(rows[k]!.input as never);
+      if (owner !== undefined) claims[k]!.push(`id ${owner}`);
+    });
+  }
   const seen = new Map<string, number>();
   const errors: FieldError[] = [];
-  for (const row of rows) {
-    const record = row.id !== undefined ? `id ${row.id}` : row.op === 'upsert' ? `${declaration.upsert!.field} ${declaration.upsert!.key(row.input as never)}` : undefined;
-    if (record === undefined) continue;
-    const first = seen.get(record);
-    if (first === undefined) seen.set(record, row.index);
-    else errors.push({ field: `rows[${row.index}]`, message: `is on the same record as rows[${first}] (${record}): send one row per record` });
+  for (const [k, row] of rows.entries()) {
+    const clash = claims[k]!.find((record) => seen.has(record));
+    if (clash !== undefined) errors.push({ field: `rows[${row.index}]`, message: `is on the same record as rows[${seen.get(clash)}] (${clash}): send one row per record` });
+    else for (const record of claims[k]!) seen.set(record, row.index);
   }
   return errors;
+}
+
+/** Runs `work` for every item, CONCURRENCY at once. */
+async function inTurns<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
 }
 
 interface Applied {
@@ -256,7 +285,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     const planned = body.rows.map((row, index) => planRow(declaration, row, index));
     authorizeOps(caller, declaration.grant, planned);
     const ready = planned.filter((row): row is Ready => 'input' in row);
-    const duplicates = sameRecords(declaration, ready);
+    const duplicates = await sameRecords(declaration, ready);
     if (duplicates.length) throw new InvalidInput(duplicates);
     const refused = planned.filter((row): row is Exclude<Planned, Ready> => 'problem' in row).map((row) => failure(row.index, row.problem, row.id));
     const run =
@@ -277,7 +306,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     .use(quotaPerKey())
     // A batch costs one unit a row: the one quotaPerKey admitted, and the rest, before anything is written.
     .use(chargeUnits((request) => Math.max(0, rowCountOf(request) - 1)))
-    .use(idempotency())
+    .use(idempotency({ keepOnFailure: true }))
     .use(utf8Body())
     .use(jsonRequest())
     .use(exactJsonBody());

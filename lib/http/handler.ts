@@ -177,7 +177,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     .use(authenticate())
     .use(quotaPerKey())
     .use(authorize(route.permission));
-  if (route.idempotent) handler.use(idempotency((row) => rowResponse(route, row)));
+  if (route.idempotent) handler.use(idempotency({ replay: (row) => rowResponse(route, row) }));
   if (route.refusesIdempotencyKey) handler.use(refusingIdempotencyKey(route.refusesIdempotencyKey));
   if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(exactJsonBody());
   // The route and schemas travel with the handler: the OpenAPI document is built from them.

@@ -6,10 +6,13 @@
  * record is written exactly once, and a retry with the same request replays the answer.
  *   - same key, same request (method, path, query string, body), within 24 h: the first answer;
  *   - same key, another request: 409; the first attempt still running: 409 + Retry-After;
- *   - a refusal (4xx) is recorded and replayed too; a 5xx frees the key at once (or its lease ends).
+ *   - a refusal (4xx) is recorded and replayed too; a 5xx frees the key at once (or its lease ends),
+ *     except a batch's, which keeps the key for the same request (`keepOnFailure`): its rows'
+ *     markers, made under the request's fingerprint, speak for that request alone.
  * The request is kept only as an HMAC under a server key.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { defineIdempotencyStore, type Lease } from '../db/idempotency-store.js';
 import type { OutcomeRecorder, WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
@@ -28,9 +31,15 @@ const LEASE_MARGIN_MS = 1_000;
 
 /**
  * What a key's record holds: the row a create answered, as JSON text (a DynamoDB map keeps no order
- * of its keys, and a replay is the first answer byte for byte), or a refusal's response.
+ * of its keys, and a replay is the first answer byte for byte), a refusal's or a batch's response,
+ * or, for a response too large for the record's item, how many gzipped parts of it lie beside.
  */
-type Outcome = { rowJson: string } | { response: HttpResponse };
+type Outcome = { rowJson: string } | { response: HttpResponse } | { responseParts: number };
+
+/** A response kept in the record itself up to this size (an item holds 400 KB); past it, gzipped in parts. */
+const INLINE_RESPONSE_BYTES = 256 * 1024;
+/** One part of a large response: an item of its own. */
+const PART_BYTES = 350 * 1024;
 
 const store = defineIdempotencyStore<Outcome>(IDEMPOTENCY_TTL_SECONDS);
 
@@ -53,20 +62,47 @@ export const outcomeRecorder =
   (row) =>
     store.recordStep(lease, { rowJson: JSON.stringify(row) });
 
-/** Records a whole answer (a batch's) under the key whose lease this request holds, for a retry to replay. */
-export const recordAnswer = (lease: Lease, response: HttpResponse): Promise<void> => store.complete(lease, { response });
+/**
+ * Records a whole answer (a batch's) under the key whose lease this request holds, for a retry to
+ * replay, whatever its size: past what the record's item holds, gzipped in parts beside it.
+ */
+export async function recordAnswer(lease: Lease, response: HttpResponse): Promise<void> {
+  const json = JSON.stringify(response);
+  if (Buffer.byteLength(json) <= INLINE_RESPONSE_BYTES) return store.complete(lease, { response });
+  const packed = gzipSync(json);
+  const parts = Array.from({ length: Math.ceil(packed.length / PART_BYTES) }, (_, k) => packed.subarray(k * PART_BYTES, (k + 1) * PART_BYTES));
+  await store.writeParts(lease, parts);
+  await store.complete(lease, { responseParts: parts.length });
+}
 
-/** The step that marks row `index` of a batch applied, under the batch's key (RowApplied when an attempt did before). */
-export const batchRowMarker = (lease: Lease, index: number, row: Row | undefined): WriteStep => store.rowMarkerStep(lease.scope, index, row && JSON.stringify(row));
+/** The step that marks row `index` of a batch applied, under the batch's lease (RowApplied when an attempt did before). */
+export const batchRowMarker = (lease: Lease, index: number, row: Row | undefined): WriteStep => store.rowMarkerStep(lease, index, row && JSON.stringify(row));
 
-/** The rows of a batch earlier attempts under its key applied, with the row each recorded. */
+/** The rows of this batch that earlier attempts of the same request applied, with the row each recorded. */
 export async function appliedBatchRows(lease: Lease, count: number): Promise<Map<number, Row | undefined>> {
-  const applied = await store.appliedRows(lease.scope, count);
+  const applied = await store.appliedRows(lease, count);
   return new Map([...applied].map(([index, marker]) => [index, marker.rowJson === undefined ? undefined : (JSON.parse(marker.rowJson) as Row)]));
 }
 
-/** `replay` turns a recorded row back into the answer the create gave (a batch records whole answers: none). */
-export const idempotency = (replay?: (row: Row) => HttpResponse): HttpMiddleware => ({
+/** The answer a record holds: its row as the route answers it (`replay`), or the response it recorded. */
+async function recordedAnswer(scope: string, found: { fingerprint: string; outcome: Outcome }, replay: ((row: Row) => HttpResponse) | undefined): Promise<HttpResponse> {
+  const { outcome } = found;
+  if ('rowJson' in outcome && replay) return replay(JSON.parse(outcome.rowJson) as Row);
+  if ('responseParts' in outcome) return JSON.parse(gunzipSync(Buffer.concat(await store.readParts(scope, found.fingerprint, outcome.responseParts))).toString('utf8')) as HttpResponse;
+  return (outcome as { response: HttpResponse }).response;
+}
+
+export interface IdempotencyOptions {
+  /** Turns a recorded row back into the answer the create gave (a batch records whole answers: none). */
+  replay?: (row: Row) => HttpResponse;
+  /**
+   * After a failure (5xx), keep the key for this request instead of freeing it: a batch may have
+   * applied rows that only a retry of the same request may finish; another request is then a 409.
+   */
+  keepOnFailure?: boolean;
+}
+
+export const idempotency = ({ replay, keepOnFailure = false }: IdempotencyOptions = {}): HttpMiddleware => ({
   before: async (request) => {
     const idempotencyKey = header(request.event, 'idempotency-key');
     if (idempotencyKey === undefined) return undefined;
@@ -86,7 +122,7 @@ export const idempotency = (replay?: (row: Row) => HttpResponse): HttpMiddleware
       });
     }
     // The recorded answer: the handler does not run again.
-    const answer = 'rowJson' in found.outcome && replay ? replay(JSON.parse(found.outcome.rowJson) as Row) : (found.outcome as { response: HttpResponse }).response;
+    const answer = await recordedAnswer(scope, { fingerprint: found.fingerprint, outcome: found.outcome }, replay);
     return { ...answer, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } };
   },
   onError: async (request) => {
@@ -94,7 +130,7 @@ export const idempotency = (replay?: (row: Row) => HttpResponse): HttpMiddleware
     if (!lease) return;
     const response = problemResponse(toProblem(request.error));
     try {
-      if ((response.statusCode ?? 500) >= 500) await store.release(lease);
+      if ((response.statusCode ?? 500) >= 500) await (keepOnFailure ? store.abandon(lease) : store.release(lease));
       else await store.complete(lease, { response });
     } catch (error) {
       // DynamoDB is out of reach: the lease ends on its own, and the request's own answer stands.
