@@ -13,8 +13,25 @@ export const ARGON2_PARAMETERS = { memorySize: 19_456, iterations: 2, parallelis
 
 const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMETERS.memorySize},t=${ARGON2_PARAMETERS.iterations},p=${ARGON2_PARAMETERS.parallelism}$`;
 
+/** What an Argon2id hash is computed from: the password, its salt, and the parameters. */
+export type Argon2Input = { password: string; salt: Uint8Array } & typeof ARGON2_PARAMETERS;
+/** Computes an encoded Argon2id hash. */
+export type Argon2Hasher = (input: Argon2Input) => Promise<string>;
+
+/**
+ * Here, on the thread that serves: a Lambda container serves one request at a time. The local
+ * runtime, whose one process serves every route, hands hashes to worker threads instead
+ * (lib/local/password-workers.ts), so that hashing never stalls the other requests.
+ */
+let computeArgon2: Argon2Hasher = (input) => argon2id({ ...input, outputType: 'encoded' });
+
+/** Computes the hashes of this process with `hasher` from now on (the local runtime's worker threads). */
+export function usePasswordHasher(hasher: Argon2Hasher): void {
+  computeArgon2 = hasher;
+}
+
 export async function hashPassword(password: string): Promise<string> {
-  return argon2id({ password, salt: randomBytes(16), ...ARGON2_PARAMETERS, outputType: 'encoded' });
+  return computeArgon2({ password, salt: randomBytes(16), ...ARGON2_PARAMETERS });
 }
 
 export interface Verification {

@@ -13,7 +13,7 @@ import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/index.js';
 import type { BatchDeclaration } from '../batch.js';
 import { actingAs } from '../db/changes.js';
-import { Conflict, WriteConflict } from '../db/errors.js';
+import { Conflict, NotFound, WriteConflict } from '../db/errors.js';
 import { RowApplied } from '../db/idempotency-store.js';
 import { collectingWrites, markingWrites, retryOnConflict, StepFailed, writeSteps, type WriteStep } from '../db/transactions.js';
 import { InvalidInput, type FieldError } from '../errors.js';
@@ -25,7 +25,7 @@ import type { Row } from '../row.js';
 import { routeByName, type Access, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
 import { bodyLimit } from './body-limit.js';
-import { withinBudget } from './budget.js';
+import { budgetOf, withinBudget } from './budget.js';
 import { problemErrors, toProblem } from './errors.js';
 import { exactJsonBody } from './exact-numbers.js';
 import { appliedBatchRows, batchRowMarker, idempotency, recordAnswer } from './idempotency.js';
@@ -169,19 +169,21 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
       case 'delete':
         await remove(row.id!, row.version);
         return { status: statusOf('delete'), id: row.id! };
-      case 'upsert': {
-        // A create that meets the key taken meanwhile (another writer's create) updates it instead.
-        for (let attempt = 0; ; attempt++) {
+      case 'upsert':
+        // Other writers (another batch's upserts) may take the key between the look and the create,
+        // or delete the record between the look and the update: look again, until the request's
+        // budget ends (its DynamoDB calls then end as Unavailable, a 503).
+        for (;;) {
           const found = await upsert!.find(row.input);
-          if (found !== undefined) return { status: statusOf('update'), id: found, row: (await upsert!.update(found, row.input, lang)) ?? undefined };
           try {
+            if (found !== undefined) return { status: statusOf('update'), id: found, row: (await upsert!.update(found, row.input, lang)) ?? undefined };
             const created = await create.run(row.input, lang);
             return { status: statusOf('create'), id: Number(created.ID), row: created };
           } catch (error) {
-            if (!(error instanceof Conflict && error.field === upsert!.field) || attempt > 0) throw error;
+            const lostTheRace = found === undefined ? error instanceof Conflict && error.field === upsert!.field : error instanceof NotFound;
+            if (!lostTheRace) throw error;
           }
         }
-      }
     }
   }
 
@@ -208,9 +210,17 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     return errors ? new HttpProblem(problem.status, problem.body.detail, { errors: inRow(row.index, errors) }) : problem;
   };
 
-  /** Each row in its own transaction, CONCURRENCY at once; under a key, each marked, and those applied before replayed. */
+  /**
+   * Each row in its own transaction, CONCURRENCY at once; under a key, each marked, and those applied
+   * before replayed. A row starts only while the batch's time left holds a typical row so far (the
+   * median: a row retried under conflicts is not typical) and a margin: else it is a 503 that was not
+   * applied (sent again, it runs), rather than one cut off mid-way.
+   */
   async function applyEach(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
     const lease = context.idempotencyLease;
+    const endsAt = Date.now() + budgetOf(context);
+    const rowTimes: number[] = [];
+    const typicalRowMs = () => [...rowTimes].sort((a, b) => a - b)[Math.floor(rowTimes.length / 2)] ?? 0;
     // The markers of this batch's rows only (one batch read): those an earlier attempt applied.
     const markers = () => appliedBatchRows(lease!, Math.max(...rows.map((row) => row.index)) + 1);
     const before = lease && rows.length ? await markers() : new Map<number, Row | undefined>();
@@ -218,9 +228,13 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     const queue = [...rows];
     const runOne = async (row: Ready): Promise<BatchResult> => {
       if (before.has(row.index)) return result(row.index, await replayed(row, before.get(row.index), lang));
+      const started = Date.now();
+      if (endsAt - started < typicalRowMs() + ROW_MARGIN_MS) return failure(row.index, outOfTime(), row.id);
       try {
         const work = () => apply(row, lang);
-        return result(row.index, await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work()));
+        const applied = await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work());
+        rowTimes.push(Date.now() - started);
+        return result(row.index, applied);
       } catch (error) {
         if (error instanceof RowApplied) return result(row.index, await replayed(row, (await markers()).get(row.index), lang));
         return failure(row.index, problemOf(row, error), row.id);
@@ -312,6 +326,12 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     .use(exactJsonBody());
   return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { body: BatchBody } });
 }
+
+/** What a row needs beyond the longest row so far to start: its writes' round trips on a slow day. */
+const ROW_MARGIN_MS = 1_000;
+
+/** A row the batch's time did not leave room for: not applied, for the client to send again. */
+const outOfTime = () => new HttpProblem(503, "not applied: the batch's time ran out before this row; send it again");
 
 /** In an atomic batch that failed, a row that would have been applied was not (RFC 4918's Failed Dependency). */
 const notApplied = () => new HttpProblem(424, 'not applied: another row of this atomic batch failed');

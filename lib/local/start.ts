@@ -17,6 +17,7 @@ import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { webhookWorker } from '../webhooks/worker.js';
 import { placeChanges } from '../changes/placer.js';
+import { hashPasswordsInWorkers } from './password-workers.js';
 
 /** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
 function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   // One process serves every route here: checking keys each second costs next to nothing, and an
   // `npm run api-key -- revoke` or `quota` then takes effect at once, not after a Lambda's 30 s.
   process.env.STORE_API_KEY_CACHE_SECONDS ??= '1';
+  // One process serves every route: a password's hash, some 50 ms of CPU, goes to a worker thread.
+  hashPasswordsInWorkers();
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
   await mkdir(dataDir, { recursive: true });
