@@ -22,6 +22,7 @@ interface Client {
   POST(path: string, init?: object): Promise<{ data?: any; response: Response }>;
   paginate(path: string, query?: object): AsyncGenerator<any>;
   followChanges(options: { cursor: string; onCursor?: (cursor: string) => void; resource?: string; pollMs?: number; signal?: AbortSignal }): AsyncGenerator<any>;
+  batch(path: string, rows: unknown[], options?: { rounds?: number; pauseMs?: number }): Promise<Array<{ INDEX: number; STATUS: number; ID: number | null; ROW?: any; PROBLEM?: any }>>;
 }
 interface ClientModule {
   createStoreClient(options: { baseUrl: string; apiKey: string; secureKey: string; timeoutMs?: number; fetch?: typeof fetch }): Client;
@@ -139,6 +140,35 @@ describe('@store-api/client', () => {
     expect(after).toContain(later);
     expect(after).not.toContain(first);
   });
+
+  it('sends any number of rows with batch(), in batches of 100, and sends again the rows answered 503 until each is applied', async () => {
+    const run = `MANY-${Date.now()}`;
+    const rows = Array.from({ length: 250 }, (_, n) => ({ op: 'upsert', ...product(`${run}-${n}`) }));
+    /** Each request's rows: its first row's number and how many (`0+100`). */
+    const sent: string[] = [];
+    const recording = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        const sentRows = (JSON.parse(new TextDecoder().decode(init.body as Uint8Array)) as { rows: Array<{ ref: string }> }).rows;
+        sent.push(`${sentRows[0]!.ref.slice(run.length + 1)}+${sentRows.length}`);
+      }
+      return fetch(input, init);
+    };
+    const batching = module.createStoreClient({ baseUrl, apiKey, secureKey, fetch: recording });
+    // DynamoDB stalls through the first batch's budget (2 s): its rows answer 503, applied or not, and are sent again.
+    proxy.stallOn('DynamoDB_20120810.TransactWriteItems');
+    const released = new Promise((resolve) => setTimeout(() => resolve(proxy.pass()), 2_600));
+    const results = await batching.batch('/api/products/batch', rows, { pauseMs: 200 });
+    await released;
+    expect(results.map((result) => result.INDEX)).toEqual(rows.map((_, index) => index));
+    expect(results.filter((result) => result.STATUS !== 201 && result.STATUS !== 204)).toEqual([]);
+    // Batches of 100 at most, the first three the rows in order; then batches of the rows answered 503 only.
+    const counts = sent.map((request) => Number(request.split('+')[1]));
+    expect(Math.max(...counts)).toBe(100);
+    expect(sent.filter((request) => !['0+100', '100+100', '200+50'].includes(request)).length).toBeGreaterThan(0);
+    const { data: made } = await client.GET('/api/products', { params: { query: { ref: `${run}-7` } } });
+    expect(made).toHaveLength(1);
+    expect(results[7]).toMatchObject({ ID: made[0].ID });
+  }, 60_000);
 
   it('waits out a 429 for as long as Retry-After says, then gets its answer', async () => {
     // `npm run api-key` as a user runs it beside npm start (not synchronously: the proxy it goes through runs in this process).

@@ -5,7 +5,8 @@
  * `Idempotency-Key` on every create and batch, kept across its retries; retries with backoff and
  * jitter on network errors, 429 and 503, honouring `Retry-After`, for requests safe to repeat only;
  * a time-out per attempt and the caller's `AbortSignal`; problems thrown as `StoreApiError`;
- * `paginate` and `followChanges` as async iterators. `verifyWebhook` is in `@store-api/client/webhooks`.
+ * `paginate` and `followChanges` as async iterators; `batch` for any number of rows.
+ * `verifyWebhook` is in `@store-api/client/webhooks`.
  */
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema.js';
@@ -131,6 +132,23 @@ type ListQuery<P extends ListPath> = Omit<NonNullable<Get<P> extends { parameter
 
 export type ChangeRow = RowOf<'/api/changes'>;
 
+type Post<P extends keyof paths> = paths[P] extends { post: infer Operation } ? Operation : never;
+/** The batch routes: `/api/products/batch`, `/api/customers/batch`, `/api/categories/batch`. */
+export type BatchPath = Extract<keyof paths, `/api/${string}/batch`>;
+/** One result of a batch: the row's status, id, and its loop row or its problem. */
+export type BatchResultOf<P extends BatchPath> = Post<P> extends { responses: { 200: { content: { 'application/json': (infer Result)[] } } } } ? Result : never;
+
+/** The most rows one batch request takes (CONTRACT §14). */
+export const BATCH_ROWS = 100;
+
+export interface BatchOptions {
+  /** Rounds of sending again the rows answered 429 or 503 (default 5). */
+  rounds?: number;
+  /** The wait before a round when the API named none, in ms (default 1 000). */
+  pauseMs?: number;
+  signal?: AbortSignal;
+}
+
 export interface FollowOptions {
   /** Where to start: a cursor handed to `onCursor` before, or `now`. */
   cursor: string;
@@ -173,6 +191,13 @@ export function createStoreClient(options: StoreClientOptions) {
     return { rows: (data as unknown[] | undefined) ?? [], next: response.headers.get('X-Next-Cursor') ?? undefined };
   }
 
+  /** One batch request of `rows`, its results in their order (the whole request retried as any keyed create). */
+  async function sendBatch(path: BatchPath, rows: readonly unknown[], signal?: AbortSignal): Promise<{ results: Array<{ INDEX: number; STATUS: number }>; retryAfter: number | undefined }> {
+    const post = client.POST as (path: string, init: { body: { rows: readonly unknown[] }; signal?: AbortSignal }) => Promise<{ data?: unknown; response: Response }>;
+    const { data, response } = await post(path, { body: { rows }, ...(signal ? { signal } : {}) });
+    return { results: data as Array<{ INDEX: number; STATUS: number }>, retryAfter: retryAfterOf(response) };
+  }
+
   return {
     GET: client.GET,
     POST: client.POST,
@@ -187,6 +212,41 @@ export function createStoreClient(options: StoreClientOptions) {
         for (const row of rows) yield row as RowOf<P>;
         cursor = next;
       } while (cursor);
+    },
+
+    /**
+     * Any number of rows through a batch route: sent in batches of 100, one after another (so that
+     * rows of one record in different batches never race); the rows answered 429 or 503 (not
+     * applied, or unknown under the batch's own Idempotency-Key) sent again, in a batch of their own,
+     * after Retry-After, for `rounds` rounds at most. One result per row, in the rows' order, `INDEX`
+     * its place in `rows`. A whole batch refused (400, 403, 409...) throws its StoreApiError.
+     */
+    async batch<P extends BatchPath>(path: P, rows: readonly unknown[], batchOptions: BatchOptions = {}): Promise<BatchResultOf<P>[]> {
+      const results: Array<{ INDEX: number; STATUS: number } | undefined> = new Array(rows.length);
+      let pending = rows.map((_, index) => index);
+      const rounds = batchOptions.rounds ?? 5;
+      for (let round = 0; pending.length && round <= rounds; round++) {
+        let wait: number | undefined;
+        const again: number[] = [];
+        for (let start = 0; start < pending.length; start += BATCH_ROWS) {
+          const chunk = pending.slice(start, start + BATCH_ROWS);
+          const answer = await sendBatch(
+            path,
+            chunk.map((index) => rows[index]),
+            batchOptions.signal,
+          );
+          wait = answer.retryAfter ?? wait;
+          for (const result of answer.results) {
+            const index = chunk[result.INDEX]!;
+            results[index] = { ...result, INDEX: index };
+            if (result.STATUS === 429 || result.STATUS === 503) again.push(index);
+          }
+        }
+        pending = again;
+        if (pending.length && round < rounds)
+          await pause(Math.min(options.maxDelayMs ?? 60_000, wait !== undefined ? wait * 1000 : (batchOptions.pauseMs ?? 1_000)), batchOptions.signal ?? new AbortController().signal);
+      }
+      return results as BatchResultOf<P>[];
     },
 
     /**
