@@ -11,7 +11,7 @@
  * behind on its data dir).
  */
 import { setTimeout as pause } from 'node:timers/promises';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
@@ -66,20 +66,63 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
-  const client = createDynamoDbClient(endpoint);
-  const deadline = Date.now() + timeoutMs;
-  try {
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}): ${output().trim().slice(-600)}`);
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${(error as Error).message}`);
-        await pause(150);
+/** The default of STORE_START_TIMEOUT_SECONDS: what a cold JVM on a loaded 2-core machine was seen to need, thrice. */
+const START_TIMEOUT_SECONDS = 180;
+
+/** How long a start waits for DynamoDB to answer (STORE_START_TIMEOUT_SECONDS, default 180 s). */
+export function startTimeoutMs(): number {
+  const seconds = Number(process.env.STORE_START_TIMEOUT_SECONDS ?? START_TIMEOUT_SECONDS);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : START_TIMEOUT_SECONDS) * 1000;
+}
+
+/** A line every this often while a start waits. */
+const PROGRESS_EVERY_MS = 10_000;
+
+export interface WaitOptions {
+  /** What is waited for, for the progress lines and the error (`DynamoDB Local`, `DynamoDB at <endpoint>`). */
+  what: string;
+  /** Gives up at once with this error when it returns one (the process that should answer died). */
+  gone?: () => Error | undefined;
+  /** Where progress lines go (none by default). */
+  say?: (line: string) => void;
+  timeoutMs?: number;
+  /** Which failures mean "not yet" (default: any); another is thrown at once. */
+  retryable?: (error: unknown) => boolean;
+}
+
+/**
+ * Waits until `attempt` succeeds, trying again while it fails, for as long as a loaded machine needs
+ * (`timeoutMs`, default startTimeoutMs()), saying every 10 s that it waits and how long it will.
+ */
+export async function waitPatiently<T>(attempt: () => Promise<T>, { what, gone, say, timeoutMs = startTimeoutMs(), retryable = () => true }: WaitOptions): Promise<T> {
+  const started = Date.now();
+  let nextLine = started + PROGRESS_EVERY_MS;
+  for (;;) {
+    const dead = gone?.();
+    if (dead) throw dead;
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error)) throw error;
+      const waited = Date.now() - started;
+      if (waited > timeoutMs) {
+        throw new Error(`${what} did not answer within ${Math.round(timeoutMs / 1000)} s (STORE_START_TIMEOUT_SECONDS): ${(error as Error).message}`);
       }
+      if (Date.now() >= nextLine) {
+        say?.(`waiting for ${what}: ${Math.round(waited / 1000)} s so far, up to ${Math.round(timeoutMs / 1000)} s (STORE_START_TIMEOUT_SECONDS) (${(error as Error).message})`);
+        nextLine += PROGRESS_EVERY_MS;
+      }
+      await pause(250);
     }
+  }
+}
+
+/** Waits until DynamoDB at `endpoint` answers a request (a cold JVM, a service still starting). */
+export async function waitUntilAnswering(endpoint: string, options: WaitOptions): Promise<void> {
+  // Each attempt bounded, so that one lost on a loaded machine is tried again rather than waited on.
+  const client = createDynamoDbClient(endpoint, 5_000);
+  try {
+    await waitPatiently(() => client.send(new ListTablesCommand({ Limit: 1 })), options);
   } finally {
     client.destroy();
   }
@@ -95,8 +138,11 @@ function distribution(): string {
 
 const launcher = path.join(path.dirname(fileURLToPath(import.meta.url)), 'LoopbackDynamoDbLocal.java');
 
-/** Starts DynamoDB Local on `port` (else a free one), keeping its data in `dataDir` (else in memory). */
-export async function startDynamoDbLocal(options: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> {
+/**
+ * Starts DynamoDB Local on `port` (else a free one), keeping its data in `dataDir` (else in memory),
+ * and waits for it to answer for as long as a loaded machine needs (`say` gets the progress lines).
+ */
+export async function startDynamoDbLocal(options: { port?: number; dataDir?: string; say?: (line: string) => void } = {}): Promise<DynamoDbLocal> {
   const { sourceFiles } = checkJava();
   const port = options.port ?? (await freePort());
   const home = distribution();
@@ -129,7 +175,11 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
     }
   };
   try {
-    await waitUntilReady(endpoint, child, () => output);
+    await waitUntilAnswering(endpoint, {
+      what: `DynamoDB Local on ${endpoint}`,
+      gone: () => (child.exitCode !== null || child.signalCode !== null ? new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}): ${output.trim().slice(-600)}`) : undefined),
+      ...(options.say ? { say: options.say } : {}),
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -156,7 +206,7 @@ const RESTART_WINDOW_MS = 60_000;
  * answers 503, as it does when DynamoDB is unavailable.
  */
 export async function superviseDynamoDbLocal(options: { port?: number; dataDir: string }, events: SupervisionEvents): Promise<DynamoDbLocal> {
-  let current = await startDynamoDbLocal(options);
+  let current = await startDynamoDbLocal({ ...options, say: events.say });
   const { port, endpoint, loopbackOnly } = current;
   let stopping = false;
   const restarts: number[] = [];
@@ -172,7 +222,7 @@ export async function superviseDynamoDbLocal(options: { port?: number; dataDir: 
       }
       events.say(`DynamoDB Local stopped (${signal ?? `exit code ${code}`}): starting it again on ${endpoint}`);
       try {
-        current = await startDynamoDbLocal({ port, dataDir: options.dataDir });
+        current = await startDynamoDbLocal({ port, dataDir: options.dataDir, say: events.say });
       } catch (error) {
         events.giveUp(new Error(`DynamoDB Local could not be started again: ${(error as Error).message}`));
         return;

@@ -4,7 +4,9 @@
  * reference data when missing, makes sure an API key exists, and stops everything on SIGINT/SIGTERM.
  * With STORE_LOCAL_CONFLICTS=1 it talks to DynamoDB through the conflict-faithful proxy
  * (conflict-proxy.ts: transactions refused as DynamoDB refuses them, each held
- * STORE_LOCAL_CONFLICT_HOLD_MS, default 5).
+ * STORE_LOCAL_CONFLICT_HOLD_MS, default 5). It waits for DynamoDB (its own or the one given) and for
+ * the table's setup as long as a loaded machine needs, up to STORE_START_TIMEOUT_SECONDS (default
+ * 180), with a line every 10 s.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +14,8 @@ import { tableName } from '../db/client.js';
 import { setUpTable } from './setup.js';
 import { useDataDirSecret } from './server-secret.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
-import { endpointFile, JavaMissingError, superviseDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { endpointFile, JavaMissingError, superviseDynamoDbLocal, waitPatiently, waitUntilAnswering, type DynamoDbLocal } from './dynamodb-local.js';
+import { Unavailable } from '../db/errors.js';
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { webhookWorker } from '../webhooks/worker.js';
@@ -98,6 +101,9 @@ async function main(): Promise<void> {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     // `npm run api-key` finds the running DynamoDB Local through this file.
     await writeFile(endpointFile(dataDir), dynamo.endpoint);
+  } else {
+    // A DynamoDB started beside this one (a compose file, a CI service) may still be starting.
+    await waitUntilAnswering(process.env.DYNAMODB_ENDPOINT, { what: `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`, say: (line) => console.error(line) });
   }
   if (process.env.STORE_LOCAL_CONFLICTS === '1') {
     const holdMs = Number(process.env.STORE_LOCAL_CONFLICT_HOLD_MS ?? 5);
@@ -109,7 +115,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
-    await setUpTable();
+    // The setup's first writes meet a cold DynamoDB: each is tried again (the setup is idempotent) while it is unavailable.
+    await waitPatiently(setUpTable, { what: 'the table to be set up', say: (line) => console.error(line), retryable: (error) => error instanceof Unavailable });
 
     const bootstrap = process.env.STORE_BOOTSTRAP_API_KEY;
     let created: { apiKey: string; secureKey: string } | undefined;
