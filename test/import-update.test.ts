@@ -204,4 +204,16 @@ describe('npm run import -- --update', () => {
     expect(last.report!.records['tax rule'].deleted).toEqual([3]);
     expect((await get('/api/tax-rules/3')).status).toBe(404);
   }, 90_000);
+
+  it('says in a dry run what the run then does with a record deleted through the API since it was imported: skipped, its history kept', async () => {
+    expect((await del('/api/customers/60')).status).toBe(204);
+    const dry = await runImport(['--from', storeUrl, '--update', '--dry-run']);
+    const run = await runImport(['--from', storeUrl, '--update']);
+    const skippedOf = (report: typeof dry.report) => report!.skipped.find((record) => record.kind === 'customer' && record.id === 60);
+    expect(skippedOf(run.report)).toMatchObject({
+      problems: [{ field: 'customer.id', message: 'customer 60 was deleted since it was made, and its history is kept: it is not made again under its id' }],
+    });
+    expect(skippedOf(dry.report)).toEqual(skippedOf(run.report));
+    expect(dry.report!.records.customer).toEqual(run.report!.records.customer);
+  }, 60_000);
 });

@@ -57,12 +57,57 @@ describe('npm run smoke', () => {
       expect(smoke.stdout).toContain('ok    health');
       expect(smoke.stdout).toContain('FAIL  signed read: GET /api/tax-rules?limit=1 answers 200 with loop rows: answered 503, not 200');
       expect(smoke.stdout).toContain('FAIL  create');
-      expect(smoke.stdout).toContain('skip  read and delete');
+      // A create answered 503 may have been applied: the rule is looked for, and, the rules not listed, named.
+      expect(smoke.stdout).toContain('left behind: perhaps a tax rule titled "store-api smoke ');
+      expect(smoke.stdout).toContain("its create's outcome is unknown, and the rules could not be listed to find it");
       const unkeyed = await run(['lib/cli/smoke.ts', '--url', url], {});
       expect(unkeyed.code).toBe(2);
       expect(unkeyed.stderr).toContain('STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url');
     } finally {
       failing.close();
     }
+  }, 60_000);
+
+  it('deletes its rule whatever failed: a delete answered 503 is tried again, and one that never succeeds names the rule left behind', async () => {
+    // A store that makes the rule, reads it, and answers its delete 503 `failures` times.
+    const store = (failures: number) => {
+      let title = '';
+      let deletes = 0;
+      const server = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => (body += chunk));
+        request.on('end', () => {
+          const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+          const path = (request.url ?? '').split('?')[0];
+          if (path === '/api') return response.writeHead(200).end('OK');
+          if (request.method === 'POST') {
+            title = (JSON.parse(body) as { i18n: Array<{ title: string }> }).i18n[0]!.title;
+            return json(201, [{ ID: 7, TITLE: title }]);
+          }
+          if (request.method === 'DELETE') return ++deletes <= failures ? json(503, { status: 503 }) : response.writeHead(204).end();
+          if (path === '/api/tax-rules/7') return deletes > failures ? json(404, { status: 404 }) : json(200, [{ ID: 7, TITLE: title }]);
+          return json(200, []);
+        });
+      });
+      return { server, deletes: () => deletes };
+    };
+    const smokeAgainst = async (failures: number) => {
+      const { server, deletes } = store(failures);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const smoke = await run(['lib/cli/smoke.ts', '--url', `http://127.0.0.1:${(server.address() as { port: number }).port}`], { STORE_SMOKE_KEY: `${'A'.repeat(25)}:${'0'.repeat(48)}` });
+        return { ...smoke, deletes: deletes() };
+      } finally {
+        server.close();
+      }
+    };
+    const once = await smokeAgainst(1);
+    expect(once.code, once.stdout).toBe(0);
+    expect(once.deletes).toBe(2);
+    const never = await smokeAgainst(100);
+    expect(never.code).toBe(1);
+    expect(never.deletes).toBe(4);
+    expect(never.stdout).toContain('FAIL  delete: DELETE /api/tax-rules/7');
+    expect(never.stdout).toMatch(/left behind: tax rule 7 "store-api smoke [^"]+": its delete answered 503: .* \(4 attempts\); delete it with DELETE \/api\/tax-rules\/7/);
   }, 60_000);
 });

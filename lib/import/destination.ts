@@ -507,15 +507,20 @@ export class Destination {
     } catch (error) {
       if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
       if (!(error instanceof Conflict)) throw error;
-      if (error.field !== undefined && GONE[error.field]) return skipped(GONE[error.field]!, error.message);
-      if (error.field !== undefined && kind.unique) {
-        const lock = await readItem(kind.unique.lockKey(kind.unique.valueOf(record)));
-        return this.takenBy(kind, record, lock && kind.unique.ownerOf(lock));
-      }
-      // The id was taken since it was read.
-      const [existing] = await kind.readMany([record.id]);
-      return existing ? this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)) : skipped(`${kind.table}.id`, error.message);
+      return this.refused(kind, record, error);
     }
+  }
+
+  /** What a record's write refused by one of its conditions comes to (the run's and the dry run's verdict alike). */
+  private async refused<R extends Stored>(kind: Writer<R>, record: R, error: Conflict): Promise<Outcome> {
+    if (error.field !== undefined && GONE[error.field]) return skipped(GONE[error.field]!, error.message);
+    if (error.field !== undefined && kind.unique) {
+      const lock = await readItem(kind.unique.lockKey(kind.unique.valueOf(record)));
+      return this.takenBy(kind, record, lock && kind.unique.ownerOf(lock));
+    }
+    // The id was taken since it was read, or its history is kept from a record deleted since it was made.
+    const [existing] = await kind.readMany([record.id]);
+    return existing ? this.alreadyThere(kind.what, kind.table, existing, record, kind.same(existing, record)) : skipped(`${kind.table}.id`, error.message);
   }
 
   private takenBy<R extends Stored>(kind: Writer<R>, record: R, owner: number | undefined): Outcome {
@@ -524,25 +529,39 @@ export class Destination {
     return skipped(unique.column, `${holder} already has ${JSON.stringify(unique.valueOf(record))} (compared case-insensitively)`);
   }
 
-  /** A dry run's verdict: whether the records' unique values are free, in the table and in this run. */
+  /**
+   * A dry run's verdict, from the very steps the run would write: a step that may only create its
+   * item (a lock, a change of the record's history) whose item is there refuses the record as the
+   * run's transaction would; and a unique value is free only once in this run.
+   */
   private async wouldWrite<R extends Stored>(kind: Writer<R>, records: readonly R[]): Promise<Map<number, Outcome>> {
-    if (!kind.unique) return new Map(records.map((record) => [record.id, IMPORTED]));
-    const unique = kind.unique;
-    const keys = records.map((record) => unique.lockKey(unique.valueOf(record)));
-    // A lock item's partition key is the value it holds.
-    const locks = new Map((await readItems(keys)).map((lock) => [lock.pk, lock]));
+    const planned = records.map((record) => ({ record, creates: kind.steps([record]).filter(createsOnly) }));
+    const found = new Map((await readItems(planned.flatMap(({ creates }) => creates.map(keyOfStep)))).map((item) => [keyText(item as Key), item]));
     const outcomes = new Map<number, Outcome>();
-    records.forEach((record, i) => {
-      const key = keys[i]!.pk;
-      const lock = locks.get(key);
-      const claimedBy = this.claimed.get(key);
-      if (lock) outcomes.set(record.id, this.takenBy(kind, record, unique.ownerOf(lock)));
-      else if (claimedBy !== undefined) outcomes.set(record.id, this.takenBy(kind, record, claimedBy));
+    for (const { record, creates } of planned) {
+      const refusing = creates.find((step) => found.has(keyText(keyOfStep(step))));
+      if (refusing) {
+        const error = refusing.onConditionFailed?.(found.get(keyText(keyOfStep(refusing))));
+        outcomes.set(record.id, error instanceof Conflict ? await this.refused(kind, record, error) : skipped(kind.table, error?.message ?? 'refused'));
+        continue;
+      }
+      const unique = kind.unique;
+      const key = unique?.lockKey(unique.valueOf(record)).pk;
+      const claimedBy = key === undefined ? undefined : this.claimed.get(key);
+      if (unique && claimedBy !== undefined) outcomes.set(record.id, this.takenBy(kind, record, claimedBy));
       else {
-        this.claimed.set(key, record.id);
+        if (key !== undefined) this.claimed.set(key, record.id);
         outcomes.set(record.id, IMPORTED);
       }
-    });
+    }
     return outcomes;
   }
 }
+
+/** A step that may only create its item (attribute_not_exists): its item being there refuses the write. */
+const createsOnly = (step: WriteStep): boolean => step.item.Put?.ConditionExpression === 'attribute_not_exists(pk)';
+const keyOfStep = (step: WriteStep): Key => {
+  const item = step.item.Put!.Item as Key;
+  return { pk: item.pk, sk: item.sk };
+};
+const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;

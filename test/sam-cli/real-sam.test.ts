@@ -47,11 +47,16 @@ function npmRunSam(args: string[]): Promise<{ code: number | null; stdout: strin
 }
 
 /** Whether anything accepts a connection at host:port. */
-async function accepts(host: string, port: number): Promise<boolean> {
-  const socket = connect(port, host);
-  const outcome = await Promise.race([once(socket, 'connect').then(() => true), once(socket, 'error').then(() => false)]);
-  socket.destroy();
-  return outcome;
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    const settle = (accepted: boolean) => {
+      socket.destroy();
+      resolve(accepted);
+    };
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
+  });
 }
 
 describe('npm run sam, with SAM CLI and Docker', () => {
