@@ -14,8 +14,10 @@ export default defineConfig({
     // when a test of 20 writers of one item ran out of retries under the load; retries are now
     // bounded by the request's budget.)
     maxWorkers: Math.max(availableParallelism(), 3),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Sized for a loaded runner (beside two CPU-bound processes, a test takes 2 to 3 times as long):
+    // a time-out here says a test hangs, never how fast this machine is (npm run bench says that).
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
     env: {
       // Logs are on, and kept by test/support/table-per-file.ts, which checks that none carries a secret.
       STORE_LOG_LEVEL: 'info',

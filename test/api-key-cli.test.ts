@@ -34,7 +34,7 @@ describe('npm run api-key', () => {
     expect(apiKeyTool('revoke', key.apiKey).status).toBe(0);
     expect((await call('GET', '/api/products', { as: key })).status).toBe(401);
     expect(JSON.parse(apiKeyTool('list').stdout)).toContainEqual(expect.objectContaining({ apiKey: key.apiKey, revokedAt: expect.any(String) }));
-  }, 30_000);
+  }, 180_000);
 
   it('gives the keys it creates the default quota, or the one asked for, and sets or lifts it later', async () => {
     const byDefault = JSON.parse(apiKeyTool('create', '--label', 'storefront', '--grant', 'tax:VIEW').stdout) as { apiKey: string; secureKey: string };
@@ -59,7 +59,7 @@ describe('npm run api-key', () => {
 
     const noQuota = JSON.parse(apiKeyTool('create', '--label', 'trusted job', '--superadmin', '--quota', 'none').stdout) as { apiKey: string; secureKey: string };
     expect((await call('GET', '/api/tax-rules/1', { as: noQuota })).headers['ratelimit-policy']).toBeUndefined();
-  }, 60_000);
+  }, 180_000);
 
   it('refuses a quota that is not N/SECONDS or none, and an unknown key', () => {
     for (const quota of ['0/60', '10/0', '10', 'ten/60', '10/60/2']) {
@@ -68,12 +68,12 @@ describe('npm run api-key', () => {
       expect(refused.stderr).toContain('a quota is N/SECONDS');
     }
     expect(apiKeyTool('quota', 'ABCDEF0123456789ABCDEF012', '10/60').status).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses unknown resources and accesses, a missing profile, and an unknown key to revoke', () => {
     expect(apiKeyTool('create', '--label', 'x', '--grant', 'orders:VIEW').status).toBe(2);
     expect(apiKeyTool('create', '--label', 'x', '--grant', 'tax:READ').status).toBe(2);
     expect(apiKeyTool('create', '--label', 'x').stderr).toContain('--superadmin or at least one --grant');
     expect(apiKeyTool('revoke', 'ABCDEF0123456789ABCDEF012').status).toBe(1);
-  }, 30_000);
+  }, 180_000);
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
   });
   await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
-}, 120_000);
+}, 180_000);
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
@@ -110,5 +110,5 @@ describe('the synthesized functions', () => {
       const invocation = await runBuilt(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!, path.resolve(eventFile(sample.route)));
       expect(invocation.response?.statusCode, `${sample.route}: ${invocation.response?.body}`).toBe(fn.route.status);
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -37,5 +37,5 @@ describe('concurrent batches of upserts over shared refs', () => {
       expect(found[0].VERSION).toBe(batches.filter((batchRefs) => batchRefs.includes(ref)).length);
     }
     expect(proxy.counts().cancelled + proxy.counts().refused).toBeGreaterThan(0);
-  }, 120_000);
+  }, 180_000);
 });

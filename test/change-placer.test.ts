@@ -43,7 +43,7 @@ describe('the placer', () => {
     const order = created((await followChanges(from, '', undefined, 500)).changes).map((id) => batchOf.get(id)!);
     expect(order).toHaveLength(1_000);
     expect(order).toEqual([...order].sort((a, b) => a - b));
-  }, 120_000);
+  }, 180_000);
 
   it('runs on AWS as its function: one invocation places what is pending, and ends 5 s before its time', async () => {
     const { handler } = await import('../functions/changes/place.js');
@@ -53,7 +53,7 @@ describe('the placer', () => {
     expect(Date.now() - started).toBeLessThan(55_000);
     // Nothing is left pending: a second run places nothing.
     expect((await runPlacer(Date.now() + 5_000)).placed).toBe(0);
-  }, 70_000);
+  }, 180_000);
 
   it('is relied on while heard of: a reader then places nothing itself, and a silent placer makes readers place again', async () => {
     await placeAll();
@@ -85,7 +85,7 @@ describe('a subscription made during a backlog', () => {
     for (let round = 0; round < 15; round++) await runWebhooksOnce();
     const delivered = receiver.at('/backlog').map((request) => JSON.parse(request.body) as { ENTITY_ID: number; TYPE: string });
     expect(delivered.map((change) => [change.ENTITY_ID, change.TYPE])).toEqual([[after.row.ID, 'created']]);
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('the retention of changes', () => {

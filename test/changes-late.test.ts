@@ -32,7 +32,7 @@ describe('a change whose write commits after its request gave up', () => {
     const late = await put(`/api/products/${product.ID}`, { price: '2' });
     expect(late.status).toBe(503);
     proxy.pass(); // the held-back transaction reaches DynamoDB now
-    await expect.poll(async () => (await get(`/api/products/${product.ID}`)).body[0]?.PRICE, { timeout: 5_000 }).toBe('2.000000');
+    await expect.poll(async () => (await get(`/api/products/${product.ID}`)).body[0]?.PRICE, { timeout: 30_000 }).toBe('2.000000');
 
     const after = await followChanges(before.cursor, '&resource=product');
     expect(after.changes.map((c) => [c.ENTITY_ID, c.TYPE, c.VERSION])).toEqual([[product.ID, 'updated', 2]]);

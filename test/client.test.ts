@@ -168,7 +168,7 @@ describe('@store-api/client', () => {
     const { data: made } = await client.GET('/api/products', { params: { query: { ref: `${run}-7` } } });
     expect(made).toHaveLength(1);
     expect(results[7]).toMatchObject({ ID: made[0].ID });
-  }, 60_000);
+  }, 180_000);
 
   it('waits out a 429 for as long as Retry-After says, then gets its answer', async () => {
     // `npm run api-key` as a user runs it beside npm start (not synchronously: the proxy it goes through runs in this process).
@@ -189,7 +189,7 @@ describe('@store-api/client', () => {
     for (let i = 0; i < 5; i++) expect((await limited.GET('/api/tax-rules/1')).response.status).toBe(200);
     expect(met).toContain(429);
     expect(met.at(-1)).toBe(200);
-  }, 30_000);
+  }, 180_000);
 
   it('retries a create answered 503 while DynamoDB stalled, with its one Idempotency-Key: exactly one record', async () => {
     const ref = `STALLED-${Date.now()}`;
@@ -201,7 +201,7 @@ describe('@store-api/client', () => {
     expect(response.status).toBe(201);
     expect(data[0].REF).toBe(ref);
     expect((await client.GET('/api/products', { params: { query: { ref } } })).data).toHaveLength(1);
-  }, 30_000);
+  }, 180_000);
 
   it('verifies a delivered webhook with verifyWebhook, alone, and refuses one altered', async () => {
     const { data } = await client.POST('/api/webhooks', { body: { url: `${receiver.base}/client-hooks`, events: ['product.created'] } });
@@ -215,5 +215,5 @@ describe('@store-api/client', () => {
     const event = await webhooks.verifyWebhook(secret, delivery!.body, delivery!.headers);
     expect(JSON.stringify(event)).toContain(ref);
     await expect(webhooks.verifyWebhook(secret, delivery!.body.replace(ref, 'FORGED'), delivery!.headers)).rejects.toThrow('no signature matches');
-  }, 30_000);
+  }, 180_000);
 });

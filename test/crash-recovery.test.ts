@@ -112,7 +112,7 @@ describe('npm start after a crash', () => {
     await exited(first.child);
     await before.stop();
     // Its DynamoDB Local went with it: nothing holds the data dir.
-    await expect.poll(() => dynamoDbLocals(), { timeout: 10_000, interval: 200 }).toBe('');
+    await expect.poll(() => dynamoDbLocals(), { timeout: 60_000, interval: 200 }).toBe('');
 
     const second = await npmStart(port);
     const after = writers(port, 4);
@@ -163,8 +163,8 @@ describe("npm start's DynamoDB Local", () => {
     const [pid] = dynamoDbLocals(Number(endpoint.port)).split('\n');
     expect(pid).toMatch(/^\d+$/);
     process.kill(Number(pid), 'SIGKILL');
-    await expect.poll(server.output, { timeout: 10_000, interval: 100 }).toContain('DynamoDB Local stopped (SIGKILL): starting it again');
-    await expect.poll(server.output, { timeout: 30_000, interval: 200 }).toContain('DynamoDB Local is running again');
+    await expect.poll(server.output, { timeout: 60_000, interval: 100 }).toContain('DynamoDB Local stopped (SIGKILL): starting it again');
+    await expect.poll(server.output, { timeout: 120_000, interval: 200 }).toContain('DynamoDB Local is running again');
     expect((await send(port, 'GET', '/api/tax-rules/1')).status).toBe(200);
     expect(server.child.exitCode).toBeNull();
 

@@ -36,7 +36,7 @@ function chromium(...args: string[]) {
       '--virtual-time-budget=15000',
       ...args,
     ],
-    { encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
+    { encoding: 'utf8', timeout: 180_000, maxBuffer: 64 * 1024 * 1024 },
   );
   if (result.error) throw result.error;
   return result.stdout;
@@ -49,7 +49,7 @@ beforeAll(async () => {
   await ready;
   base = `http://127.0.0.1:${port}`;
   stop = () => child.kill('SIGTERM');
-}, 60_000);
+}, 180_000);
 
 afterAll(() => {
   stop();
@@ -77,5 +77,5 @@ describe('GET /api/docs', () => {
     const screenshot = path.join(ARTIFACTS, 'docs.png');
     chromium(`--screenshot=${screenshot}`, '--window-size=1280,2400', `${base}/api/docs`);
     expect(statSync(screenshot).size).toBeGreaterThan(10_000);
-  }, 120_000);
+  }, 180_000);
 });

@@ -111,7 +111,7 @@ describe('changes on the event bus', () => {
     expect(JSON.parse(redrive.stdout.trim().split('\n').at(-1)!)).toEqual({ redriven: 1, gone: 0, refused: 0 });
     expect(eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID)).toEqual([twice.ID, always.ID]);
     expect(deadLetters()).toEqual([]);
-  }, 30_000);
+  }, 180_000);
 
   it('puts again, from the table, the changes of a stream batch whose pointer the mapping sent to the queue', async () => {
     // The batch the publisher never handled: its records left the stream, its changes are in the table.
@@ -145,7 +145,7 @@ describe('changes on the event bus', () => {
     const put = eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID);
     for (const { ID } of lost) expect(put).toContain(ID);
     expect(deadLetters()).toEqual([]);
-  }, 30_000);
+  }, 180_000);
 
   it('fails the invocation when EventBridge takes none of a batch (the Errors alarm), for the stream to retry, and keeps its keys once the retry window is over', async () => {
     await stream.read();

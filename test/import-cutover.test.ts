@@ -38,7 +38,7 @@ beforeAll(async () => {
   await sql('DELETE FROM category WHERE id IN (9, 10)');
   await sql('DELETE FROM product WHERE id IN (20, 21, 23, 24, 25, 26, 27, 28, 29, 30)');
   await sql('DELETE FROM customer WHERE id IN (2, 3, 4, 5, 6, 7, 8, 9, 12)');
-}, 120_000);
+}, 180_000);
 
 afterAll(() => mariadb?.stop());
 
@@ -93,5 +93,5 @@ describe('README: cutting over from Thelia, step by step', () => {
 
     // 5. Clients use the API: a customer added in Thelia during the trial logs in with the password she had.
     expect((await post('/api/customers/checkLogin', { email: 'new@example.com', password: 'thelia-pw-60' })).status).toBe(200);
-  }, 120_000);
+  }, 180_000);
 });

@@ -51,7 +51,7 @@ describe('npm run import, interrupted', () => {
     expect((await del('/api/products/10')).status).toBe(204);
     expect((await del('/api/products/40')).status).toBe(204);
     expect((await del('/api/tax-rules/3')).status).toBe(204);
-  }, 90_000);
+  }, 180_000);
 
   it('completes an interrupted --update run when it is run again, each edit applied once', async () => {
     // In Thelia since the import: customers 1 and 50 edited, customer 10 deleted.
@@ -80,5 +80,5 @@ describe('npm run import, interrupted', () => {
     expect((await get('/api/customers/10')).status).toBe(404);
     const { changes } = await followChanges(since);
     expect(changes.map((c) => `${c.ENTITY_ID} ${c.TYPE} v${c.VERSION}`).sort()).toEqual(['1 updated v2', '10 deleted v1', '50 updated v2']);
-  }, 90_000);
+  }, 180_000);
 });

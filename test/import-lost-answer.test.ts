@@ -34,7 +34,7 @@ describe('npm run import, when an answer is lost', () => {
     expect((await del('/api/tax-rules/3')).status).toBe(409);
     expect((await del('/api/products/40')).status).toBe(204);
     expect((await del('/api/tax-rules/3')).status).toBe(204);
-  }, 90_000);
+  }, 180_000);
 
   it("applies an --update run's updates and deletions once though their answers were lost", async () => {
     const db = store.mariadb.admin;
@@ -56,5 +56,5 @@ describe('npm run import, when an answer is lost', () => {
     const again = await runImport(['--from', store.storeUrl, '--update', '--delete-missing']);
     expect(again.report!.records.customer).toMatchObject({ updated: [], unchanged: [1, 10], deleted: [] });
     expect((await followChanges(cursor)).changes).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });

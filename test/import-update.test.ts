@@ -39,7 +39,7 @@ beforeAll(async () => {
   await mariadb.admin.query('USE `shop_update`');
   await addCustomer(61, 'gone@example.com');
   expect((await runImport(['--from', storeUrl])).status).toBe(2);
-}, 120_000);
+}, 180_000);
 
 afterAll(() => mariadb?.stop());
 
@@ -105,7 +105,7 @@ describe('npm run import -- --update', () => {
     expect(changes.find((c) => c.ENTITY_ID === 1)!.CHANGES).toEqual([{ field: 'LASTNAME', locale: null, before: 'Smith', after: 'Smith-Jones' }]);
     expect(changes.find((c) => c.ENTITY_ID === 40)!.CHANGES).toEqual([{ field: 'TITLE', locale: 'en_US', before: 'Lamp', after: 'Desk lamp' }]);
     expect((await get('/api/products/40')).body[0]).toMatchObject({ UPDATE_DATE: '2024-03-03T03:03:03.000Z' });
-  }, 120_000);
+  }, 180_000);
 
   it('with --delete-missing, deletes the missing records nobody changed since, and only those (a dry run says so first)', async () => {
     const before = await tableSnapshot();
@@ -125,7 +125,7 @@ describe('npm run import -- --update', () => {
     expect(summary((await followChanges(cursor)).changes)).toEqual(['product 12 deleted v1 by import']);
     // Deleted as the API deletes: the list's total no longer counts it.
     expect((await get('/api/products')).headers['x-total-count']).toBe('5');
-  }, 60_000);
+  }, 180_000);
 
   it('changes nothing when the same run is made again', async () => {
     const cursor = await cursorNow();
@@ -136,7 +136,7 @@ describe('npm run import -- --update', () => {
     expect(again.report!.counts['tax rule']).toMatchObject({ imported: 0, updated: 0, unchanged: 3 });
     expect((await followChanges(cursor)).changes).toEqual([]);
     expect(await tableSnapshot()).toEqual(before);
-  }, 60_000);
+  }, 180_000);
 
   it("without --update, leaves the source's edits unapplied, lists no conflict, and names them as not applied", async () => {
     await sql("UPDATE customer SET lastname = 'Smith-Brown', updated_at = '2024-06-06 06:06:06' WHERE id = 1");
@@ -151,7 +151,7 @@ describe('npm run import -- --update', () => {
     ]);
     expect(run.stdout).toContain('Changed in Thelia since the import, not applied');
     expect(run.status).toBe(2);
-  }, 60_000);
+  }, 180_000);
 
   it('updates a record imported before the import marked its records, while it is still at version 1', async () => {
     // Product 10 as an import made before this release left it: no mark of the import's version or date.
@@ -163,7 +163,7 @@ describe('npm run import -- --update', () => {
     expect(run.report!.records.product).toMatchObject({ updated: [10], kept: [] });
     expect((await get('/api/products/10?lang=en_US')).body[0]).toMatchObject({ TITLE: 'Armchair', VERSION: 2 });
     expect(await readItem(products.key(10))).toMatchObject({ importedVersion: 2, sourceUpdatedAt: '2024-07-07T07:07:07.000Z' });
-  }, 60_000);
+  }, 180_000);
 
   it("moves the store's default rule when Thelia moved it, and finds both rules unchanged after", async () => {
     await sql("UPDATE tax_rule SET is_default = 0, updated_at = '2024-08-08 08:08:08' WHERE id = 1");
@@ -179,7 +179,7 @@ describe('npm run import -- --update', () => {
 
     const again = await runImport(['--from', storeUrl, '--update']);
     expect(again.report!.records['tax rule']).toMatchObject({ updated: [], unchanged: [1, 2, 3] });
-  }, 60_000);
+  }, 180_000);
 
   it('deletes a missing rule once its missing products are deleted, and keeps it while a product of the API uses it (the dry run says the same)', async () => {
     await sql('DELETE FROM tax_rule WHERE id = 3');
@@ -203,7 +203,7 @@ describe('npm run import -- --update', () => {
     const last = await runImport(['--from', storeUrl, '--update', '--delete-missing']);
     expect(last.report!.records['tax rule'].deleted).toEqual([3]);
     expect((await get('/api/tax-rules/3')).status).toBe(404);
-  }, 90_000);
+  }, 180_000);
 
   it('says in a dry run what the run then does with a record deleted through the API since it was imported: skipped, its history kept', async () => {
     expect((await del('/api/customers/60')).status).toBe(204);
@@ -215,5 +215,5 @@ describe('npm run import -- --update', () => {
     });
     expect(skippedOf(dry.report)).toEqual(skippedOf(run.report));
     expect(dry.report!.records.customer).toEqual(run.report!.records.customer);
-  }, 60_000);
+  }, 180_000);
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   storeUrl = await createTheliaStore(mariadb, 'shop');
   // A product made through the API before the import: it holds id 1 and a ref the store has too.
   apiProductId = (await createProduct({ ref: API_PRODUCT_REF, tax_rule: 2 })).row.ID;
-}, 120_000);
+}, 180_000);
 
 afterAll(() => mariadb?.stop());
 
@@ -101,7 +101,7 @@ describe('npm run import', () => {
     expect(skippedFields(dry.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
     expect(skippedFields(dry.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
     expect(await tableSnapshot()).toEqual(before);
-  }, 60_000);
+  }, 180_000);
 
   it('imports what the API can represent and reports each skipped record with its Thelia id, column and reason (exit 2)', async () => {
     first = await runImport(['--from', storeUrl]);
@@ -147,7 +147,7 @@ describe('npm run import', () => {
       expect(output).not.toContain(encodeURIComponent(READER.password));
       expect(output).not.toMatch(/\$2[aby]\$/);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('keeps a customer with Thelia id, title, language (the default when NULL), default address and dates', async () => {
     const response = await get('/api/customers/1');
@@ -263,7 +263,7 @@ describe('npm run import', () => {
     expect(second.report!.normalized).toEqual(NORMALIZED);
     expect(await tableSnapshot()).toEqual(before);
     expect((await followChanges(since)).changes).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('leaves totals, next ids and rule usage as if the records had been created through the API', async () => {
     expect((await get('/api/products')).headers['x-total-count']).toBe('5');
@@ -306,7 +306,7 @@ describe('npm run import', () => {
     expect((await get('/api/customers/10')).body[0]).toMatchObject({ LASTNAME: 'Renamed', VERSION: 2 });
     // The run moved no id counter back.
     expect((await post('/api/customers', customerInput())).body[0]).toMatchObject({ ID: 52 });
-  }, 60_000);
+  }, 180_000);
 
   it('skips every product, naming the column, when the shop’s default currency is not one the API knows', async () => {
     const url = await createTheliaStore(mariadb, 'shop_xts', { defaultCurrency: 99 });
@@ -315,7 +315,7 @@ describe('npm run import', () => {
     expect(dry.report!.counts.product.imported).toBe(0);
     expect(problemOf(dry, 'product', 11)).toBe('99 is not a known currency id');
     expect(dry.report!.skipped.find((s) => s.kind === 'product' && s.id === 11)?.problems.map((p) => p.field)).toEqual(['currency.id']);
-  }, 60_000);
+  }, 180_000);
 
   it("reads Thelia's dates as UTC, or in the zone --timezone names", async () => {
     const url = await mariadb.createDatabase('shop_paris', THELIA_TABLES);
@@ -335,7 +335,7 @@ describe('npm run import', () => {
       { kind: 'customer', id: 50, reason: 'not in Thelia any more: --delete-missing deletes it' },
     ]);
     expect((await get('/api/customers/1')).status).toBe(200);
-  }, 60_000);
+  }, 180_000);
 
   it('fails with exit 1, and without showing the password, when the source cannot be read', async () => {
     const wrongPassword = storeUrl.replace(encodeURIComponent(READER.password), 'wrong-secret');
@@ -345,5 +345,5 @@ describe('npm run import', () => {
     expect(failed.stderr + failed.stdout).not.toContain('wrong-secret');
     expect((await runImport(['--from', storeUrl.replace('/shop', '/nowhere')])).status).toBe(1);
     expect((await runImport([])).status).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });

@@ -98,7 +98,7 @@ describe('npm start', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(spawnSync('pgrep', ['-f', dataDir]).stdout.toString().trim()).toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it('makes the STORE_BOOTSTRAP_API_KEY key exist, against DYNAMODB_ENDPOINT', async () => {
     const apiKey = 'ABCDEF0123456789ABCDEF012';
@@ -110,7 +110,7 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     child.kill('SIGINT');
     expect(await exited(child)).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("runs on DynamoDB's own transaction conflicts with STORE_LOCAL_CONFLICTS=1, retries them, and says on stopping how many it met", async () => {
     const apiKey = 'ABCDEF0123456789ABCDEF013';
@@ -138,7 +138,7 @@ describe('npm start', () => {
     expect(await exited(child)).toBe(0);
     const cancelled = Number(/DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(output)?.[1]);
     expect(cancelled, output).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses to start on a STORE_BOOTSTRAP_API_KEY that was revoked, saying so, and the key stays revoked', async () => {
     const apiKey = 'ABCDEF0123456789ABCDEF014';
@@ -155,7 +155,7 @@ describe('npm start', () => {
     expect(await findActiveKey(apiKey)).toBeUndefined();
     // Revoking it again is no error: it is revoked, once.
     expect(await revokeApiKey(apiKey)).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   it('says in one line what to install when Java is missing', async () => {
     const bin = path.join(dataDir, 'bin-without-java');
@@ -167,5 +167,5 @@ describe('npm start', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('Java 17')]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -92,7 +92,7 @@ describe('one secret per table', () => {
     expect(await exited(child)).toBe(1);
     expect(failed).toMatch(/start failed: the table test-[\w-]+ is sealed under another server secret than this process's: it was sealed under a secret given as STORE_SECRET .* Nothing was written/s);
     expect(await tableSnapshot()).toEqual(before);
-  }, 60_000);
+  }, 180_000);
 
   it("the tools take the data dir's secret however they reach its table, so that npm start serves every key they make; another secret is refused", async () => {
     const env = { DATA_DIR: dataDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
@@ -125,5 +125,5 @@ describe('one secret per table', () => {
     expect(await scanStore(endpoint)).toEqual(before);
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
-  }, 120_000);
+  }, 180_000);
 });

@@ -68,7 +68,7 @@ describe('a burst of checkLogins on the local server', () => {
     const refusedMs = refused.map(({ ms }) => ms).sort((a, b) => a - b);
     expect(refusedMs[Math.floor(refusedMs.length / 2)]).toBeLessThan(1_500);
     expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(REQUEST_BUDGET_MS + 1_000);
-  }, 30_000);
+  }, 180_000);
 
   it('takes them all at once when told to, as 12 Lambda containers would', async () => {
     process.env.STORE_LOCAL_HASHING_CONCURRENCY = '12';

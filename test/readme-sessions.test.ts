@@ -38,7 +38,7 @@ describe('the README, as written', () => {
       .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
       .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
     const script = [session, shellBlock('## Products'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join('\n');
-    const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000 });
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
 
@@ -63,5 +63,5 @@ describe('the README, as written', () => {
     expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);
 
     server.child.kill('SIGTERM');
-  }, 90_000);
+  }, 180_000);
 });

@@ -109,7 +109,7 @@ describe('npm run sam', () => {
     for (const variables of routeFunctions) {
       expect(variables).toMatchObject({ STORE_TABLE_NAME: process.env.STORE_TABLE_NAME, DYNAMODB_ENDPOINT: `http://host.docker.internal:${relayed![1]}` });
     }
-  }, 60_000);
+  }, 180_000);
 
   it('starts the API on 3001, or the port asked for, with the extra arguments after its own', async () => {
     rmSync(commandLog, { force: true });
@@ -120,7 +120,7 @@ describe('npm run sam', () => {
     expect(defaults![defaults!.indexOf('--port') + 1]).toBe('3001');
     expect(chosen![chosen!.indexOf('--port') + 1]).toBe('3005');
     expect(chosen!.slice(-2)).toEqual(['--warm-containers', 'EAGER']);
-  }, 60_000);
+  }, 180_000);
 
   it("refuses, before it synthesizes or runs anything, a data dir whose secret is not the table's", async () => {
     const otherDir = path.join(work, 'other-data');

@@ -41,7 +41,7 @@ describe('npm run smoke', () => {
     expect(smoke.stdout.split('\n').filter((line) => line.startsWith('ok'))).toHaveLength(5);
     expect(smoke.stdout).toContain(`smoke: every check held on http://127.0.0.1:${port}`);
     server.child.kill('SIGTERM');
-  }, 90_000);
+  }, 180_000);
 
   it('exits 1 against a server that fails, naming each failed check, and 2 without its key', async () => {
     // Healthy to look at, but every signed request is a 503.
@@ -66,7 +66,7 @@ describe('npm run smoke', () => {
     } finally {
       failing.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('deletes its rule whatever failed: a delete answered 503 is tried again, and one that never succeeds names the rule left behind', async () => {
     // A store that makes the rule, reads it, and answers its delete 503 `failures` times.
@@ -109,5 +109,5 @@ describe('npm run smoke', () => {
     expect(never.deletes).toBe(4);
     expect(never.stdout).toContain('FAIL  delete: DELETE /api/tax-rules/7');
     expect(never.stdout).toMatch(/left behind: tax rule 7 "store-api smoke [^"]+": its delete answered 503: .* \(4 attempts\); delete it with DELETE \/api\/tax-rules\/7/);
-  }, 60_000);
+  }, 180_000);
 });

@@ -45,14 +45,14 @@ describe('npm start given a DYNAMODB_ENDPOINT', () => {
     let output = '';
     server.child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     server.child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    await expect.poll(() => output, { timeout: 30_000, interval: 250 }).toContain(`waiting for DynamoDB at http://127.0.0.1:${dynamoPort}: 10 s so far, up to 180 s (STORE_START_TIMEOUT_SECONDS)`);
+    await expect.poll(() => output, { timeout: 60_000, interval: 250 }).toContain(`waiting for DynamoDB at http://127.0.0.1:${dynamoPort}: 10 s so far, up to 180 s (STORE_START_TIMEOUT_SECONDS)`);
     expect(server.child.exitCode).toBeNull();
     await dynamoDbStartsOn(dynamoPort);
     await server.ready;
     const answer = await fetch(`http://127.0.0.1:${port}/api/tax-rules/1?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
     expect(answer.status).toBe(200);
     server.child.kill('SIGTERM');
-  }, 90_000);
+  }, 180_000);
 
   it('stops past STORE_START_TIMEOUT_SECONDS, naming what did not answer and the setting', async () => {
     const [dynamoPort, port] = [await freePort(), await freePort()];
@@ -69,5 +69,5 @@ describe('npm start given a DYNAMODB_ENDPOINT', () => {
     );
     expect(failure).toContain('exited with 1');
     expect(failure).toContain(`DynamoDB at http://127.0.0.1:${dynamoPort} did not answer within 2 s (STORE_START_TIMEOUT_SECONDS)`);
-  }, 60_000);
+  }, 180_000);
 });

@@ -26,5 +26,5 @@ describe('POST /api/tax-rules at the limit', () => {
     expect(await tableSnapshot()).toEqual(before);
     expect((await del(`/api/tax-rules/${created.at(-1)}`)).status).toBe(204);
     expect((await post('/api/tax-rules', rule(1001))).status).toBe(201);
-  }, 120_000);
+  }, 180_000);
 });

@@ -82,7 +82,7 @@ describe('a delivery attempt in a process whose environment names a proxy', () =
       const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         env: { ...process.env, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, NO_PROXY: '', no_proxy: '' },
         encoding: 'utf8',
-        timeout: 30_000,
+        timeout: 120_000,
       });
       expect(JSON.parse(child.stdout.trim().split('\n').at(-1)!)).toMatchObject({ status: 204, delivered: true });
       expect(proxied).toEqual([`GET ${receiver.base}/control`]);

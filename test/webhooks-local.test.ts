@@ -56,6 +56,6 @@ describe('npm start and the README receiver', () => {
     const product = await call('POST', '/api/products', { ref: `HOOKED-${process.pid}`, default_category: 0, price: '2', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Hooked' });
     expect(product.status).toBe(201);
     const id = product.body[0]!.ID;
-    await expect.poll(() => printed, { timeout: 15_000, interval: 200 }).toContain(`product.created ${id} v1`);
-  }, 60_000);
+    await expect.poll(() => printed, { timeout: 60_000, interval: 200 }).toContain(`product.created ${id} v1`);
+  }, 180_000);
 });

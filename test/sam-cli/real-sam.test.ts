@@ -77,7 +77,7 @@ describe('npm run sam, with SAM CLI and Docker', () => {
     const { code, stdout, stderr } = await npmRunSam(['invoke', 'tax-rules/get', '--skip-pull-image']);
     expect(code, stderr.slice(-3000)).toBe(0);
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({ statusCode: 200 });
-  }, 120_000);
+  }, 180_000);
 
   it('serves the API with sam local start-api, a signed request answered from DynamoDB Local, and closes its relay with it', async () => {
     const port = await freePort();
