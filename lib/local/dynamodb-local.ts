@@ -75,8 +75,9 @@ export function startTimeoutMs(): number {
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : START_TIMEOUT_SECONDS) * 1000;
 }
 
-/** A line every this often while a start waits. */
+/** A line every this often while a start waits, the first after a short grace (a quick start says nothing). */
 const PROGRESS_EVERY_MS = 10_000;
+const FIRST_LINE_AFTER_MS = 2_000;
 
 export interface WaitOptions {
   /** What is waited for, for the progress lines and the error (`DynamoDB Local`, `DynamoDB at <endpoint>`). */
@@ -92,11 +93,12 @@ export interface WaitOptions {
 
 /**
  * Waits until `attempt` succeeds, trying again while it fails, for as long as a loaded machine needs
- * (`timeoutMs`, default startTimeoutMs()), saying every 10 s that it waits and how long it will.
+ * (`timeoutMs`, default startTimeoutMs()), saying that it waits and how long it will after 2 s,
+ * then every 10 s.
  */
 export async function waitPatiently<T>(attempt: () => Promise<T>, { what, gone, say, timeoutMs = startTimeoutMs(), retryable = () => true }: WaitOptions): Promise<T> {
   const started = Date.now();
-  let nextLine = started + PROGRESS_EVERY_MS;
+  let nextLine = started + FIRST_LINE_AFTER_MS;
   for (;;) {
     const dead = gone?.();
     if (dead) throw dead;

@@ -6,7 +6,7 @@
  * (conflict-proxy.ts: transactions refused as DynamoDB refuses them, each held
  * STORE_LOCAL_CONFLICT_HOLD_MS, default 5). It waits for DynamoDB (its own or the one given) and for
  * the table's setup as long as a loaded machine needs, up to STORE_START_TIMEOUT_SECONDS (default
- * 180), with a line every 10 s.
+ * 180), with a line after 2 s and every 10 s.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
