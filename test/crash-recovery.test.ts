@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../lib/http/auth.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start } from './support/npm-start.js';
+import { productWriters } from './support/product-writers.js';
 import { useReceiver } from './support/receiver.js';
 
 const apiKey = 'C0FFEE0123456789ABCDEF012';
@@ -49,37 +50,6 @@ async function send(port: number, method: string, url: string, body?: unknown) {
   return { status: response.status, headers: response.headers, body: (await response.json().catch(() => undefined)) as any };
 }
 
-/** Writers creating products until `stop()` or until the server goes away; each product answered, with when. */
-function writers(port: number, count: number) {
-  const answered: Array<{ id: number; at: number }> = [];
-  let stopped = false;
-  const runs = Array.from({ length: count }, async (_, w) => {
-    for (let n = 0; !stopped; n++) {
-      try {
-        const created = await send(port, 'POST', '/api/products', {
-          ref: `CRASH-${port}-${w}-${n}`,
-          default_category: 0,
-          price: 1,
-          currency: 1,
-          tax_rule: 1,
-          locale: 'en_US',
-          title: 'Written through a crash',
-        });
-        if (created.status === 201) answered.push({ id: created.body[0].ID, at: Date.now() });
-      } catch {
-        return; // the server is gone
-      }
-    }
-  });
-  return {
-    answered,
-    stop: async () => {
-      stopped = true;
-      await Promise.all(runs);
-    },
-  };
-}
-
 /** Java processes working on this file's data dir (on the given port: one npm start's). */
 const dynamoDbLocals = (port?: number) =>
   spawnSync('pgrep', ['-f', `dbPath ${dataDir}${port ? ` -port ${port} ` : ''}`])
@@ -106,7 +76,7 @@ describe('npm start after a crash', () => {
     const subscribed = await send(port, 'POST', '/api/webhooks', { url: `${receiver.base}/crash`, events: ['product.created'] });
     expect(subscribed.status).toBe(201);
 
-    const before = writers(port, 4);
+    const before = productWriters(port, { apiKey, secureKey }, 4, `${port}-before`);
     await pause(2_000);
     first.child.kill('SIGKILL');
     await exited(first.child);
@@ -115,7 +85,7 @@ describe('npm start after a crash', () => {
     await expect.poll(() => dynamoDbLocals(), { timeout: 60_000, interval: 200 }).toBe('');
 
     const second = await npmStart(port);
-    const after = writers(port, 4);
+    const after = productWriters(port, { apiKey, secureKey }, 4, `${port}-after`);
     // A few seconds of writes, more on a loaded machine, until a dozen were answered.
     const writing = Date.now();
     while (Date.now() - writing < 3_000 || (after.answered.length < 12 && Date.now() - writing < 15_000)) await pause(250);

@@ -82,6 +82,23 @@ async function unlessTakenOver(write: () => Promise<unknown>): Promise<void> {
   }
 }
 
+/** Updates a key's record while its lease is this request's (else: taken over, nothing to do). */
+const updateMine = (lease: Lease, expression: string, values: Record<string, unknown>): Promise<void> =>
+  unlessTakenOver(() =>
+    request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key(lease.scope),
+          UpdateExpression: expression,
+          ...mine(lease),
+          ExpressionAttributeValues: { ...mine(lease).ExpressionAttributeValues, ...values },
+        }),
+        options,
+      ),
+    ),
+  );
+
 export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
   return {
     /**
@@ -131,22 +148,7 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
     },
 
     /** Records the outcome of a request that wrote nothing (a refusal), for a retry to get it again. */
-    async complete(lease: Lease, outcome: Outcome): Promise<void> {
-      await unlessTakenOver(() =>
-        request((db, options) =>
-          db.send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: key(lease.scope),
-              UpdateExpression: 'SET #state = :done, outcome = :outcome REMOVE leaseUntil',
-              ...mine(lease),
-              ExpressionAttributeValues: { ...mine(lease).ExpressionAttributeValues, ':done': 'DONE', ':outcome': outcome },
-            }),
-            options,
-          ),
-        ),
-      );
-    },
+    complete: (lease: Lease, outcome: Outcome): Promise<void> => updateMine(lease, 'SET #state = :done, outcome = :outcome REMOVE leaseUntil', { ':done': 'DONE', ':outcome': outcome }),
 
     /**
      * The step that marks a batch's row applied, in the row's own transaction, on condition that no
@@ -203,21 +205,6 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
      * retry of the same request must find (a batch's applied rows), so the same request takes the key
      * over at once, and another is refused as a key used with another request.
      */
-    async abandon(lease: Lease): Promise<void> {
-      await unlessTakenOver(() =>
-        request((db, options) =>
-          db.send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: key(lease.scope),
-              UpdateExpression: 'SET leaseUntil = :ended',
-              ...mine(lease),
-              ExpressionAttributeValues: { ...mine(lease).ExpressionAttributeValues, ':ended': 0 },
-            }),
-            options,
-          ),
-        ),
-      );
-    },
+    abandon: (lease: Lease): Promise<void> => updateMine(lease, 'SET leaseUntil = :ended', { ':ended': 0 }),
   };
 }

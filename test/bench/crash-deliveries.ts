@@ -14,6 +14,7 @@ import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { signBody } from '../../lib/http/auth.js';
 import { freePort } from '../../lib/local/dynamodb-local.js';
+import { productWriters } from '../support/product-writers.js';
 
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 4);
 const WRITERS = 8;
@@ -50,37 +51,6 @@ async function send(port: number, method: string, url: string, body: unknown): P
   return { status: response.status, body: await response.json().catch(() => undefined) };
 }
 
-/** WRITERS clients creating products until stopped or the server is gone; the ids answered, with when. */
-function writers(port: number, label: string) {
-  const answered: Array<{ id: number; at: number }> = [];
-  let stopped = false;
-  const runs = Array.from({ length: WRITERS }, async (_, w) => {
-    for (let n = 0; !stopped; n++) {
-      try {
-        const created = await send(port, 'POST', '/api/products', {
-          ref: `CRASH-${label}-${w}-${n}`,
-          default_category: 0,
-          price: 1,
-          currency: 1,
-          tax_rule: 1,
-          locale: 'en_US',
-          title: 'Written through a crash',
-        });
-        if (created.status === 201) answered.push({ id: created.body[0].ID, at: Date.now() });
-      } catch {
-        return;
-      }
-    }
-  });
-  return {
-    answered,
-    stop: async () => {
-      stopped = true;
-      await Promise.all(runs);
-    },
-  };
-}
-
 export async function deliveriesAfterCrashes(): Promise<void> {
   const firstArrival = new Map<string, number>();
   const receiver = createServer((request, response) => {
@@ -106,14 +76,14 @@ export async function deliveriesAfterCrashes(): Promise<void> {
     const delivered = (answered: ReadonlyArray<{ id: number }>) => answered.every(({ id }) => SUBSCRIPTIONS.every((path) => firstArrival.has(`${path} ${id}`)));
     let missing = 0;
     for (let crash = 1; crash <= CRASHES; crash++) {
-      const before = writers(port, `before-${crash}`);
+      const before = productWriters(port, { apiKey, secureKey }, WRITERS, `before-${crash}`);
       await pause(2_000);
       const exited = new Promise((resolve) => server.once('exit', resolve));
       server.kill('SIGKILL');
       await exited;
       await before.stop();
       server = await npmStart(dataDir, port);
-      const after = writers(port, `after-${crash}`);
+      const after = productWriters(port, { apiKey, secureKey }, WRITERS, `after-${crash}`);
       await pause(3_000);
       await after.stop();
       afterRestart.push(after.answered);
