@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../lib/api-keys/index.js';
 import { defineQuotaWindows } from '../lib/db/quota-windows.js';
-import { QUOTA_EXCEEDED_TYPE } from '../lib/http/problem.js';
+import { QUOTA_EXCEEDED_TYPE } from '../lib/http/problem-types.js';
 import { get, post, tableSnapshot, type ApiResponse } from './support/api.js';
 
 process.env.STORE_API_KEY_CACHE_SECONDS = '0';

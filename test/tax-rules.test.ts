@@ -70,7 +70,7 @@ describe('POST /api/tax-rules', () => {
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json');
     expect(problemFields(response).sort()).toEqual(['colour', 'country[1]', 'default', 'i18n[0].locale', 'i18n[0].title', 'tax'].sort());
-    expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400 });
+    expect(response.body).toMatchObject({ type: '/api/docs#problem-invalid-input', title: 'Bad Request', status: 400 });
     expect(response.body.error).toBe(response.body.detail);
     expect(await tableSnapshot()).toEqual(before);
   });

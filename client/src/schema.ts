@@ -776,10 +776,29 @@ export interface components {
         };
         Problem: {
             /**
-             * @description about:blank, or quota-exceeded when the API key used up its quota
+             * @description What the problem is, one stable URI reference a kind (a client branches on it, not on `detail`):
+             *     - <a id="problem-invalid-input"></a>`/api/docs#problem-invalid-input` (400): a field, a query parameter, a header or the body is refused; `errors` names each (`rows[3].price` in a batch)
+             *     - <a id="problem-unauthorized"></a>`/api/docs#problem-unauthorized` (401): no API key, or an unknown or revoked one (`WWW-Authenticate: Token`)
+             *     - <a id="problem-forbidden"></a>`/api/docs#problem-forbidden` (403): the key's profile does not grant this access
+             *     - <a id="problem-not-found"></a>`/api/docs#problem-not-found` (404): no such route, or no record with this id
+             *     - <a id="problem-method-not-allowed"></a>`/api/docs#problem-method-not-allowed` (405): the path takes other methods (`Allow` lists them)
+             *     - <a id="problem-conflict"></a>`/api/docs#problem-conflict` (409): a value another record holds (email, ref), a record still in use, or an Idempotency-Key used with another request or still running
+             *     - <a id="problem-cursor-expired"></a>`/api/docs#problem-cursor-expired` (410): a cursor older than the changes' retention: read the lists again
+             *     - <a id="problem-precondition-failed"></a>`/api/docs#problem-precondition-failed` (412): `sign` missing or wrong, or an If-Match version that is not the record's
+             *     - <a id="problem-too-large"></a>`/api/docs#problem-too-large` (413): a body over 64 KiB, or a record that would pass what one DynamoDB item holds
+             *     - <a id="problem-unsupported-media-type"></a>`/api/docs#problem-unsupported-media-type` (415): a body that is not JSON in UTF-8
+             *     - <a id="problem-not-applied"></a>`/api/docs#problem-not-applied` (424): a row of an atomic batch not applied because another row failed
+             *     - <a id="problem-too-many-attempts"></a>`/api/docs#problem-too-many-attempts` (429): too many failed login checks for one email: wait `Retry-After`
+             *     - <a id="problem-quota-exceeded"></a>`https://iana.org/assignments/http-problem-types#quota-exceeded` (429): the API key's request quota is used up: wait `Retry-After` (IANA's registered type)
+             *     - <a id="problem-internal-error"></a>`/api/docs#problem-internal-error` (500): a bug: the log has its cause, the answer never does
+             *     - <a id="problem-server-misconfigured"></a>`/api/docs#problem-server-misconfigured` (500): the deployment's secret is missing, or a stored secret was sealed under another one: its operator must act
+             *     - <a id="problem-record-busy"></a>`/api/docs#problem-record-busy` (503): the record is busy with other writes past this request's retries: retry after `Retry-After` (with its Idempotency-Key for a create)
+             *     - <a id="problem-database-unavailable"></a>`/api/docs#problem-database-unavailable` (503): DynamoDB throttled, did not answer, or is out of reach: retry after `Retry-After`; a write's outcome is unknown (retry it with its Idempotency-Key)
+             *     - <a id="problem-out-of-time"></a>`/api/docs#problem-out-of-time` (503): the request's time budget ran out before it finished (a batch row: not applied): retry after `Retry-After`
+             *     - <a id="problem-overloaded"></a>`/api/docs#problem-overloaded` (503): too many requests of this route are running (the local server's password hashing): retry after `Retry-After`
              * @enum {unknown}
              */
-            type: "about:blank" | "https://iana.org/assignments/http-problem-types#quota-exceeded";
+            type: "/api/docs#problem-invalid-input" | "/api/docs#problem-unauthorized" | "/api/docs#problem-forbidden" | "/api/docs#problem-not-found" | "/api/docs#problem-method-not-allowed" | "/api/docs#problem-conflict" | "/api/docs#problem-cursor-expired" | "/api/docs#problem-precondition-failed" | "/api/docs#problem-too-large" | "/api/docs#problem-unsupported-media-type" | "/api/docs#problem-not-applied" | "/api/docs#problem-too-many-attempts" | "https://iana.org/assignments/http-problem-types#quota-exceeded" | "/api/docs#problem-internal-error" | "/api/docs#problem-server-misconfigured" | "/api/docs#problem-record-busy" | "/api/docs#problem-database-unavailable" | "/api/docs#problem-out-of-time" | "/api/docs#problem-overloaded";
             title: string;
             status: number;
             detail: string;

@@ -331,7 +331,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
 const ROW_MARGIN_MS = 1_000;
 
 /** A row the batch's time did not leave room for: not applied, for the client to send again. */
-const outOfTime = () => new HttpProblem(503, "not applied: the batch's time ran out before this row; send it again");
+const outOfTime = () => new HttpProblem(503, "not applied: the batch's time ran out before this row; send it again", { kind: 'out-of-time' });
 
 /** In an atomic batch that failed, a row that would have been applied was not (RFC 4918's Failed Dependency). */
 const notApplied = () => new HttpProblem(424, 'not applied: another row of this atomic batch failed');

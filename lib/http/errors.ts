@@ -37,14 +37,17 @@ const PROBLEMS: readonly ProblemOf[] = [
   answer(Gone, (error) => new HttpProblem(410, `this cursor is older than the ${error.message}: read the lists again, and follow the changes from GET /api/changes?cursor=now`)),
   answer(VersionMismatch, (error) => new HttpProblem(412, `${error.message} (If-Match)`)),
   answer(TooManyAttempts, (error) => new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } })),
-  answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', retryLater)),
+  answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { ...retryLater, kind: 'out-of-time' })),
   // A write that met other writes of the same items past its retries (or a path without retries):
   // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).
-  answer([Contended, WriteConflict], () => new HttpProblem(503, 'the record is busy with other writes; retry later', retryLater)),
-  answer([Unavailable, DependencyUnavailable], () => new HttpProblem(503, 'the database is busy or unavailable; retry later', retryLater)),
+  answer([Contended, WriteConflict], () => new HttpProblem(503, 'the record is busy with other writes; retry later', { ...retryLater, kind: 'record-busy' })),
+  answer([Unavailable, DependencyUnavailable], () => new HttpProblem(503, 'the database is busy or unavailable; retry later', { ...retryLater, kind: 'database-unavailable' })),
   // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).
-  answer(SecretMissing, () => new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log')),
-  answer(SealedSecretUnreadable, () => new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log")),
+  answer(SecretMissing, () => new HttpProblem(500, 'the server has no secret configured (STORE_SECRET or STORE_SECRET_ARN); see its log', { kind: 'server-misconfigured' })),
+  answer(
+    SealedSecretUnreadable,
+    () => new HttpProblem(500, "a stored secret could not be opened with this server's secret: it was sealed under another one; see the server's log", { kind: 'server-misconfigured' }),
+  ),
 ];
 
 export function toProblem(error: unknown): HttpProblem {

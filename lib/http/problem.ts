@@ -4,12 +4,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FieldError } from '../errors.js';
-
-/** The IETF ratelimit-headers draft's problem type for a request past its quota. */
-export const QUOTA_EXCEEDED_TYPE = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
+import { kindOfStatus, problemType, type ProblemKind } from './problem-types.js';
 
 export interface ProblemBody {
-  /** A registered problem type (such as the quota's), else about:blank: the status says it all. */
+  /** The problem's kind, as a stable URI reference (problem-types.ts). */
   type: string;
   title: string;
   status: number;
@@ -24,13 +22,14 @@ export class HttpProblem extends Error {
   readonly headers: Record<string, string>;
   readonly type: string;
 
-  constructor(status: number, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; type?: string } = {}) {
+  /** `kind`: what the problem is, when its status alone does not say (the 503s, a 500 of the deployment's secrets, the quota's 429). */
+  constructor(status: number, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; kind?: ProblemKind } = {}) {
     super(detail);
     this.name = 'HttpProblem';
     this.status = status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
-    this.type = options.type ?? 'about:blank';
+    this.type = problemType(options.kind ?? kindOfStatus(status));
   }
 
   get body(): ProblemBody {

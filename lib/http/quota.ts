@@ -5,7 +5,7 @@
  * too) through `context.responseHeaders` (response-headers.ts).
  */
 import { admitRequest, type Admission, type Quota } from '../api-keys/quota.js';
-import { HttpProblem, QUOTA_EXCEEDED_TYPE } from './problem.js';
+import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
 
 const rateLimitFields = (quota: Quota, admission: Admission): Record<string, string> => ({
@@ -16,7 +16,7 @@ const rateLimitFields = (quota: Quota, admission: Admission): Record<string, str
 /** The 429 of a key past its quota, with the fields of its window. */
 const quotaExceeded = (quota: Quota, admission: Admission) =>
   new HttpProblem(429, `this API key's quota of ${quota.requests} requests per ${quota.seconds} seconds is used up; retry in ${admission.resetSeconds} s`, {
-    type: QUOTA_EXCEEDED_TYPE,
+    kind: 'quota-exceeded',
     headers: { 'Retry-After': String(admission.resetSeconds) },
   });
 

@@ -144,7 +144,9 @@ const turns = new Map<string, Turns>();
 const FIRST_RUN_ESTIMATE_MS = 250;
 
 const refusedForNow = (retryAfterSeconds: number) =>
-  problemResponse(new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }));
+  problemResponse(
+    new HttpProblem(503, 'too many requests of this route are running or waiting: retry later', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) }, kind: 'overloaded' }),
+  );
 
 async function inTurn(route: RouteDefinition, work: () => Promise<HttpResponse>): Promise<HttpResponse> {
   if (!route.deployment.hashesPasswords) return work();

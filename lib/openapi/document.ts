@@ -7,7 +7,8 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { sampleRequests } from '../local/sample-events.js';
-import { QUOTA_EXCEEDED_TYPE } from '../http/problem.js';
+import { PROBLEM_KINDS, problemType, type ProblemKind } from '../http/problem-types.js';
+import { PROBLEM_MEANINGS } from './problem-docs.js';
 import type { RouteDefinition } from '../routes.js';
 import { DeliveryRow, ReplayRow } from '../webhooks/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
@@ -247,7 +248,12 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], rows: Re
         Problem: {
           type: 'object',
           properties: {
-            type: { enum: ['about:blank', QUOTA_EXCEEDED_TYPE], description: 'about:blank, or quota-exceeded when the API key used up its quota' },
+            type: {
+              enum: (Object.keys(PROBLEM_KINDS) as ProblemKind[]).map(problemType),
+              description: `What the problem is, one stable URI reference a kind (a client branches on it, not on \`detail\`):\n${(Object.entries(PROBLEM_KINDS) as Array<[ProblemKind, number]>)
+                .map(([kind, status]) => `- <a id="problem-${kind}"></a>\`${problemType(kind)}\` (${status}): ${PROBLEM_MEANINGS[kind]}`)
+                .join('\n')}`,
+            },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
