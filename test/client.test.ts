@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,6 +85,40 @@ describe('@store-api/client', () => {
   it('has the types of the API document as it is now (client/src/schema.ts regenerated)', () => {
     const check = spawnSync(process.execPath, ['client/generate.mjs', '--check'], { cwd: root, encoding: 'utf8' });
     expect(check.status, check.stderr).toBe(0);
+  });
+
+  it("has published types that a strict consumer type-checks with skipLibCheck off, in TypeScript 5.9 and the project's", () => {
+    // A consumer as a project installs the client (a file: dependency on client/), its own strict settings.
+    const consumer = mkdtempSync(path.join(tmpdir(), 'client-consumer-'));
+    writeFileSync(path.join(consumer, 'package.json'), '{"type":"module"}');
+    writeFileSync(
+      path.join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, skipLibCheck: false, noEmit: true, types: [] },
+        include: ['main.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(consumer, 'main.ts'),
+      [
+        "import { createStoreClient, StoreApiError } from '@store-api/client';",
+        "import { verifyWebhook } from '@store-api/client/webhooks';",
+        "const store = createStoreClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'K', secureKey: 'S' });",
+        "export const page = await store.GET('/api/products', { params: { query: { limit: 5 } } });",
+        "export const results = await store.batch('/api/products/batch', [{ op: 'delete', id: 1 }]);",
+        'export const firstStatus: number | undefined = results[0]?.STATUS;',
+        "for await (const product of store.paginate('/api/products')) console.log(product.REF);",
+        'export const isProblem = (error: unknown) => error instanceof StoreApiError && error.status === 404;',
+        'export { verifyWebhook };',
+      ].join('\n'),
+    );
+    mkdirSync(path.join(consumer, 'node_modules/@store-api'), { recursive: true });
+    symlinkSync(path.join(root, 'client'), path.join(consumer, 'node_modules/@store-api/client'));
+    for (const tsc of [path.join(root, 'client/node_modules/.bin/tsc'), path.join(root, 'node_modules/.bin/tsc')]) {
+      const check = spawnSync(tsc, ['-p', consumer], { encoding: 'utf8' });
+      expect(check.status, `${tsc}: ${check.stdout}${check.stderr}`).toBe(0);
+    }
+    rmSync(consumer, { recursive: true, force: true });
   });
 
   it('creates, reads and pages with every request signed, and throws a typed error carrying the problem', async () => {

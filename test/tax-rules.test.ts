@@ -273,10 +273,17 @@ describe('PUT /api/tax-rules', () => {
     expect(defaults.map((r: { ID: number }) => r.ID)).toEqual([rule.ID]);
   });
 
-  it('leaves exactly one default after 20 concurrent "make this the default" requests', async () => {
+  it('leaves exactly one default after 20 concurrent "make this the default" requests, each applied (those answered 503 sent again)', async () => {
     const rules = await Promise.all(Array.from({ length: 20 }, (_, i) => createRule(`concurrent ${i}`)));
-    const responses = await Promise.all(rules.map((rule) => put('/api/tax-rules', { id: rule.ID, default: true })));
-    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201));
+    // Each is applied, sent again as a client does when the record was busy past its budget (503: a
+    // loaded machine's, never a 409 or a 5xx else): how many fit in 10 s is the machine's speed.
+    let pending = rules;
+    for (let round = 0; pending.length && round < 10; round++) {
+      const responses = await Promise.all(pending.map((rule) => put('/api/tax-rules', { id: rule.ID, default: true })));
+      expect(responses.filter((r) => r.status !== 201 && r.status !== 503).map((r) => `${r.status} ${r.text}`)).toEqual([]);
+      pending = pending.filter((_, k) => responses[k]!.status === 503);
+    }
+    expect(pending).toEqual([]);
     const defaults = (await get('/api/tax-rules?limit=100')).body.filter((r: { IS_DEFAULT: number }) => r.IS_DEFAULT === 1);
     expect(defaults).toHaveLength(1);
   });

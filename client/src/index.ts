@@ -3,12 +3,13 @@
  * own OpenAPI document (schema.ts, generated), with what every integration otherwise writes by hand:
  * each request signed (HMAC-SHA1 of the bytes sent, WebCrypto: Node 20+ and browsers alike); an
  * `Idempotency-Key` on every create and batch, kept across its retries; retries with backoff and
- * jitter on network errors, 429 and 503, honouring `Retry-After`, for requests safe to repeat only;
+ * jitter on network errors, 429, 503 and a 409 that says its key's first attempt is still running
+ * (with `Retry-After`), honouring `Retry-After`, for requests safe to repeat only;
  * a time-out per attempt and the caller's `AbortSignal`; problems thrown as `StoreApiError`;
  * `paginate` and `followChanges` as async iterators; `batch` for any number of rows.
  * `verifyWebhook` is in `@store-api/client/webhooks`.
  */
-import createClient from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
 
 export type { components, paths };
@@ -116,7 +117,9 @@ function storeFetch(options: Required<Omit<StoreClientOptions, 'baseUrl'>>): (re
         await pause(delayOf(attempt, undefined, options.maxDelayMs), request.signal);
         continue;
       }
-      if (!repeatable || attempt >= options.attempts || (response.status !== 429 && response.status !== 503)) return response;
+      // A 409 with Retry-After is a keyed create whose earlier attempt is still running (a retry met it): wait, then ask again.
+      const later = response.status === 429 || response.status === 503 || (response.status === 409 && response.headers.has('Retry-After'));
+      if (!repeatable || attempt >= options.attempts || !later) return response;
       await response.body?.cancel();
       await pause(delayOf(attempt, retryAfterOf(response), options.maxDelayMs), request.signal);
     }
@@ -164,7 +167,25 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-export function createStoreClient(options: StoreClientOptions) {
+/**
+ * The client: openapi-fetch's typed methods, and what an integration otherwise writes by hand. Its
+ * type is spelled out (not inferred) so that the published declarations name `Client<paths>`, which
+ * a strict consumer (`skipLibCheck: false`) accepts, rather than openapi-fetch's inner types.
+ */
+export interface StoreClient {
+  GET: Client<paths>['GET'];
+  POST: Client<paths>['POST'];
+  PUT: Client<paths>['PUT'];
+  DELETE: Client<paths>['DELETE'];
+  /** Every row of a list, a page at a time, following `X-Next-Cursor`. */
+  paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<RowOf<P>>;
+  /** Any number of rows through a batch route (see its implementation below). */
+  batch<P extends BatchPath>(path: P, rows: readonly unknown[], options?: BatchOptions): Promise<BatchResultOf<P>[]>;
+  /** The change feed from a cursor, for ever (until `signal`). */
+  followChanges(follow: FollowOptions): AsyncGenerator<ChangeRow>;
+}
+
+export function createStoreClient(options: StoreClientOptions): StoreClient {
   const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: storeFetch({
@@ -267,5 +288,3 @@ export function createStoreClient(options: StoreClientOptions) {
     },
   };
 }
-
-export type StoreClient = ReturnType<typeof createStoreClient>;
