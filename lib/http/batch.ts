@@ -18,6 +18,7 @@ import { RowApplied } from '../db/idempotency-store.js';
 import { collectingWrites, markingWrites, retryOnConflict, StepFailed, writeSteps, type WriteStep } from '../db/transactions.js';
 import { InvalidInput, type FieldError } from '../errors.js';
 import { langQuery } from '../i18n.js';
+import { inTurns } from '../in-turns.js';
 import { integer } from '../validation.js';
 import { log } from '../log.js';
 import type { Lang } from '../reference/index.js';
@@ -25,7 +26,7 @@ import type { Row } from '../row.js';
 import { routeByName, type Access, type RouteName } from '../routes.js';
 import { authenticate } from './auth.js';
 import { bodyLimit } from './body-limit.js';
-import { budgetOf, withinBudget } from './budget.js';
+import { budgetEnd, withinBudget } from './budget.js';
 import { problemErrors, toProblem } from './errors.js';
 import { exactJsonBody } from './exact-numbers.js';
 import { appliedBatchRows, batchRowMarker, idempotency, recordAnswer } from './idempotency.js';
@@ -121,7 +122,7 @@ async function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]
   // An upsert updates the record its key names: when other rows name records by id, it names that id too.
   if (upsert && rows.some((row) => row.id !== undefined)) {
     const upserts = rows.flatMap((row, k) => (row.op === 'upsert' ? [k] : []));
-    await inTurns(upserts, async (k) => {
+    await inTurns(upserts, CONCURRENCY, async (k) => {
       const owner = await upsert.find(rows[k]!.input as never);
       if (owner !== undefined) claims[k]!.push(`id ${owner}`);
     });
@@ -134,16 +135,6 @@ async function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]
     else for (const record of claims[k]!) seen.set(record, row.index);
   }
   return errors;
-}
-
-/** Runs `work` for every item, CONCURRENCY at once. */
-async function inTurns<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }),
-  );
 }
 
 interface Applied {
@@ -218,14 +209,12 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
    */
   async function applyEach(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
     const lease = context.idempotencyLease;
-    const endsAt = Date.now() + budgetOf(context);
+    const endsAt = budgetEnd(context);
     const rowTimes: number[] = [];
     const typicalRowMs = () => [...rowTimes].sort((a, b) => a - b)[Math.floor(rowTimes.length / 2)] ?? 0;
     // The markers of this batch's rows only (one batch read): those an earlier attempt applied.
     const markers = () => appliedBatchRows(lease!, Math.max(...rows.map((row) => row.index)) + 1);
     const before = lease && rows.length ? await markers() : new Map<number, Row | undefined>();
-    const results: BatchResult[] = [];
-    const queue = [...rows];
     const runOne = async (row: Ready): Promise<BatchResult> => {
       if (before.has(row.index)) return result(row.index, await replayed(row, before.get(row.index), lang));
       const started = Date.now();
@@ -240,12 +229,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
         return failure(row.index, problemOf(row, error), row.id);
       }
     };
-    await Promise.all(
-      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-        for (let row = queue.shift(); row; row = queue.shift()) results.push(await runOne(row));
-      }),
-    );
-    return results;
+    return inTurns(rows, CONCURRENCY, runOne);
   }
 
   /**

@@ -19,11 +19,19 @@ export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): nu
   return Math.max(0, Math.min(configuredBudgetMs(), context.getRemainingTimeInMillis() - MARGIN_MS));
 }
 
+/** When each request's budget, started by withinBudget, ends (epoch ms). */
+const budgetEnds = new WeakMap<object, number>();
+
+/** When this request's budget ends: as withinBudget started it, else from now. */
+export const budgetEnd = (context: Pick<Context, 'getRemainingTimeInMillis'>): number => budgetEnds.get(context) ?? Date.now() + budgetOf(context);
+
 /** Runs a Lambda handler within its request's budget. */
 export function withinBudget<Event, Result, Ctx extends Context>(handler: (event: Event, context: Ctx) => Promise<Result>) {
   return async (event: Event, context: Ctx): Promise<Result> => {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('the request budget is spent')), budgetOf(context));
+    const budget = budgetOf(context);
+    budgetEnds.set(context, Date.now() + budget);
+    const timer = setTimeout(() => controller.abort(new Error('the request budget is spent')), budget);
     try {
       return await withDeadline(controller.signal, () => handler(event, context));
     } finally {

@@ -22,7 +22,7 @@ import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } f
 import { LIMITS } from '../limits.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
-import { retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { ABSENT, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
 import { categoryMoveSteps, deleteProduct } from '../products/operations.js';
@@ -559,7 +559,7 @@ export class Destination {
 }
 
 /** A step that may only create its item (attribute_not_exists): its item being there refuses the write. */
-const createsOnly = (step: WriteStep): boolean => step.item.Put?.ConditionExpression === 'attribute_not_exists(pk)';
+const createsOnly = (step: WriteStep): boolean => step.item.Put?.ConditionExpression === ABSENT.expression;
 const keyOfStep = (step: WriteStep): Key => {
   const item = step.item.Put!.Item as Key;
   return { pk: item.pk, sk: item.sk };

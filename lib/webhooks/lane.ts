@@ -18,6 +18,7 @@ import { feedEnd, follow, type FeedPage, type FeedPosition } from '../db/feed.js
 import { readEach, readItem, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { ABSENT, holds, put, raced, type WriteStep } from '../db/transactions.js';
+import { inTurns } from '../in-turns.js';
 import { log } from '../log.js';
 import { attemptDelivery, recordAttempts, type Attempted, type Delivery } from './attempt.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
@@ -158,17 +159,6 @@ function judge(attempted: readonly Attempted[], state: LaneState, full: boolean)
   }
 }
 
-/** Attempts every delivery, LANE_CONCURRENCY at once; their outcomes in their order. */
-async function attemptAll(webhook: WebhookSubscription, deliveries: readonly Delivery[]): Promise<Attempted[]> {
-  const attempted: Attempted[] = new Array(deliveries.length);
-  let next = 0;
-  const worker = async () => {
-    for (let k = next++; k < deliveries.length; k = next++) attempted[k] = await attemptDelivery(webhook, deliveries[k]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(LANE_CONCURRENCY, deliveries.length) }, worker));
-  return attempted;
-}
-
 /** Works a subscription's deliveries until none is left, its breaker opens, it is disabled, or the deadline nears. */
 export async function runLane(webhook: WebhookSubscription, state: LaneState, deadline: number, into: LaneTally): Promise<void> {
   for (;;) {
@@ -206,7 +196,7 @@ export async function runLane(webhook: WebhookSubscription, state: LaneState, de
       if (state.openUntil === 0) return;
       continue;
     }
-    const attempted = await attemptAll(webhook, deliveries);
+    const attempted = await inTurns(deliveries, LANE_CONCURRENCY, (delivery) => attemptDelivery(webhook, delivery));
     const recorded = await recordAttempts(webhook, attempted, moving);
     // Another worker moved the cursor meanwhile (two on one table): read it again.
     if (!recorded) state.cursor = undefined;

@@ -27,6 +27,7 @@ const LEAVES = [
   'lib/resources.ts',
   'lib/batch.ts',
   'lib/background-run.ts',
+  'lib/in-turns.ts',
   'lib/errors.ts',
   'lib/row.ts',
   'lib/row-schema.ts',
