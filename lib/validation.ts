@@ -184,3 +184,29 @@ export const orderParam = <Order extends string>(orders: readonly [Order, ...Ord
     orders[0],
   );
 };
+
+/** Ids, comma-separated, as Thelia's loops take them (`category=3,5`). */
+export const idList = () =>
+  documented(
+    v.pipe(
+      v.string(),
+      v.regex(/^\s*\d{1,15}\s*(,\s*\d{1,15}\s*)*$/, 'must be ids separated by commas (3,5)'),
+      v.transform((text) => text.split(',').map(Number)),
+    ),
+    { type: 'string', pattern: '^\\d+(,\\d+)*$', description: 'ids separated by commas' },
+  );
+
+// An ISO 8601 date, or instant with its offset (`+` arrives as a space when a client leaves it unencoded).
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 instant (a date alone is its midnight, UTC), as `Date#toISOString` writes it: dates stored so compare as texts. */
+export const instant = () =>
+  documented(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.trim().replace(/ (\d{2}:?\d{2})$/, '+$1')),
+      v.check((text) => ISO_INSTANT.test(text) && !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 date or instant (2026-01-31 or 2026-01-31T08:00:00Z)'),
+      v.transform((text) => new Date(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text).toISOString()),
+    ),
+    { type: 'string', format: 'date-time', description: 'an ISO 8601 instant (or a date: its midnight, UTC)' },
+  );

@@ -1,7 +1,7 @@
 /** Inputs of the category routes (CONTRACT §6: Thelia 2.1–2.4's category forms). */
 import * as v from 'valibot';
-import { langParam, langQuery, locale } from '../i18n.js';
-import { flag, integer, longText, orderParam, requiredText } from '../validation.js';
+import { langQuery, locale } from '../i18n.js';
+import { flag, integer, longText, requiredText } from '../validation.js';
 import { TEXT_FIELDS } from './entity.js';
 
 export const MAX_LONG_TEXT = 10_000;
@@ -43,14 +43,7 @@ export const CategoryUpdate = v.pipe(
 );
 
 /** `manual` is by position, as Thelia's category loop orders by default. */
-export const CategoryListQuery = v.object({
-  order: orderParam(['manual', 'id']),
-  lang: langParam(),
-  /** Only the children of this category (0: the root's). */
-  parent: v.optional(integer(0)),
-});
 export const CategoryQuery = langQuery();
 
 export type CategoryCreateInput = v.InferOutput<typeof CategoryCreate>;
 export type CategoryUpdateInput = v.InferOutput<typeof CategoryUpdate>;
-export type CategoryListInput = v.InferOutput<typeof CategoryListQuery>;

@@ -11,12 +11,12 @@ import { connectToTable } from './connect.js';
 let local: Awaited<ReturnType<typeof connectToTable>>;
 try {
   local = await connectToTable();
-  const { ran, locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, productsCategorized, uncategorized, conflicts } = await runMigrations({
+  const { ran, locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, productsCategorized, recordsReindexed, uncategorized, conflicts } = await runMigrations({
     all: process.argv.includes('--all'),
   });
   console.log(`migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
   console.log(
-    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}; products indexed by category: ${productsCategorized}`,
+    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}; products indexed by category: ${productsCategorized}; records whose sort keys were folded: ${recordsReindexed}`,
   );
   // Kept as they were: an earlier release took any id; the next update that sends one checks it.
   for (const product of uncategorized) console.log(`names no category (kept): ${product}`);

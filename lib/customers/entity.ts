@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
+import { fold } from '../db/lists/query.js';
 import { defineWindowCounter } from '../db/window-counter.js';
 
 export const CustomerRecord = v.object({
@@ -41,7 +42,8 @@ export const customers = defineEntity({
       counted: true,
       orders: {
         id: { index: 'GSI1', sortKey: byId },
-        lastname: { index: 'GSI2', sortKey: (c) => `${sortablePrefix(c.lastname.toLowerCase(), SORT_TEXT_BYTES)}#${byId(c)}` },
+        // Folded, as texts sort (CONTRACT §5.1); the id after a separator below any printable character keeps equal names apart.
+        lastname: { index: 'GSI2', sortKey: (c) => `${sortablePrefix(fold(c.lastname), SORT_TEXT_BYTES)}\u0001${byId(c)}` },
       },
     },
   },

@@ -4,7 +4,11 @@
  */
 import { NotFound, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
-import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
+import { runList } from '../db/lists/plan.js';
+import { searchEngine } from '../opensearch/index.js';
+import { mapPage, type Page, type PageRequest } from '../db/page.js';
+import { defaultLang } from '../reference/index.js';
+import { customerList, customerRoutes, type CustomerListInput } from './list.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
@@ -12,7 +16,7 @@ import { customers, type Customer } from './entity.js';
 import { releaseLoginCheck, reserveLoginCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { customerRow } from './row.js';
-import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerListInput, type CustomerUpdateInput } from './schema.js';
+import { zipcodeFits, zipcodeMismatch, type CheckLoginInput, type CustomerCreateInput, type CustomerUpdateInput } from './schema.js';
 
 const missing = () => new NotFound('customer');
 
@@ -24,25 +28,10 @@ async function readCustomer(id: number): Promise<Customer> {
 
 export const getCustomer = async (id: number): Promise<Row> => customerRow(await readCustomer(id));
 
-const REF = /^CUS(\d{12})$/;
-
-/** The customer a filter names (at most one): by email, by ref, or by both when they agree. */
-async function filteredCustomer(email: string | undefined, ref: string | undefined): Promise<Customer | undefined> {
-  const refId = ref === undefined ? undefined : Number(REF.exec(ref)?.[1] ?? 0);
-  if (email !== undefined) {
-    const found = await customers.findByLock('email', email);
-    return refId === undefined || found?.id === refId ? found : undefined;
-  }
-  return refId ? customers.read(refId) : undefined;
-}
-
 export async function listCustomers(query: CustomerListInput, page: PageRequest): Promise<Page<Row>> {
-  // Filters name at most one customer: they are served by a key, not a page.
-  const records =
-    query.email !== undefined || query.ref !== undefined
-      ? singlePage(await filteredCustomer(query.email, query.ref), page)
-      : await customers.list('all', { order: query.order.by, reverse: query.order.reverse }, page);
-  return mapPage(records, customerRow);
+  const reading = { locale: defaultLang.locale, fallback: defaultLang.locale };
+  const found = await runList({ list: customerList, routes: customerRoutes, args: query, reading, readMany: (ids) => customers.readMany(ids), engine: searchEngine(), id: (c) => c.id }, page);
+  return mapPage(found, customerRow);
 }
 
 /** What a record's creation sets besides the create's fields: its id, password hash and dates. */

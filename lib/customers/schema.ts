@@ -1,8 +1,7 @@
 /** Inputs of the customer routes (seed §2.1, CONTRACT §6). */
 import * as v from 'valibot';
 import { countries, langById, titleIds, zipCodeMatches } from '../reference/index.js';
-import { langParam } from '../i18n.js';
-import { identifier, integer, JsonNumberText, knownId, MAX_TEXT, orderParam, password, requiredText, text } from '../validation.js';
+import { identifier, integer, JsonNumberText, knownId, MAX_TEXT, password, requiredText, text } from '../validation.js';
 
 /** At least 8 characters by default; STORE_PASSWORD_MIN_LENGTH raises (or lowers) it. */
 export const passwordMinLength = (): number => Number(process.env.STORE_PASSWORD_MIN_LENGTH ?? 8);
@@ -73,15 +72,6 @@ export const CustomerUpdate = v.pipe(
 /** Any non-empty password is checked (a store moved from Thelia may hold shorter ones than ours). */
 export const CheckLogin = v.strictObject({ email: email(), password: password(1, PASSWORD_MAX_LENGTH) });
 
-export const CustomerListQuery = v.object({
-  order: orderParam(['id', 'lastname']),
-  // Customer rows are not localized, but a bad `lang` is refused as on every list.
-  lang: langParam(),
-  email: v.optional(v.pipe(v.string(), v.trim())),
-  ref: v.optional(v.string()),
-});
-
 export type CustomerCreateInput = v.InferOutput<typeof CustomerCreate>;
 export type CustomerUpdateInput = v.InferOutput<typeof CustomerUpdate>;
 export type CheckLoginInput = v.InferOutput<typeof CheckLogin>;
-export type CustomerListInput = v.InferOutput<typeof CustomerListQuery>;

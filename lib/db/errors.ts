@@ -142,3 +142,14 @@ export function isUnavailable(error: unknown): boolean {
   // A fault on DynamoDB's side (the SDK's `$fault`), whatever its name, is worth a retry later.
   return UNAVAILABLE.has(error.name) || (code !== undefined && NETWORK_CODES.has(code)) || $fault === 'server';
 }
+
+/**
+ * A list that only the search index answers (its `argument`, or its order), in a deployment without
+ * one: a client error, since the same list without it is answered.
+ */
+export class NeedsSearchIndex extends Error {
+  constructor(readonly argument: string) {
+    super('is answered by the search index, which this deployment does not have: deploy with `-c search=opensearch` (npm start always has one)');
+    this.name = 'NeedsSearchIndex';
+  }
+}

@@ -4,7 +4,7 @@
  * PROBLEMS); middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { Conflict, Contended, Gone, InvalidPosition, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
+import { Conflict, Contended, Gone, InvalidPosition, NeedsSearchIndex, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
 import { DependencyUnavailable, Forbidden, InvalidInput, SealedSecretUnreadable, SecretMissing, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
@@ -30,6 +30,7 @@ const PROBLEMS: readonly ProblemOf[] = [
   answer(HttpProblem, (error) => error),
   answer(InvalidInput, (error) => new HttpProblem(400, error.message, { errors: error.errors })),
   answer(InvalidPosition, () => toProblem(badCursor())),
+  answer(NeedsSearchIndex, (error) => toProblem(new InvalidInput([{ field: error.argument, message: error.message }]))),
   answer(NotFound, (error) => new HttpProblem(404, error.message)),
   answer(Forbidden, (error) => new HttpProblem(403, error.message)),
   answer(Conflict, (error) => new HttpProblem(409, error.message, error.field ? { errors: [{ field: error.field, message: error.message }] } : {})),

@@ -21,6 +21,9 @@ import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { webhookWorker } from '../webhooks/worker.js';
 import { placeChanges } from '../changes/placer.js';
 import { hashPasswordsInWorkers } from './password-workers.js';
+import { useSearchEngine } from '../db/lists/engine.js';
+import { followIntoSearchIndex } from '../search/index.js';
+import { SqliteSearchEngine } from './search-sqlite.js';
 
 /** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
 function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
@@ -43,9 +46,23 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
  */
 function runBackgroundWork(placer: string): void {
   every(500, 'changes', async () => {
-    if ((await placeChanges(Date.now() + 5_000, placer)).placed > 0) await webhookWorker.tick();
+    if ((await placeChanges(Date.now() + 5_000, placer)).placed > 0) await Promise.all([webhookWorker.tick(), followSearch()]);
   });
   every(500, 'webhooks', () => webhookWorker.tick());
+  every(250, 'search index', followSearch);
+}
+
+/** One run of the search index's projection at a time (the placer's and the timer's share it); a rebuild is said. */
+let searching: Promise<unknown> | undefined;
+function followSearch(): Promise<unknown> {
+  searching ??= followIntoSearchIndex()
+    .then((run) => {
+      if (run?.rebuilt) console.log(`search index: built from the table (${run.written} records)`);
+    })
+    .finally(() => {
+      searching = undefined;
+    });
+  return searching;
 }
 
 async function main(): Promise<void> {
@@ -142,6 +159,8 @@ async function main(): Promise<void> {
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
     // The same placer from one start to the next: restarted after a crash, it takes over its own lease at once.
+    // The search index (CONTRACT §5.2): a file beside the data, one per table, built from it when missing.
+    useSearchEngine(new SqliteSearchEngine(path.join(dataDir, `search-${tableName()}.sqlite`)));
     runBackgroundWork(`npm start on ${dataDir}`);
   } catch (error) {
     console.error(`start failed: ${(error as Error).message}`);

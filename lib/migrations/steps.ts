@@ -39,6 +39,7 @@ import { productsUsing, taxRules } from '../tax-rules/entity.js';
 import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
 import { apiKeys } from '../api-keys/entity.js';
 import { sealedFor } from '../api-keys/index.js';
+import type { Versioned } from '../db/entity.js';
 import type { Key } from '../db/keys.js';
 import { isSealed, seal } from '../sealed-secrets.js';
 
@@ -53,6 +54,8 @@ export interface Migration {
   secretsSealed: number;
   /** Products given the index of their default category, or counted among its references. */
   productsCategorized: number;
+  /** Records whose index sort keys were written again in their current form (texts folded). */
+  recordsReindexed: number;
   /** Products whose default category names no category: `product 12: default category 7`. They keep it. */
   uncategorized: string[];
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
@@ -200,6 +203,24 @@ async function categorizeProducts(migration: Migration): Promise<void> {
   }
 }
 
+/**
+ * Records stored before texts sorted folded (products by ref, customers by last name sorted by their
+ * lower case, an accented letter after `z`): their index sort keys written again, as a list that
+ * reads the table sorts them as the search index does. A record written since was written so.
+ */
+async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerator<R[]>; reindex(record: R): WriteStep }, migration: Migration): Promise<void> {
+  for await (const page of entity.pages()) {
+    for (const record of page) {
+      try {
+        await writeAtomically([entity.reindex(record)]);
+        migration.recordsReindexed++;
+      } catch (error) {
+        if (!(error instanceof WriteConflict)) throw error;
+      }
+    }
+  }
+}
+
 /** One migration: its number and name (`001-sharded-counts`), and what it does, adding what it did to the report. */
 export interface MigrationStep {
   id: string;
@@ -213,6 +234,7 @@ export const emptyMigration = (): Migration => ({
   jobsRelaned: 0,
   secretsSealed: 0,
   productsCategorized: 0,
+  recordsReindexed: 0,
   uncategorized: [],
   conflicts: [],
 });
@@ -232,4 +254,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { id: '004-webhook-lanes', up: relaneJobs },
   { id: '005-sealed-secrets', up: sealSecrets },
   { id: '006-category-references', up: categorizeProducts },
+  {
+    id: '007-folded-sort-keys',
+    up: async (migration) => {
+      await reindexEvery(products, migration);
+      await reindexEvery(customers, migration);
+    },
+  },
 ];

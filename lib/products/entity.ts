@@ -10,6 +10,7 @@ import { defineEntity, versionedEntries } from '../db/entity.js';
 import { bit } from '../row.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
+import { fold } from '../db/lists/query.js';
 
 export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
 export type ProductText = (typeof TEXT_FIELDS)[number];
@@ -40,10 +41,11 @@ export type Product = v.InferOutput<typeof ProductRecord>;
 
 const byId = (p: Product) => padId(p.id);
 /**
- * Refs sort case-insensitively; the id after a separator below any printable character keeps equal
- * refs apart (and orders refs that are equal up to what a sort key holds).
+ * Refs sort folded, as texts sort (CONTRACT §5.1: case- and accent-insensitively); the id after a
+ * separator below any printable character keeps equal refs apart (and orders refs that are equal up
+ * to what a sort key holds).
  */
-const byRef = (p: Product) => `${sortablePrefix(p.ref.toLowerCase(), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
+const byRef = (p: Product) => `${sortablePrefix(fold(p.ref), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
 
 export const products = defineEntity({
   name: 'product',

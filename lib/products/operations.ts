@@ -8,17 +8,20 @@
 import { countReferenceStep } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
-import { mapPage, singlePage, type Page, type PageRequest } from '../db/page.js';
+import { runList } from '../db/lists/plan.js';
+import { searchEngine } from '../opensearch/index.js';
+import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type Texts } from '../i18n.js';
 import { formatMicros } from '../money.js';
-import type { Lang } from '../reference/index.js';
+import { defaultLang, type Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
 import { productRow } from './row.js';
-import type { ProductCreateInput, ProductGeneralInput, ProductListInput, ProductUpdateInput } from './schema.js';
+import { productList, productRoutes, type ProductListInput } from './list.js';
+import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
 const missing = () => new NotFound('product');
 const unknownTaxRule = () => invalidField('tax_rule', 'is not an existing tax rule');
@@ -74,32 +77,16 @@ export async function getProduct(id: number, lang: Lang | undefined): Promise<Ro
   return productRow(product, localeOf(lang), rules.get(product.taxRuleId));
 }
 
-async function productsPage(query: ProductListInput, page: PageRequest): Promise<Page<Product>> {
-  const visibility = query.visible === '*' ? undefined : query.visible === '1';
-  if (query.category_default !== undefined && query.ref === undefined) {
-    // Served by its own index, by id: a page costs its rows.
-    if (query.order.by !== 'id') throw invalidField('order', 'must be id or id_reverse with category_default');
-    if (visibility !== undefined) throw invalidField('visible', 'must be * (the default) with category_default');
-    return products.list('byCategory', { order: 'id', reverse: query.order.reverse, where: { defaultCategory: query.category_default } }, page);
-  }
-  if (query.ref !== undefined) {
-    // A ref names at most one product: served by its lock.
-    const found = await products.findByLock('ref', query.ref);
-    const matches = found && (visibility === undefined || found.visible === visibility) && (query.category_default === undefined || found.defaultCategory === query.category_default);
-    return singlePage(matches ? found : undefined, page);
-  }
-  const order = { order: query.order.by, reverse: query.order.reverse };
-  return visibility === undefined ? products.list('all', order, page) : products.list('byVisibility', { ...order, where: { visible: visibility } }, page);
-}
-
 /** The page and the rules' version in parallel: one round trip when this container has the rules cached. */
 export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
-  const [found, version] = await Promise.all([productsPage(query, page), taxRulesVersion.read()]);
+  const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
+  const listed = runList({ list: productList, routes: productRoutes, args: query, reading, readMany: (ids) => products.readMany(ids), engine: searchEngine(), id: (p) => p.id }, page);
+  const [found, version] = await Promise.all([listed, taxRulesVersion.read()]);
   const rules = await taxRulesAt(
     version,
     found.items.map((p) => p.taxRuleId),
   );
-  return mapPage(found, (p) => productRow(p, localeOf(query.lang), rules.get(p.taxRuleId)));
+  return mapPage(found, (p) => productRow(p, reading.locale, rules.get(p.taxRuleId)));
 }
 
 /** What a record's creation sets besides the create's general fields: its id, resolved rule, texts and dates. */

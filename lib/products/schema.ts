@@ -1,8 +1,8 @@
 /** Inputs of the product routes (seed §2.2, CONTRACT §6). */
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
-import { langParam, langQuery, locale } from '../i18n.js';
-import { decimal, flag, identifier, integer, knownId, longText, orderParam, requiredText } from '../validation.js';
+import { langQuery, locale } from '../i18n.js';
+import { decimal, flag, identifier, integer, knownId, longText, requiredText } from '../validation.js';
 import { TEXT_FIELDS } from './entity.js';
 
 export const MAX_LONG_TEXT = 10_000;
@@ -44,17 +44,8 @@ export const ProductUpdate = v.pipe(
   ),
 );
 
-export const ProductListQuery = v.object({
-  order: orderParam(['id', 'ref']),
-  lang: langParam(),
-  ref: v.optional(v.string()),
-  visible: v.optional(v.picklist(['1', '0', '*'], 'must be 1, 0 or *'), '*'),
-  /** The products whose default category is this one (by id). */
-  category_default: v.optional(integer(0)),
-});
 export const ProductQuery = langQuery();
 
 export type ProductGeneralInput = v.InferOutput<typeof ProductGeneral>;
 export type ProductCreateInput = v.InferOutput<typeof ProductCreate>;
 export type ProductUpdateInput = v.InferOutput<typeof ProductUpdate>;
-export type ProductListInput = v.InferOutput<typeof ProductListQuery>;

@@ -42,6 +42,8 @@ const RESOURCES = [
   'events',
   'migrations',
   'deploy',
+  'search',
+  'opensearch',
 ];
 /** Data a Lambda may bundle: the reference projections (runtime, and each reference route's rows) and the generated OpenAPI document. */
 const BUNDLED_DATA = [

@@ -1,0 +1,57 @@
+/**
+ * The category list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
+ * a category. The table serves the whole list by position or id (counted), and one parent's
+ * children the same; the index, the rest.
+ */
+import type * as v from 'valibot';
+import { both, contains, defineList, listQuerySchema, noneOf, oneOf, since, visibility } from '../db/lists/arguments.js';
+import type { TableRoute } from '../db/lists/plan.js';
+import { fold } from '../db/lists/query.js';
+import { langParam, translate } from '../i18n.js';
+import { idList, instant } from '../validation.js';
+import { categories, TEXT_FIELDS, type Category } from './entity.js';
+
+export const categoryList = defineList<Category>({
+  kind: 'categories',
+  resource: 'category',
+  arguments: {
+    parent: oneOf('parent', idList(), 'the children of these categories (0: the top level)'),
+    exclude_parent: noneOf('parent', idList(), 'leaves out the children of these categories'),
+    exclude: noneOf('id', idList(), 'leaves these categories out'),
+    visible: visibility('visible'),
+    title: contains('title', 'the title in `lang` contains this, case- and accent-insensitively'),
+    updated_since: since('updatedAt', instant(), 'updated at or after this instant'),
+  },
+  orders: {
+    ...both('manual', 'position'),
+    ...both('id', 'id'),
+    ...both('alpha', 'title', true),
+    ...both('created', 'createdAt'),
+    ...both('updated', 'updatedAt'),
+  },
+  // By position among a parent's children, as Thelia's loop does; by id otherwise.
+  defaultOrder: (args) => (args.parent !== undefined ? 'manual' : 'id'),
+  document: (c) => ({
+    id: c.id,
+    values: { parent: c.parent, visible: Number(c.visible), position: c.position, createdAt: c.createdAt, updatedAt: c.updatedAt },
+    texts: { title: Object.fromEntries(Object.keys(c.i18n).map((locale) => [locale, fold(translate(c.i18n, locale, TEXT_FIELDS).texts.title)])) },
+  }),
+});
+
+const byKey = (order: string) => ({ order: order.replace(/_reverse$/, ''), reverse: order.endsWith('_reverse') });
+const ORDERS = ['manual', 'manual_reverse', 'id', 'id_reverse'];
+
+/** What the table serves, first match first. */
+export const categoryRoutes: readonly TableRoute<Category>[] = [
+  { serves: [], orders: ORDERS, read: (_args, order, page) => categories.list('all', byKey(order), page) },
+  {
+    requires: ['parent'],
+    when: (args) => (args.parent as number[]).length === 1,
+    serves: [],
+    orders: ORDERS,
+    read: (args, order, page) => categories.list('byParent', { ...byKey(order), where: { parent: (args.parent as number[])[0]! } }, page),
+  },
+];
+
+export const CategoryListQuery = listQuerySchema(categoryList, { lang: langParam() });
+export type CategoryListInput = v.InferOutput<typeof CategoryListQuery>;

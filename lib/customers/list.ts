@@ -1,0 +1,69 @@
+/**
+ * The customer list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
+ * a customer: its names, email, ref and dates, never its password's hash. The table serves an email
+ * (its lock) or a ref (its id), and the whole list by id, reference or last name (counted); the
+ * index, the rest.
+ */
+import type * as v from 'valibot';
+import { both, defineList, listQuerySchema, search, since, textIs } from '../db/lists/arguments.js';
+import type { TableRoute } from '../db/lists/plan.js';
+import { fold } from '../db/lists/query.js';
+import { langParam } from '../i18n.js';
+import { instant } from '../validation.js';
+import { customers, type Customer } from './entity.js';
+import { customerRef } from './row.js';
+
+export const customerList = defineList<Customer>({
+  kind: 'customers',
+  resource: 'customer',
+  arguments: {
+    ref: textIs('ref', 'the customer of this reference (CUS and 12 digits)'),
+    email: textIs('email', 'the customer of this email, compared case-insensitively'),
+    ...search(['ref', 'firstname', 'lastname', 'email'], ['ref', 'firstname', 'lastname', 'email']),
+    updated_since: since('updatedAt', instant(), 'updated at or after this instant'),
+    created_since: since('createdAt', instant(), 'registered at or after this instant'),
+  },
+  orders: {
+    ...both('id', 'id'),
+    // A ref is made of its id: the same order.
+    ...both('reference', 'id'),
+    ...both('firstname', 'firstname', true),
+    ...both('lastname', 'lastname', true),
+    ...both('registration_date', 'createdAt'),
+  },
+  defaultOrder: () => 'id',
+  document: (c) => ({
+    id: c.id,
+    values: { createdAt: c.createdAt, updatedAt: c.updatedAt },
+    texts: { ref: fold(customerRef(c.id)), firstname: fold(c.firstname), lastname: fold(c.lastname), email: fold(c.email) },
+  }),
+});
+
+const REF = /^CUS(\d{12})$/i;
+const byKey = (order: string) => ({ order: order.replace(/_reverse$/, '').replace('reference', 'id'), reverse: order.endsWith('_reverse') });
+const found = (customer: Customer | undefined) => ({ items: customer ? [customer] : [] });
+
+/** What the table serves, first match first. */
+export const customerRoutes: readonly TableRoute<Customer>[] = [
+  { requires: ['email'], serves: 'any', orders: 'any', read: async (args) => found(await customers.findByLock('email', args.email as string)) },
+  {
+    requires: ['ref'],
+    serves: 'any',
+    orders: 'any',
+    read: async (args) => {
+      const id = Number(REF.exec((args.ref as string).trim())?.[1] ?? 0);
+      return found(id ? await customers.read(id) : undefined);
+    },
+  },
+  {
+    serves: [],
+    orders: ['id', 'id_reverse', 'reference', 'reference_reverse', 'lastname', 'lastname_reverse'],
+    read: (_args, order, page) => customers.list('all', byKey(order), page),
+  },
+];
+
+export const CustomerListQuery = listQuerySchema(customerList, {
+  // Customer rows are not localized, but a bad `lang` is refused as on every list.
+  lang: langParam(),
+});
+export type CustomerListInput = v.InferOutput<typeof CustomerListQuery>;

@@ -1,0 +1,194 @@
+/**
+ * The search index on AWS (CONTRACT §5.2): an Amazon OpenSearch Serverless collection of type
+ * SEARCH, one index per kind, queried over HTTPS with requests signed by the function's role (SigV4,
+ * service `aoss`): `fetch` and the SDK's signer, no OpenSearch client in the bundles. Documents are
+ * indexed as the neutral model has them (`query.ts`): values under `v`, folded texts under `t` (a
+ * keyword, which equality, `contains` (a wildcard) and sorting read, with a `words` subfield for
+ * `any_word`), and the locales a record has texts in under `locales`, which says when a localized
+ * text is read in the fallback. The feed position the index has followed to is a document of its own.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { FeedPosition } from '../db/feed.js';
+import type { IndexWrite, SearchEngine } from '../db/lists/engine.js';
+import { wordsOf, type FieldValue, type SearchAnswer, type SearchDocument, type SearchFilter, type SearchQuery } from '../db/lists/query.js';
+import type { Position } from '../db/page.js';
+
+type Json = Record<string, unknown>;
+
+const bytesOf = (data: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+
+/** SHA-256 and HMAC-SHA-256 for the signer, from Node's own crypto. */
+class Sha256 {
+  private readonly hash;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView): void {
+    this.hash.update(bytesOf(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+}
+
+/** Texts longer than this are kept for `any_word` only (a keyword holds at most 32 766 bytes). */
+const KEYWORD_CHARACTERS = 8191;
+const META_INDEX = 'store-meta';
+export const indexOf = (kind: string): string => `store-${kind}`;
+
+/** Each index's mapping: values as they come, texts as keywords with a words subfield. */
+export const INDEX_BODY: Json = {
+  settings: { index: { max_result_window: 10_100 } },
+  mappings: {
+    dynamic_templates: [
+      { texts: { path_match: 't.*', mapping: { type: 'keyword', ignore_above: KEYWORD_CHARACTERS, fields: { words: { type: 'text', analyzer: 'standard' } } } } },
+      { strings: { path_match: 'v.*', match_mapping_type: 'string', mapping: { type: 'keyword' } } },
+    ],
+    properties: { id: { type: 'long' }, locales: { type: 'keyword' } },
+  },
+};
+
+const textPath = (field: string, locale: string | undefined) => (locale ? `t.${field}.${locale}` : `t.${field}`);
+const valuePath = (field: string) => (field === 'id' ? 'id' : `v.${field}`);
+/** A wildcard pattern that matches the term anywhere, its own wildcard characters escaped. */
+const containing = (term: string) => `*${term.replace(/[\\*?]/g, (c) => `\\${c}`)}*`;
+
+/** One text condition on a field, read as the row shows it: in the locale when the record has it, else in the fallback; or unlocalized. */
+function textClause(field: string, query: SearchQuery, condition: (path: string) => Json): Json {
+  const inLocale = { bool: { filter: [{ term: { locales: query.locale } }, condition(textPath(field, query.locale))] } };
+  const inFallback = { bool: { must_not: [{ term: { locales: query.locale } }], filter: [condition(textPath(field, query.fallback))] } };
+  return { bool: { should: [condition(textPath(field, undefined)), inLocale, inFallback], minimum_should_match: 1 } };
+}
+
+export function filterClause(filter: SearchFilter, query: SearchQuery): Json {
+  if (filter.kind === 'in') {
+    const clause = { terms: { [valuePath(filter.field)]: filter.values } };
+    return filter.not ? { bool: { must_not: [clause] } } : clause;
+  }
+  if (filter.kind === 'range') return { range: { [valuePath(filter.field)]: { ...(filter.min !== undefined ? { gte: filter.min } : {}), ...(filter.max !== undefined ? { lte: filter.max } : {}) } } };
+  const condition = (path: string): Json =>
+    filter.mode === 'equals'
+      ? { term: { [path]: filter.term } }
+      : filter.mode === 'contains'
+        ? { wildcard: { [path]: { value: containing(filter.term) } } }
+        : { match: { [`${path}.words`]: { query: wordsOf(filter.term).join(' '), operator: 'or' } } };
+  return { bool: { should: filter.fields.map((field) => textClause(field, query, condition)), minimum_should_match: 1 } };
+}
+
+/** The sort of a query: its value or text (a localized text through a script that reads the fallback), then the id. */
+export function sortOf(query: SearchQuery): Json[] {
+  const order = query.order.reverse ? 'desc' : 'asc';
+  const { field, text } = query.order;
+  const primary: Json = !text
+    ? { [valuePath(field)]: { order } }
+    : {
+        _script: {
+          type: 'string',
+          order,
+          script: {
+            lang: 'painless',
+            source: "for (String p : params.paths) { if (doc.containsKey(p) && doc[p].size() > 0) { return doc[p].value; } } return '';",
+            params: { paths: [textPath(field, query.locale), textPath(field, query.fallback), textPath(field, undefined)] },
+          },
+        },
+      };
+  return [primary, { id: { order } }];
+}
+
+/** The request body of a query: its filters, sort, page and total. */
+export function searchBody(query: SearchQuery): Json {
+  return {
+    size: query.limit + 1,
+    ...(query.after ? { search_after: [...query.after] } : { from: query.offset }),
+    track_total_hits: true,
+    _source: false,
+    query: { bool: { filter: query.filters.map((filter) => filterClause(filter, query)) } },
+    sort: sortOf(query),
+  };
+}
+
+/** A document as indexed. */
+export function indexedDocument(document: SearchDocument): Json {
+  const locales = new Set<string>();
+  for (const text of Object.values(document.texts)) if (typeof text !== 'string') for (const locale of Object.keys(text)) locales.add(locale);
+  return { id: document.id, v: document.values, t: document.texts, locales: [...locales] };
+}
+
+export class OpenSearchEngine implements SearchEngine {
+  private readonly url: URL;
+  private readonly signer: SignatureV4;
+  private readonly ensured = new Set<string>();
+
+  constructor(endpoint: string) {
+    this.url = new URL(endpoint);
+    this.signer = new SignatureV4({ service: 'aoss', region: process.env.AWS_REGION ?? 'us-east-1', credentials: fromEnv(), sha256: Sha256 });
+  }
+
+  private async send(method: string, path: string, body?: string, contentType = 'application/json'): Promise<{ status: number; json: Json }> {
+    const headers: Record<string, string> = {
+      host: this.url.host,
+      'x-amz-content-sha256': createHash('sha256')
+        .update(body ?? '')
+        .digest('hex'),
+    };
+    if (body !== undefined) headers['content-type'] = contentType;
+    const signed = await this.signer.sign({ method, protocol: 'https:', hostname: this.url.hostname, path, headers, body });
+    const response = await fetch(new URL(path, this.url), { method, headers: signed.headers as Record<string, string>, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    const json = (text ? JSON.parse(text) : {}) as Json;
+    if (response.status >= 500) throw new Error(`OpenSearch answered ${response.status} to ${method} ${path}`);
+    return { status: response.status, json };
+  }
+
+  /** Creates an index the first time this container writes to it (a 400 "already exists" is fine). */
+  private async ensure(index: string): Promise<void> {
+    if (this.ensured.has(index)) return;
+    await this.send('PUT', `/${index}`, JSON.stringify(index === META_INDEX ? {} : INDEX_BODY));
+    this.ensured.add(index);
+  }
+
+  async query(query: SearchQuery): Promise<SearchAnswer> {
+    const { status, json } = await this.send('POST', `/${indexOf(query.kind)}/_search`, JSON.stringify(searchBody(query)));
+    if (status === 404) return { ids: [], positions: [], total: 0, more: false };
+    if (status !== 200) throw new Error(`OpenSearch refused a query (${status}): ${JSON.stringify(json).slice(0, 300)}`);
+    const hits = (json.hits as { total: { value: number }; hits: { _id: string; sort: FieldValue[] }[] }) ?? { total: { value: 0 }, hits: [] };
+    const page = hits.hits.slice(0, query.limit);
+    return {
+      ids: page.map((hit) => Number(hit._id)),
+      positions: page.map((hit): Position => [hit.sort[0] ?? '', Number(hit._id)]),
+      total: hits.total.value,
+      more: hits.hits.length > query.limit,
+    };
+  }
+
+  async write(writes: readonly IndexWrite[], position: FeedPosition | undefined): Promise<void> {
+    const lines: string[] = [];
+    for (const { kind, put, remove } of writes) {
+      await this.ensure(indexOf(kind));
+      for (const id of remove) lines.push(JSON.stringify({ delete: { _index: indexOf(kind), _id: String(id) } }));
+      for (const document of put) lines.push(JSON.stringify({ index: { _index: indexOf(kind), _id: String(document.id) } }), JSON.stringify(indexedDocument(document)));
+    }
+    if (lines.length) {
+      const { json } = await this.send('POST', '/_bulk', `${lines.join('\n')}\n`, 'application/x-ndjson');
+      const failed = ((json.items as Json[] | undefined) ?? []).map((item) => Object.values(item)[0] as { status: number }).filter((item) => item.status >= 300 && item.status !== 404);
+      if (json.errors && failed.length) throw new Error(`OpenSearch refused ${failed.length} documents`);
+    }
+    await this.ensure(META_INDEX);
+    if (position) await this.send('PUT', `/${META_INDEX}/_doc/position`, JSON.stringify(position));
+    else await this.send('DELETE', `/${META_INDEX}/_doc/position`);
+  }
+
+  async position(): Promise<FeedPosition | undefined> {
+    const { status, json } = await this.send('GET', `/${META_INDEX}/_doc/position`);
+    return status === 200 && json.found ? (json._source as FeedPosition) : undefined;
+  }
+
+  async clear(kinds: readonly string[]): Promise<void> {
+    await this.send('DELETE', `/${META_INDEX}/_doc/position`);
+    for (const kind of kinds) await this.send('DELETE', `/${indexOf(kind)}`);
+    this.ensured.clear();
+  }
+}

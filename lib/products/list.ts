@@ -1,0 +1,101 @@
+/**
+ * The product list's loop arguments and orders (CONTRACT §5.1), with Thelia's names, and what the
+ * search index keeps of a product. The table serves a ref (its lock), the whole list by id or ref
+ * (counted), one visibility by id or ref, and one default category by id; the index, the rest.
+ */
+import * as v from 'valibot';
+import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
+import type { TableRoute } from '../db/lists/plan.js';
+import { decimalValue, fold } from '../db/lists/query.js';
+import { langParam, translate } from '../i18n.js';
+import { parseMicros } from '../money.js';
+import { decimal, idList, instant } from '../validation.js';
+import { products, TEXT_FIELDS, type Product } from './entity.js';
+import { MAX_DECIMAL } from './schema.js';
+
+const decimalBound = () => v.pipe(decimal(MAX_DECIMAL), v.transform(decimalValue));
+const storedDecimal = (text: string) => decimalValue(parseMicros(text)!);
+
+/** Each locale the product has texts in, every field of it folded (as its row shows it in that locale). */
+const localized = (p: Product, field: (typeof TEXT_FIELDS)[number]) => Object.fromEntries(Object.keys(p.i18n).map((locale) => [locale, fold(translate(p.i18n, locale, TEXT_FIELDS).texts[field])]));
+
+export const productList = defineList<Product>({
+  kind: 'products',
+  resource: 'product',
+  arguments: {
+    ref: textIs('ref', 'the product of this reference'),
+    visible: visibility('visible'),
+    category: oneOf('defaultCategory', idList(), 'the products whose default category is one of these (this store keeps only the default one)'),
+    category_default: oneOf('defaultCategory', idList(), 'the products whose default category is one of these'),
+    exclude: noneOf('id', idList(), 'leaves these products out'),
+    exclude_category: noneOf('defaultCategory', idList(), 'leaves out the products whose default category is one of these'),
+    brand: oneOf('brandId', idList(), 'the products of these brands'),
+    tax_rule_id: oneOf('taxRuleId', idList(), 'the products under these tax rules'),
+    min_price: bound('price', 'min', decimalBound(), 'a price at least this (untaxed, inclusive)'),
+    max_price: bound('price', 'max', decimalBound(), 'a price at most this (untaxed, inclusive)'),
+    min_weight: bound('weight', 'min', decimalBound(), 'a weight at least this (inclusive)'),
+    max_weight: bound('weight', 'max', decimalBound(), 'a weight at most this (inclusive)'),
+    title: contains('title', 'the title in `lang` contains this, case- and accent-insensitively (`creme` finds `Crème brûlée`)'),
+    ...search(['ref', 'title', 'chapo', 'description', 'postscriptum'], ['ref', 'title']),
+    updated_since: since('updatedAt', instant(), 'updated at or after this instant'),
+    created_since: since('createdAt', instant(), 'created at or after this instant'),
+  },
+  orders: {
+    ...both('id', 'id'),
+    ...both('alpha', 'title', true),
+    min_price: { field: 'price', text: false, reverse: false },
+    max_price: { field: 'price', text: false, reverse: true },
+    ...both('ref', 'ref', true),
+    ...both('created', 'createdAt'),
+    ...both('updated', 'updatedAt'),
+    ...both('visible', 'visible'),
+  },
+  defaultOrder: () => 'id',
+  document: (p) => ({
+    id: p.id,
+    values: {
+      price: storedDecimal(p.price),
+      weight: storedDecimal(p.weight),
+      visible: Number(p.visible),
+      defaultCategory: p.defaultCategory,
+      brandId: p.brandId,
+      taxRuleId: p.taxRuleId,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+    },
+    texts: { ref: fold(p.ref), ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, localized(p, field)])) },
+  }),
+});
+
+const byKey = (order: string) => ({ order: order.replace(/_reverse$/, ''), reverse: order.endsWith('_reverse') });
+const oneId = (value: unknown): number | undefined => (Array.isArray(value) && value.length === 1 ? (value[0] as number) : undefined);
+
+/** What the table serves, first match first. */
+export const productRoutes: readonly TableRoute<Product>[] = [
+  // A ref names at most one product: its lock, whatever else is asked.
+  {
+    requires: ['ref'],
+    serves: 'any',
+    orders: 'any',
+    read: async (args) => ({ items: [await products.findByLock('ref', args.ref as string)].filter((found) => found !== undefined) }),
+  },
+  { serves: [], orders: ['id', 'id_reverse', 'ref', 'ref_reverse'], read: (_args, order, page) => products.list('all', byKey(order), page) },
+  {
+    requires: ['visible'],
+    serves: [],
+    orders: ['id', 'id_reverse', 'ref', 'ref_reverse'],
+    read: (args, order, page) => products.list('byVisibility', { ...byKey(order), where: { visible: args.visible === '1' } }, page),
+  },
+  ...(['category', 'category_default'] as const).map(
+    (name): TableRoute<Product> => ({
+      requires: [name],
+      when: (args) => oneId(args[name]) !== undefined,
+      serves: [],
+      orders: ['id', 'id_reverse'],
+      read: (args, order, page) => products.list('byCategory', { ...byKey(order), where: { defaultCategory: oneId(args[name])! } }, page),
+    }),
+  ),
+];
+
+export const ProductListQuery = listQuerySchema(productList, { lang: langParam() });
+export type ProductListInput = v.InferOutput<typeof ProductListQuery>;
