@@ -13,6 +13,9 @@
  *                 (the default of a disposable stage)
  *   layout        `single`: every resource in one stack, for SAM CLI (`npm run sam` synthesizes so);
  *                 never for a deploy (default: three stacks, each within CloudFormation's limits)
+ *   search        `opensearch`: the search index on AWS (CONTRACT §5.2), an OpenSearch Serverless
+ *                 collection and its indexer; without it, a list only the index answers is a 400
+ *                 that names this option (README: its monthly floor)
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
@@ -49,6 +52,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
   const deployment = DEPLOYMENTS.find((way) => way === text('deployment'));
   if (text('deployment') && !deployment) throw new Error(`-c deployment must be one of ${DEPLOYMENTS.join(', ')}`);
   if (text('layout') && text('layout') !== 'single') throw new Error('-c layout must be single, or unset for three stacks');
+  if (text('search') && text('search') !== 'opensearch') throw new Error('-c search must be opensearch, or unset for no search index');
   const alarmEmail = text('alarmEmail');
   const corsOrigins = text('corsOrigins');
   return {
@@ -60,6 +64,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
       throttle,
       ...(deployment ? { deployment } : {}),
       ...(text('layout') === 'single' ? { singleStack: true } : {}),
+      ...(text('search') === 'opensearch' ? { search: 'opensearch' as const } : {}),
       ...(alarmEmail ? { alarmEmail } : {}),
       ...(logLevel ? { logLevel } : {}),
       ...(corsOrigins ? { corsOrigins: corsOrigins.split(',') } : {}),

@@ -42,6 +42,7 @@ import { acknowledgeNagFindings } from './nag-findings.js';
 import { RouteFunction } from './constructs/route-function.js';
 import { SealedSecretsKey } from './constructs/sealed-secrets-key.js';
 import { StoreTable } from './constructs/store-table.js';
+import { collectionNameOf, SearchCollection } from './constructs/search-collection.js';
 
 /** Everything `-c` sets on the app (infra/context.ts), as typed props; each default in one place. */
 export interface StoreApiProps {
@@ -81,6 +82,13 @@ export interface StoreApiProps {
    * @default 365
    */
   readonly changeRetentionDays?: number;
+  /**
+   * The search index of the lists that no key of the table serves (CONTRACT §5.2): an OpenSearch
+   * Serverless collection, its indexer on the change feed, and the list functions reading it. It
+   * bills a floor of OCUs whether used or not (README: Deploying).
+   * @default none: such a list is a 400 that names `-c search=opensearch`
+   */
+  readonly search?: 'opensearch';
   /**
    * The functions' CPU.
    * @default 'arm64'
@@ -193,6 +201,21 @@ export class StoreApi extends Construct {
       wakeOn: { filter: PLACED_INSERTS, batchSize: 100 },
       prepare: (fn) => secretsKey.letOpen(fn),
     });
+    // The search index (CONTRACT §5.2), fed from the feed as the webhooks' worker is, woken by the same placed items.
+    const search = props.search === 'opensearch' ? new SearchCollection(data, 'Search', { name: collectionNameOf(id), disposable }) : undefined;
+    if (search) {
+      new BackgroundJob(data, 'SearchIndex', {
+        table,
+        logRetention,
+        settings,
+        release: releaseBackground('search/run'),
+        entry: 'functions/search/run.ts',
+        functionId: 'Indexer',
+        wakeOn: { filter: PLACED_INSERTS, batchSize: 100 },
+        prepare: (fn) => search.allow(data, [fn], 'write', 'W'),
+      });
+      new CfnOutput(data, 'SearchEndpoint', { value: search.endpoint });
+    }
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
     if (!single) acknowledgeNagFindings(data, { releases: background.application });
     new CfnOutput(data, 'TableName', { value: table.tableName });
@@ -209,7 +232,7 @@ export class StoreApi extends Construct {
     const aliases = new Map<string, Alias>();
     const hooks: NodejsFunction[] = [];
     this.routesStacks = [];
-    for (const [group, groupRoutes] of routeGroups()) {
+    for (const [groupIndex, [group, groupRoutes]] of [...routeGroups()].entries()) {
       // The first group keeps the ids of the release that had only it.
       const prefix = group === FIRST_ROUTES_GROUP ? '' : group;
       const routesStack = single
@@ -233,12 +256,15 @@ export class StoreApi extends Construct {
       const releases = single ? background : codeDeployOf(routesStack);
       const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
       const versionsChecked: string[] = [];
+      const searching: NodejsFunction[] = [];
       for (const route of groupRoutes) {
         const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
+        if (route.deployment.searches) searching.push(fn);
         const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
         aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
         versionsChecked.push(fn.currentVersion.functionArn);
       }
+      search?.allow(routesStack, searching, 'read', `R${groupIndex}`);
       // The hook checks the versions this release deploys in its stack, and no other.
       hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
       hook.addToRolePolicy(

@@ -128,7 +128,7 @@ export const registry = [
     change: 'customer',
     row: 'CustomerRow',
     routes: (route) => [
-      route('list', 'GET', '/api/customers', 200, { dynamodb: ['Query'] }),
+      route('list', 'GET', '/api/customers', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
       route('get', 'GET', '/api/customers/{entityId}', 200, { dynamodb: ['GetItem'] }),
       route('create', 'POST', '/api/customers', 201, { access: 'CREATE', dynamodb: PUT_UPDATE, hashesPasswords: true }),
       route('update', 'PUT', '/api/customers', 201, { access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem'], hashesPasswords: true }),
@@ -147,7 +147,7 @@ export const registry = [
     change: 'product',
     row: 'ProductRow',
     routes: (route) => [
-      route('list', 'GET', '/api/products', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'] }),
+      route('list', 'GET', '/api/products', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
       route('get', 'GET', '/api/products/{productId}', 200, { dynamodb: ['BatchGetItem'] }),
       route('create', 'POST', '/api/products', 201, { access: 'CREATE', dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'] }),
       route('update', 'PUT', '/api/products/{productId}', 204, { access: 'UPDATE', dynamodb: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
@@ -164,7 +164,7 @@ export const registry = [
     row: 'CategoryRow',
     stack: 'Catalog',
     routes: (route) => [
-      route('list', 'GET', '/api/categories', 200, { dynamodb: ['Query'] }),
+      route('list', 'GET', '/api/categories', 200, { dynamodb: ['Query', 'BatchGetItem'], searches: true }),
       route('get', 'GET', '/api/categories/{entityId}', 200, { dynamodb: ['GetItem'] }),
       route('create', 'POST', '/api/categories', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
       route('update', 'PUT', '/api/categories', 201, { access: 'UPDATE', dynamodb: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),

@@ -45,6 +45,8 @@ export interface RouteDeployment {
   readonly usesServerSecret: boolean;
   /** Whether it seals a new secret (lib/sealed-secrets.ts); every protected route opens API keys' secure keys. */
   readonly sealsSecrets: boolean;
+  /** Whether it asks the search index (a list with loop arguments, CONTRACT §5.2): it reads the collection's indexes, where the stack has one. */
+  readonly searches: boolean;
 }
 
 /** The HTTP contract of a route (what clients, the router and the API reference see), and its deployment. */
@@ -85,6 +87,7 @@ interface RouteOptions {
   refusesIdempotencyKey?: string;
   writesUnder?: readonly string[];
   sealsSecrets?: boolean;
+  searches?: boolean;
 }
 
 /**
@@ -142,6 +145,7 @@ export const route = <const Name extends string, const Path extends string>(
       ...(writesUnder ? { writesUnder } : {}),
       usesServerSecret: list || idempotent,
       sealsSecrets: options.sealsSecrets ?? false,
+      searches: options.searches ?? false,
     },
   };
 };
