@@ -52,7 +52,9 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
  * routes carry ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB.
  * A batch route carries its resource's create, update and delete together, and the batch edge: ten
  * KiB more than one of them. The stored items' declarations (lib/db/stored.ts: the changes a write
- * records, the feed it may place) weigh about 3 KiB in every route that writes or reads the feed. The OpenAPI route carries the document itself, and a reference route its kind's rows
+ * records, the feed it may place) weigh about 3 KiB in every route that writes or reads the feed.
+ * A list that searches (CONTRACT §5.2) carries its loop arguments, the planner and the OpenSearch
+ * engine with its SigV4 (lib/opensearch/): 12 KiB more. The OpenAPI route carries the document itself, and a reference route its kind's rows
  * (lib/reference/data/rows/), each once, minified, and nothing else of the data.
  */
 function budgetKiB(route: RouteDefinition): number {
@@ -63,6 +65,7 @@ function budgetKiB(route: RouteDefinition): number {
   if (route.deployment.hashesPasswords) return 472;
   if (route.permission.resource === 'webhook') return 433;
   if (route.permission.resource === 'reference') return 423 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
+  if (route.deployment.searches) return 435;
   return 423;
 }
 

@@ -46,7 +46,9 @@ describe('-c search=opensearch', () => {
     expect(indexer.Properties.Environment.Variables.STORE_SEARCH_ENDPOINT).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^SearchCollection/), 'CollectionEndpoint'] });
     // Woken as the webhooks' worker is, through its `live` alias: one more mapping of placed feed items than without the option.
     const placed = (store: typeof plain) =>
-      store.resources('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))) === JSON.stringify([PLACED_INSERTS]));
+      store
+        .resources('AWS::Lambda::EventSourceMapping')
+        .filter(([, m]) => JSON.stringify(m.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))) === JSON.stringify([PLACED_INSERTS]));
     expect(placed(searching).length).toBe(placed(plain).length + 1);
     const alias = searching.resources('AWS::Lambda::Alias').find(([, a]) => a.Properties.FunctionName.Ref === indexerId);
     expect(placed(searching).some(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(alias![0]))).toBe(true);

@@ -7,9 +7,15 @@ import type * as v from 'valibot';
 import { both, contains, defineList, listQuerySchema, noneOf, oneOf, since, visibility } from '../db/lists/arguments.js';
 import type { TableRoute } from '../db/lists/plan.js';
 import { fold } from '../db/lists/query.js';
-import { langParam, translate } from '../i18n.js';
+import { langParam, localeOf, translate } from '../i18n.js';
 import { idList, instant } from '../validation.js';
 import { categories, TEXT_FIELDS, type Category } from './entity.js';
+import { runList } from '../db/lists/plan.js';
+import { mapPage, type Page, type PageRequest } from '../db/page.js';
+import { searchEngine } from '../opensearch/index.js';
+import { defaultLang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import { categoryRow } from './row.js';
 
 export const categoryList = defineList<Category>({
   kind: 'categories',
@@ -55,3 +61,9 @@ export const categoryRoutes: readonly TableRoute<Category>[] = [
 
 export const CategoryListQuery = listQuerySchema(categoryList, { lang: langParam() });
 export type CategoryListInput = v.InferOutput<typeof CategoryListQuery>;
+
+export async function listCategories(query: CategoryListInput, page: PageRequest): Promise<Page<Row>> {
+  const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
+  const found = await runList({ list: categoryList, routes: categoryRoutes, args: query, reading, readMany: (ids) => categories.readMany(ids), engine: searchEngine(), id: (c) => c.id }, page);
+  return mapPage(found, (c) => categoryRow(c, reading.locale));
+}

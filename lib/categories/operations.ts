@@ -6,19 +6,15 @@
  * cannot be deleted (409), without a scan: its references are counted beside it.
  */
 import { Conflict, NotFound } from '../db/errors.js';
-import { runList } from '../db/lists/plan.js';
-import { searchEngine } from '../opensearch/index.js';
-import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { readShards, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
 import { check, holds, raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type Texts } from '../i18n.js';
-import { defaultLang, type Lang } from '../reference/index.js';
+import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { categories, TEXT_FIELDS, type Category, type CategoryText } from './entity.js';
 import { countReferenceStep, referencesCreateSteps, referencesTo } from './references.js';
 import { categoryRow } from './row.js';
-import { categoryList, categoryRoutes, type CategoryListInput } from './list.js';
 import type { CategoryCreateInput, CategoryUpdateInput } from './schema.js';
 
 /** How far up a move walks to prove the category is not its own ancestor (a transaction holds 100 items). */
@@ -61,12 +57,6 @@ async function ancestryChecks(categoryId: number, parent: number): Promise<Write
 
 export async function getCategory(id: number, lang: Lang | undefined): Promise<Row> {
   return categoryRow(await readCategory(id), localeOf(lang));
-}
-
-export async function listCategories(query: CategoryListInput, page: PageRequest): Promise<Page<Row>> {
-  const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
-  const found = await runList({ list: categoryList, routes: categoryRoutes, args: query, reading, readMany: (ids) => categories.readMany(ids), engine: searchEngine(), id: (c) => c.id }, page);
-  return mapPage(found, (c) => categoryRow(c, reading.locale));
 }
 
 /** A new category record, at version 1 (the API's, or a store's import). */

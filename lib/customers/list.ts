@@ -12,6 +12,12 @@ import { langParam } from '../i18n.js';
 import { instant } from '../validation.js';
 import { customers, type Customer } from './entity.js';
 import { customerRef } from './row.js';
+import { runList } from '../db/lists/plan.js';
+import { mapPage, type Page, type PageRequest } from '../db/page.js';
+import { searchEngine } from '../opensearch/index.js';
+import { defaultLang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import { customerRow } from './row.js';
 
 export const customerList = defineList<Customer>({
   kind: 'customers',
@@ -67,3 +73,9 @@ export const CustomerListQuery = listQuerySchema(customerList, {
   lang: langParam(),
 });
 export type CustomerListInput = v.InferOutput<typeof CustomerListQuery>;
+
+export async function listCustomers(query: CustomerListInput, page: PageRequest): Promise<Page<Row>> {
+  const reading = { locale: defaultLang.locale, fallback: defaultLang.locale };
+  const found = await runList({ list: customerList, routes: customerRoutes, args: query, reading, readMany: (ids) => customers.readMany(ids), engine: searchEngine(), id: (c) => c.id }, page);
+  return mapPage(found, customerRow);
+}

@@ -4,11 +4,6 @@
  */
 import { NotFound, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
-import { runList } from '../db/lists/plan.js';
-import { searchEngine } from '../opensearch/index.js';
-import { mapPage, type Page, type PageRequest } from '../db/page.js';
-import { defaultLang } from '../reference/index.js';
-import { customerList, customerRoutes, type CustomerListInput } from './list.js';
 import { retryOnConflict, writeAtomically } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
@@ -27,12 +22,6 @@ async function readCustomer(id: number): Promise<Customer> {
 }
 
 export const getCustomer = async (id: number): Promise<Row> => customerRow(await readCustomer(id));
-
-export async function listCustomers(query: CustomerListInput, page: PageRequest): Promise<Page<Row>> {
-  const reading = { locale: defaultLang.locale, fallback: defaultLang.locale };
-  const found = await runList({ list: customerList, routes: customerRoutes, args: query, reading, readMany: (ids) => customers.readMany(ids), engine: searchEngine(), id: (c) => c.id }, page);
-  return mapPage(found, customerRow);
-}
 
 /** What a record's creation sets besides the create's fields: its id, password hash and dates. */
 export interface CustomerCreation {

@@ -1,38 +1,19 @@
 /**
  * The search index on AWS (CONTRACT §5.2): an Amazon OpenSearch Serverless collection of type
  * SEARCH, one index per kind, queried over HTTPS with requests signed by the function's role (SigV4,
- * service `aoss`): `fetch` and the SDK's signer, no OpenSearch client in the bundles. Documents are
+ * service `aoss`, sign.ts): `fetch`, no OpenSearch client in the bundles. Documents are
  * indexed as the neutral model has them (`query.ts`): values under `v`, folded texts under `t` (a
  * keyword, which equality, `contains` (a wildcard) and sorting read, with a `words` subfield for
  * `any_word`), and the locales a record has texts in under `locales`, which says when a localized
  * text is read in the fallback. The feed position the index has followed to is a document of its own.
  */
-import { createHash, createHmac } from 'node:crypto';
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { FeedPosition } from '../db/feed.js';
 import type { IndexWrite, SearchEngine } from '../db/lists/engine.js';
 import { wordsOf, type FieldValue, type SearchAnswer, type SearchDocument, type SearchFilter, type SearchQuery } from '../db/lists/query.js';
 import type { Position } from '../db/page.js';
+import { credentialsFromEnvironment, signatureHeaders } from './sign.js';
 
 type Json = Record<string, unknown>;
-
-const bytesOf = (data: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-
-/** SHA-256 and HMAC-SHA-256 for the signer, from Node's own crypto. */
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
-  }
-  update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(bytesOf(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 /** Texts longer than this are kept for `any_word` only (a keyword holds at most 32 766 bytes). */
 const KEYWORD_CHARACTERS = 8191;
@@ -119,24 +100,16 @@ export function indexedDocument(document: SearchDocument): Json {
 
 export class OpenSearchEngine implements SearchEngine {
   private readonly url: URL;
-  private readonly signer: SignatureV4;
   private readonly ensured = new Set<string>();
 
   constructor(endpoint: string) {
     this.url = new URL(endpoint);
-    this.signer = new SignatureV4({ service: 'aoss', region: process.env.AWS_REGION ?? 'us-east-1', credentials: fromEnv(), sha256: Sha256 });
   }
 
   private async send(method: string, path: string, body?: string, contentType = 'application/json'): Promise<{ status: number; json: Json }> {
-    const headers: Record<string, string> = {
-      host: this.url.host,
-      'x-amz-content-sha256': createHash('sha256')
-        .update(body ?? '')
-        .digest('hex'),
-    };
-    if (body !== undefined) headers['content-type'] = contentType;
-    const signed = await this.signer.sign({ method, protocol: 'https:', hostname: this.url.hostname, path, headers, body });
-    const response = await fetch(new URL(path, this.url), { method, headers: signed.headers as Record<string, string>, ...(body !== undefined ? { body } : {}) });
+    const signed = signatureHeaders({ method, path, host: this.url.host, body: body ?? '' }, credentialsFromEnvironment(), process.env.AWS_REGION ?? 'us-east-1');
+    const headers = { ...signed, ...(body !== undefined ? { 'content-type': contentType } : {}) };
+    const response = await fetch(new URL(path, this.url), { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     const json = (text ? JSON.parse(text) : {}) as Json;
     if (response.status >= 500) throw new Error(`OpenSearch answered ${response.status} to ${method} ${path}`);

@@ -1,3 +1,2 @@
 export * from './schema.js';
 export * from './operations.js';
-export { ProductListQuery, type ProductListInput } from './list.js';

@@ -7,11 +7,18 @@ import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
 import type { TableRoute } from '../db/lists/plan.js';
 import { decimalValue, fold } from '../db/lists/query.js';
-import { langParam, translate } from '../i18n.js';
+import { langParam, localeOf, translate } from '../i18n.js';
 import { parseMicros } from '../money.js';
 import { decimal, idList, instant } from '../validation.js';
 import { products, TEXT_FIELDS, type Product } from './entity.js';
 import { MAX_DECIMAL } from './schema.js';
+import { runList } from '../db/lists/plan.js';
+import { mapPage, type Page, type PageRequest } from '../db/page.js';
+import { searchEngine } from '../opensearch/index.js';
+import { defaultLang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import { taxRulesAt, taxRulesVersion } from '../tax-rules/index.js';
+import { productRow } from './row.js';
 
 const decimalBound = () => v.pipe(decimal(MAX_DECIMAL), v.transform(decimalValue));
 const storedDecimal = (text: string) => decimalValue(parseMicros(text)!);
@@ -99,3 +106,15 @@ export const productRoutes: readonly TableRoute<Product>[] = [
 
 export const ProductListQuery = listQuerySchema(productList, { lang: langParam() });
 export type ProductListInput = v.InferOutput<typeof ProductListQuery>;
+
+/** A page of products: the table or the index picks the records, then the rules' version, read beside them, prices them. */
+export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
+  const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
+  const listed = runList({ list: productList, routes: productRoutes, args: query, reading, readMany: (ids) => products.readMany(ids), engine: searchEngine(), id: (p) => p.id }, page);
+  const [found, version] = await Promise.all([listed, taxRulesVersion.read()]);
+  const rules = await taxRulesAt(
+    version,
+    found.items.map((p) => p.taxRuleId),
+  );
+  return mapPage(found, (p) => productRow(p, reading.locale, rules.get(p.taxRuleId)));
+}

@@ -8,19 +8,15 @@
 import { countReferenceStep } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
-import { runList } from '../db/lists/plan.js';
-import { searchEngine } from '../opensearch/index.js';
-import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type Texts } from '../i18n.js';
 import { formatMicros } from '../money.js';
-import { defaultLang, type Lang } from '../reference/index.js';
+import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
 import { productRow } from './row.js';
-import { productList, productRoutes, type ProductListInput } from './list.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
 const missing = () => new NotFound('product');
@@ -78,17 +74,6 @@ export async function getProduct(id: number, lang: Lang | undefined): Promise<Ro
 }
 
 /** The page and the rules' version in parallel: one round trip when this container has the rules cached. */
-export async function listProducts(query: ProductListInput, page: PageRequest): Promise<Page<Row>> {
-  const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
-  const listed = runList({ list: productList, routes: productRoutes, args: query, reading, readMany: (ids) => products.readMany(ids), engine: searchEngine(), id: (p) => p.id }, page);
-  const [found, version] = await Promise.all([listed, taxRulesVersion.read()]);
-  const rules = await taxRulesAt(
-    version,
-    found.items.map((p) => p.taxRuleId),
-  );
-  return mapPage(found, (p) => productRow(p, reading.locale, rules.get(p.taxRuleId)));
-}
-
 /** What a record's creation sets besides the create's general fields: its id, resolved rule, texts and dates. */
 export interface ProductCreation {
   id: number;

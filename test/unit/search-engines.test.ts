@@ -44,7 +44,13 @@ function randomQuery(rnd: ReturnType<typeof random>): SearchQuery {
     const kind = rnd.pick(kinds);
     if (kind === 'in' || kind === 'notIn') filters.push({ kind: 'in', field: rnd.pick(['brand', 'id']), values: [rnd.int(4), rnd.int(8)], not: kind === 'notIn' });
     if (kind === 'range') filters.push({ kind: 'range', field: 'price', min: String(rnd.int(3) * 250_000).padStart(19, '0'), ...(rnd.next() < 0.5 ? { max: String(750_000).padStart(19, '0') } : {}) });
-    if (kind === 'text') filters.push({ kind: 'text', fields: rnd.next() < 0.5 ? ['title'] : ['ref', 'title'], mode: rnd.pick(['equals', 'contains', 'any_word'] as const), term: fold(rnd.pick([...WORDS, 'cre', 'rûl', 'e b', 'chaise jardin'])) });
+    if (kind === 'text')
+      filters.push({
+        kind: 'text',
+        fields: rnd.next() < 0.5 ? ['title'] : ['ref', 'title'],
+        mode: rnd.pick(['equals', 'contains', 'any_word'] as const),
+        term: fold(rnd.pick([...WORDS, 'cre', 'rûl', 'e b', 'chaise jardin'])),
+      });
   }
   const order = rnd.pick([
     { field: 'id', text: false },
