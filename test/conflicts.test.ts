@@ -70,6 +70,20 @@ describe('the conflict-faithful proxy', () => {
       await proxied.client.send(new PutCommand({ TableName, Item: { pk: 'PROXY#d', sk: 'X' } }));
     }));
 
+  it('answers a transaction sent again with its ClientRequestToken as the first time, once it committed, and refuses the token with another request', () =>
+    withSlowProxy(async (proxied) => {
+      // A create conditioned on the item being absent: applied twice, the second would fail.
+      const create = (pk: string, token: string) =>
+        new TransactWriteCommand({ ClientRequestToken: token, TransactItems: [{ Put: { TableName, Item: { pk, sk: 'X' }, ConditionExpression: 'attribute_not_exists(pk)' } }] });
+      // The first still in flight when the same request comes again (an SDK retry after its time-out): the retry waits for it.
+      const [first, again] = await Promise.all([proxied.client.send(create('PROXY#token', 'token-1')), pause(50).then(() => proxied.client.send(create('PROXY#token', 'token-1')))]);
+      expect([first.$metadata.httpStatusCode, again.$metadata.httpStatusCode]).toEqual([200, 200]);
+      expect(await proxied.client.send(create('PROXY#token', 'token-1'))).toBeDefined();
+      // Another token is another transaction: the item exists now.
+      expect(await proxied.client.send(create('PROXY#token', 'token-2')).catch((error: unknown) => (error as Error).name)).toBe('TransactionCanceledException');
+      expect(await proxied.client.send(create('PROXY#other', 'token-1')).catch((error: unknown) => (error as Error).name)).toBe('IdempotentParameterMismatchException');
+    }));
+
   it('throttles writes to one partition key past its rate, as a hot partition is', () =>
     withSlowProxy(
       async (proxied) => {

@@ -11,6 +11,11 @@
  *   TransactGetItems is reading is cancelled too.
  * - A PutItem, UpdateItem, DeleteItem or BatchWriteItem on a locked item fails with
  *   `TransactionConflictException`, which the SDK does not retry.
+ * - A TransactWriteItems carries a ClientRequestToken (the SDK sets one, and sends it again on its
+ *   retries): within 10 minutes, the same token again with the same request answers as the first
+ *   one did once it succeeded, writing nothing (a retry that waits for the first while it runs), and
+ *   with another request is `IdempotentParameterMismatchException`. DynamoDB Local ignores the token,
+ *   so an SDK retry of a transaction that committed after its time-out met its own write.
  * - Optionally, writes to one partition key past a rate are throttled (`ThrottlingException`, and
  *   `ThrottlingError` in a cancelled transaction), as a hot partition is.
  *
@@ -56,6 +61,15 @@ const ERROR_PREFIX = 'com.amazonaws.dynamodb.v20120810#';
 /** One item, by table and key: `table` + its key attributes' values, in the table's key order. */
 type ItemName = string;
 
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** How long DynamoDB keeps a transaction's ClientRequestToken. */
+const TOKEN_MS = 10 * 60_000;
+
 export async function startConflictProxy(options: ConflictProxyOptions): Promise<ConflictProxy> {
   const target = new URL(options.target);
   const holdMs = options.holdMs ?? 5;
@@ -67,12 +81,11 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
   const reading = new Map<ItemName, number>();
   const counts: ConflictCounts = { cancelled: 0, refused: 0, throttled: 0 };
   const bucket = { tokens: options.throttle?.writesPerSecond ?? 0, at: Date.now() };
+  /** Transactions by their ClientRequestToken: the request's body, and its answer (settled once it has one). */
+  const tokens = new Map<string, { body: string; answer: Promise<Answer>; at: number }>();
 
   /** Sends one request to DynamoDB Local (its headers as sent, less the hop-by-hop ones) and gives back the answer. */
-  function forward(
-    { connection: _connection, 'transfer-encoding': _encoding, 'keep-alive': _keepAlive, ...headers }: IncomingHttpHeaders,
-    body: Buffer,
-  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  function forward({ connection: _connection, 'transfer-encoding': _encoding, 'keep-alive': _keepAlive, ...headers }: IncomingHttpHeaders, body: Buffer): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const upstream = httpRequest(
         { host: target.hostname, port: target.port, method: 'POST', path: '/', agent, headers: { ...headers, host: target.host, 'content-length': body.length } },
@@ -174,13 +187,38 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
     });
   }
 
+  const send = (response: ServerResponse, answer: Answer) => {
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
+  };
+
   async function handle(operation: string, headers: IncomingHttpHeaders, body: Buffer, response: ServerResponse): Promise<void> {
+    const input = JSON.parse(body.toString() || '{}') as Json;
+    const token = operation === 'TransactWriteItems' && typeof input.ClientRequestToken === 'string' ? input.ClientRequestToken : undefined;
+    const { ClientRequestToken: _, ...request } = input;
+    const known = token === undefined ? undefined : tokens.get(token);
+    if (known && known.at > Date.now() - TOKEN_MS) {
+      if (known.body !== JSON.stringify(request)) return refuse(response, 'IdempotentParameterMismatchException', 'The request uses the same client token as a previous, but non-identical request.');
+      const first = await known.answer.catch(() => undefined);
+      if (first?.status === 200) return send(response, first);
+    }
+    let settle: (answer: Answer) => void = () => {};
+    let fail: (error: unknown) => void = () => {};
+    if (token !== undefined) {
+      for (const [old, entry] of tokens) if (entry.at <= Date.now() - TOKEN_MS) tokens.delete(old);
+      tokens.set(token, { body: JSON.stringify(request), at: Date.now(), answer: new Promise<Answer>((resolve, reject) => ((settle = resolve), (fail = reject))) });
+    }
     const pass = async () => {
-      const answer = await forward(headers, body);
-      response.writeHead(answer.status, answer.headers);
-      response.end(answer.body);
+      const answer = await forward(headers, body).catch((error: unknown) => {
+        fail(error);
+        throw error;
+      });
+      settle(answer);
+      send(response, answer);
     };
-    const items = touched(operation, JSON.parse(body.toString() || '{}') as Json);
+    // An answer that is no pass (a conflict, a throttle) settles the token as not done.
+    response.on('finish', () => settle({ status: response.statusCode, headers: {}, body: Buffer.alloc(0) }));
+    const items = touched(operation, input);
     if (!items.length) return pass();
     const named = await Promise.all(items.map((item) => nameOf(item.table, item.key, headers)));
     const names = named.map((n) => n.name);
