@@ -19,7 +19,8 @@
  *      a receiver that never answers and one that takes 9 s (webhooks.ts).
  *   7. Batch writes against single requests, rows a second, and the client's size (batch.ts).
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks, batch or crash runs one of them.
+ *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks, batch, crash or lists runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +40,7 @@ import { deliveriesAfterCrashes } from './crash-deliveries.js';
 import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
 import { importBenchmark } from './import.js';
+import { listsBenchmark } from './lists.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
 process.env.STORE_TABLE_NAME = 'bench';
@@ -436,7 +438,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
 if (!only || only === 'batch') await clientSize();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'batch'].includes(only)) {
+if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'batch', 'lists'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -462,6 +464,10 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'b
     if (!only || only === 'batch') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
       await batchBenchmark(await signedCaller('bench batch'));
+    }
+    if (!only || only === 'lists') {
+      if (only) await (await import('../../lib/local/setup.js')).setUpTable();
+      await listsBenchmark(await signedCaller('bench lists'));
     }
   } finally {
     await dynamo.stop();
