@@ -1,6 +1,6 @@
 /** The local runtime as a user meets it: the HTTP server, and `npm start` as a process. */
 import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, mkdir } from 'node:fs/promises';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClient } from '../lib/db/client.js';
 import { tmpdir } from 'node:os';
@@ -138,6 +138,48 @@ describe('npm start', () => {
     expect(await exited(child)).toBe(0);
     const cancelled = Number(/DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(output)?.[1]);
     expect(cancelled, output).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('keeps its search index from the change feed, and builds it again from the table when its file is lost', async () => {
+    const apiKey = 'ABCDEF0123456789ABCDEF015';
+    const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543213';
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` };
+    const send = (method: string, url: string, body?: unknown) => {
+      const raw = body === undefined ? '' : JSON.stringify(body);
+      return fetch(`http://127.0.0.1:${port}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(secureKey, raw)}`, {
+        method,
+        headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },
+        ...(raw ? { body: raw } : {}),
+      });
+    };
+    /** The ids a title search answers, asked until it holds `id` (the index follows writes within seconds; 60 s is a hang). */
+    const foundByTitle = async (term: string, id: number) => {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const rows = (await (await send('GET', `/api/products?lang=fr_FR&title=${encodeURIComponent(term)}`)).json()) as Array<{ ID: number }>;
+        if (rows.some((row) => row.ID === id)) return rows.map((row) => row.ID);
+      }
+      throw new Error(`no product titled ${term} found`);
+    };
+    let server = start(env);
+    await server.ready;
+    const created = await send('POST', '/api/products', { ref: `SEARCHED-${port}`, default_category: 0, price: 1, currency: 1, tax_rule: 1, locale: 'fr_FR', title: `Guéridon ${port}` });
+    expect(created.status).toBe(201);
+    const { ID } = ((await created.json()) as Array<{ ID: number }>)[0]!;
+    expect(await foundByTitle(`GUERIDON ${port}`, ID)).toEqual([ID]);
+    server.child.kill('SIGINT');
+    expect(await exited(server.child)).toBe(0);
+
+    // The index lost: npm start builds it from the table, and says so.
+    for (const file of await readdir(dataDir)) if (file.startsWith('search-')) await rm(path.join(dataDir, file));
+    server = start(env);
+    await server.ready;
+    let output = '';
+    server.child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    expect(await foundByTitle(`gueridon ${port}`, ID)).toEqual([ID]);
+    expect(output).toMatch(/search index: built from the table \(\d+ records\)/);
+    server.child.kill('SIGINT');
+    expect(await exited(server.child)).toBe(0);
   }, 180_000);
 
   it('refuses to start on a STORE_BOOTSTRAP_API_KEY that was revoked, saying so, and the key stays revoked', async () => {

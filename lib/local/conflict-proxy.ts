@@ -206,7 +206,11 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
     let fail: (error: unknown) => void = () => {};
     if (token !== undefined) {
       for (const [old, entry] of tokens) if (entry.at <= Date.now() - TOKEN_MS) tokens.delete(old);
-      tokens.set(token, { body: JSON.stringify(request), at: Date.now(), answer: new Promise<Answer>((resolve, reject) => ((settle = resolve), (fail = reject))) });
+      const answer = new Promise<Answer>((resolve, reject) => {
+        settle = resolve;
+        fail = reject;
+      });
+      tokens.set(token, { body: JSON.stringify(request), at: Date.now(), answer });
     }
     const pass = async () => {
       const answer = await forward(headers, body).catch((error: unknown) => {
