@@ -64,6 +64,7 @@ async function seed(call: Caller): Promise<number[]> {
     const rows = Array.from({ length: Math.min(100, PRODUCTS - start) }, (_, k) => {
       const n = start + k;
       return {
+        op: 'upsert',
         ref: `LIST-${n}`,
         default_category: categories[n % categories.length],
         price: `${(n * 7919) % 20_000}.${String(n % 100).padStart(2, '0')}`,
@@ -76,8 +77,14 @@ async function seed(call: Caller): Promise<number[]> {
         title: `${WORDS[n % WORDS.length]} ${WORDS[(n * 5) % WORDS.length]} ${n}`,
       };
     });
-    const answer = await call('POST', '/api/products/batch', { rows });
-    if (answer.status !== 200) throw new Error(`a batch answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    // Rows past a batch's time are answered 503 and not applied: sent again until every row is.
+    for (let pending = rows; pending.length; ) {
+      const answer = await call('POST', '/api/products/batch', { rows: pending });
+      if (answer.status !== 200) throw new Error(`a batch answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+      const statuses = (JSON.parse(answer.body) as { STATUS: number }[]).map((row) => row.STATUS);
+      if (statuses.some((status) => ![201, 204, 503].includes(status))) throw new Error(`a batch row answered ${statuses.find((status) => ![201, 204, 503].includes(status))}`);
+      pending = pending.filter((_, i) => statuses[i] === 503);
+    }
   }
   return categories;
 }
@@ -113,8 +120,8 @@ export async function listsBenchmark(call: Caller): Promise<void> {
       ['a text search', `/api/products?title=${encodeURIComponent('crème')}&limit=100`, bySearch({ title: 'crème' }, 'id')],
       [
         'four filters together',
-        `/api/products?category=${a},${b}&min_price=100&max_price=15000&visible=1&title=chaise&order=min_price&limit=100`,
-        bySearch({ category: [a, b], min_price: price(100), max_price: price(15_000), visible: '1', title: 'chaise' }, 'min_price'),
+        `/api/products?category=${a},${b}&min_price=100&max_price=15000&visible=1&title=table&order=min_price&limit=100`,
+        bySearch({ category: [a, b], min_price: price(100), max_price: price(15_000), visible: '1', title: 'table' }, 'min_price'),
       ],
     ];
     console.log(`warm pages of 100 (${ROUNDS} of each, interleaved with the raw read that serves it): p50 / p99, DynamoDB requests a page, ratio of p50s`);
