@@ -4,12 +4,23 @@
  * Format document (lib/http/request-log.ts). Callers pass only what is safe to log: never a body, a
  * header, a password, a hash, a key or a `sign`. STORE_LOG_LEVEL: `silent`, or `warn` for no info lines.
  */
-type Level = 'info' | 'warn' | 'error';
+export type Level = 'info' | 'warn' | 'error';
+
+/** Where a log line goes: one JSON line on stdout (what Lambda and log shippers read), unless a process says otherwise. */
+export type LogWriter = (level: Level, message: string, fields: Record<string, unknown>) => void;
+
+const jsonLines: LogWriter = (level, message, fields) => process.stdout.write(`${JSON.stringify({ level, message, ...fields, time: new Date().toISOString() })}\n`);
+let writer: LogWriter = jsonLines;
+
+/** Makes this process write its log lines with `next` (`npm start` in a terminal: lib/local/console.ts); none: JSON lines again. */
+export function useLogWriter(next: LogWriter | undefined): void {
+  writer = next ?? jsonLines;
+}
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   const wanted = process.env.STORE_LOG_LEVEL;
   if (wanted === 'silent' || (wanted === 'warn' && level === 'info') || (wanted === 'error' && level !== 'error')) return;
-  process.stdout.write(`${JSON.stringify({ level, message, ...fields, time: new Date().toISOString() })}\n`);
+  writer(level, message, fields);
 }
 
 /**

@@ -140,11 +140,12 @@ describe('npm start', () => {
     expect(cancelled, output).toBeGreaterThan(0);
   }, 180_000);
 
-  it('keeps its search index from the change feed, and builds it again from the table when its file is lost', async () => {
+  it('keeps its search index from the change feed, and builds it again from the table when its file is lost; its console shows a line per request', async () => {
     const apiKey = 'ABCDEF0123456789ABCDEF015';
     const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543213';
     const port = await freePort();
-    const env = { DATA_DIR: dataDir, PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` };
+    // The console for people (lib/local/console.ts), as a terminal would get it.
+    const env = { DATA_DIR: dataDir, PORT: String(port), STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}`, STORE_LOG_FORMAT: 'text' };
     const send = (method: string, url: string, body?: unknown) => {
       const raw = body === undefined ? '' : JSON.stringify(body);
       return fetch(`http://127.0.0.1:${port}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(secureKey, raw)}`, {
@@ -178,6 +179,8 @@ describe('npm start', () => {
     server.child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     expect(await foundByTitle(`gueridon ${port}`, ID)).toEqual([ID]);
     expect(output).toMatch(/search index: built from the table \(\d+ records\)/);
+    expect(output).toMatch(/^\d\d:\d\d:\d\d {2}GET {4}\/api\/products {2}200 {2}\d+\.\d ms {2}products\/list {2}key "/m);
+    expect(output).not.toContain('"level":"info"');
     server.child.kill('SIGINT');
     expect(await exited(server.child)).toBe(0);
   }, 180_000);

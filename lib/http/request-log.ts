@@ -56,7 +56,7 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
       latencyMs: latency,
       dynamodbRequests: usage.requests,
       consumedCapacity: usage.capacity,
-      ...(context.apiKey ? { apiKey: context.apiKey.apiKey } : {}),
+      ...(context.apiKey ? { apiKey: context.apiKey.apiKey, keyLabel: context.apiKey.label } : {}),
       ...metricsOf(route, response, latency, usage),
       ...metricsDirective(METRICS_NAMESPACE, METRICS, ['Route']),
     });

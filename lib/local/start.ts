@@ -6,7 +6,8 @@
  * (conflict-proxy.ts: transactions refused as DynamoDB refuses them, each held
  * STORE_LOCAL_CONFLICT_HOLD_MS, default 5). It waits for DynamoDB (its own or the one given) and for
  * the table's setup as long as a loaded machine needs, up to STORE_START_TIMEOUT_SECONDS (default
- * 180), with a line after 2 s and every 10 s.
+ * 180), with a line after 2 s and every 10 s. It keeps the lists' search index (SQLite, in the data
+ * dir) from the change feed, and in a terminal writes a line per request for people (lib/local/console.ts).
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +25,8 @@ import { hashPasswordsInWorkers } from './password-workers.js';
 import { useSearchEngine } from '../db/lists/engine.js';
 import { followIntoSearchIndex } from '../search/index.js';
 import { SqliteSearchEngine } from './search-sqlite.js';
+import { useLogWriter } from '../log.js';
+import { peopleConsole } from './console.js';
 
 /** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
 function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
@@ -73,6 +76,8 @@ async function main(): Promise<void> {
   process.env.STORE_API_KEY_CACHE_SECONDS ??= '1';
   // One process serves every route: a password's hash, some 50 ms of CPU, goes to a worker thread.
   hashPasswordsInWorkers();
+  // In a terminal, a line per request that a person reads; JSON lines otherwise (lib/local/console.ts).
+  useLogWriter(peopleConsole());
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const port = Number(process.env.PORT ?? 3000);
   await mkdir(dataDir, { recursive: true });
