@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,17 +87,33 @@ describe('@store-api/client', () => {
     expect(check.status, check.stderr).toBe(0);
   });
 
-  it("has published types that a strict consumer type-checks with skipLibCheck off, in TypeScript 5.9 and the project's", () => {
+  it("has published types that a strict consumer type-checks with skipLibCheck off, in TypeScript 5.9 and the project's, the README's sync job and receiver as written", () => {
     // A consumer as a project installs the client (a file: dependency on client/), its own strict settings.
     const consumer = mkdtempSync(path.join(tmpdir(), 'client-consumer-'));
     writeFileSync(path.join(consumer, 'package.json'), '{"type":"module"}');
     writeFileSync(
       path.join(consumer, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, skipLibCheck: false, noEmit: true, types: [] },
-        include: ['main.ts'],
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+          typeRoots: [path.join(root, 'node_modules/@types')],
+        },
+        include: ['main.ts', 'sync.ts', 'receiver.ts'],
       }),
     );
+    // The README's TypeScript examples, each a file as it stands there.
+    const [sync, receiver] = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(sync).toContain('// sync.ts');
+    expect(receiver).toContain('// receiver.ts');
+    writeFileSync(path.join(consumer, 'sync.ts'), sync!);
+    writeFileSync(path.join(consumer, 'receiver.ts'), receiver!);
     writeFileSync(
       path.join(consumer, 'main.ts'),
       [

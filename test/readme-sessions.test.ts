@@ -1,7 +1,8 @@
 /**
  * The README's shell sessions, run as written (bash, curl, openssl) against `npm start` on another
  * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then the curl
- * session, the products and the changes sections. Each answers what the text says it does.
+ * session, the products, the batch writes and the changes sections. Each answers what the text says
+ * it does, its status shown by the helper as the text states it.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ let dataDir = '';
 afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
 
 describe('the README, as written', () => {
-  it('runs the curl session, the products and the changes sections against npm start on another port', async () => {
+  it('runs the curl session, the products, the batch writes and the changes sections against npm start on another port', async () => {
     const apiKey = 'BEADED0123456789ABCDEF012';
     const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456789';
     dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-'));
@@ -37,18 +38,28 @@ describe('the README, as written', () => {
       .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
       .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
       .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
-    const script = [session, shellBlock('## Products'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join('\n');
+    const script = [session, shellBlock('## Products'), 'echo "--- batch"', shellBlock('## Batch writes'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join(
+      '\n',
+    );
     const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000 });
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
 
     expect(lines[0]).toBe('OK');
-    // No answer of any step is a problem: every request was signed as the text says.
-    expect(lines.filter((line) => line.includes('"status":4') || line.includes('"status":5'))).toEqual([]);
+    // No answer of any step is a problem (but the batch's rows the text says are): every request was signed as the text says.
+    const [beforeBatch, fromBatch] = run.stdout.split('--- batch\n');
+    const [batchOutput, changesOutput] = fromBatch!.split('--- changes\n');
+    const problems = (text: string) => text.split('\n').filter((line) => line.includes('"status":4') || line.includes('"status":5'));
+    expect([...problems(beforeBatch!), ...problems(changesOutput!)]).toEqual([]);
     expect(run.stdout).toContain('"TITLE":"TVA UE"');
     // The visible list right after the create holds the product.
     const visibleList = lines.find((line) => line.startsWith('[') && line.includes('"REF":"CHAIR-1"') && line.includes('"LOOP_TOTAL"'));
     expect(visibleList, run.stdout).toBeDefined();
+    // The helper shows each answer's status (on stderr, so that $(api …) is the body alone): the creates' 201, the updates' and the delete's 204.
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('→ '))).toEqual(expect.arrayContaining(['→ 201', '→ 204', '→ 200']));
+    // The batch: CHAIR-9 created, product 1 (deleted by the Products section) and product 7 missing.
+    const [batchBody] = batchOutput!.split('\n');
+    expect(JSON.parse(batchBody!).map((row: { STATUS: number }) => row.STATUS)).toEqual([201, 404, 404]);
     // The changes since the cursor end with the lamp's create and price update (those of the sections
     // before may come after `cursor=now` too: it is the position of every change not read yet, placed
     // or still pending); then its history.
