@@ -5,15 +5,21 @@
  * (`npm run smoke` against its URL, with a key kept in Secrets Manager), a manual approval, then
  * `Prod`, released by canary. Everything it needs comes from context, with placeholders that let it
  * synthesize offline (`npm run synth:pipeline -- --output DIR`):
- *   account, region       where the pipeline and both stages live (placeholders: 111111111111, eu-west-1)
+ *   account, region       where the pipeline lives, and both stages unless told (placeholders: 111111111111, eu-west-1)
+ *   betaAccount, prodAccount  the stages' accounts, when apart from the pipeline's (cross-account
+ *                         deploys then use KMS keys for the artifacts: `crossAccountKeys`)
  *   repo, branch          the source: owner/name and branch (placeholders: my-org/store-api, main)
  *   connectionArn         the connection to the repository host (a placeholder ARN)
  *   smokeKeySecret        the Secrets Manager secret holding `<apiKey>:<secureKey>` of Beta's smoke key
  *                         (made once with `npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`)
  *   alarmEmail            where Prod's alarms notify
+ * The synth step runs the app with the same context it was synthesized with, so that the pipeline's
+ * self-update deploys the pipeline as it was set up, never the placeholders.
  */
 import { Stack, type App } from 'aws-cdk-lib';
 import { BuildEnvironmentVariableType } from 'aws-cdk-lib/aws-codebuild';
+import { PipelineType } from 'aws-cdk-lib/aws-codepipeline';
+import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import { CodeBuildStep, CodePipeline, CodePipelineSource, ManualApprovalStep, ShellStep } from 'aws-cdk-lib/pipelines';
 import { StoreApiStage } from './stage.js';
 
@@ -25,7 +31,17 @@ export interface PipelineContext {
   connectionArn: string;
   smokeKeySecret: string;
   alarmEmail?: string | undefined;
+  betaAccount: string;
+  prodAccount: string;
 }
+
+/** The context keys a pipeline is set up with: what its synth step passes on. */
+const CONTEXT_KEYS = ['account', 'region', 'repo', 'branch', 'connectionArn', 'smokeKeySecret', 'alarmEmail', 'betaAccount', 'prodAccount'] as const;
+const quoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/** The synth command with the pipeline's own context: `npm run synth:pipeline -- -c account='…' …`. */
+export const synthCommand = (context: PipelineContext): string =>
+  ['npm run synth:pipeline --', ...CONTEXT_KEYS.flatMap((key) => (context[key] === undefined ? [] : [`-c ${key}=${quoted(String(context[key]))}`]))].join(' ');
 
 /** The context's values, or the placeholders that let the app synthesize offline. */
 export function pipelineContext(context: (key: string) => unknown): PipelineContext {
@@ -40,6 +56,8 @@ export function pipelineContext(context: (key: string) => unknown): PipelineCont
     connectionArn: text('connectionArn') ?? `arn:aws:codeconnections:${region}:${account}:connection/00000000-0000-0000-0000-000000000000`,
     smokeKeySecret: text('smokeKeySecret') ?? 'store-api/beta-smoke-key',
     alarmEmail: text('alarmEmail'),
+    betaAccount: text('betaAccount') ?? account,
+    prodAccount: text('prodAccount') ?? account,
   };
 }
 
@@ -47,14 +65,17 @@ export function pipelineContext(context: (key: string) => unknown): PipelineCont
 export function storePipeline(app: App, context: PipelineContext): { stack: Stack; pipeline: CodePipeline; beta: StoreApiStage; prod: StoreApiStage } {
   const env = { account: context.account, region: context.region };
   const stack = new Stack(app, 'StoreApiPipeline', { env, description: 'store-api: the pipeline that tests, synthesizes and ships it' });
+  const crossAccount = context.betaAccount !== context.account || context.prodAccount !== context.account;
   const pipeline = new CodePipeline(stack, 'Pipeline', {
+    pipelineType: PipelineType.V2,
+    crossAccountKeys: crossAccount,
     synth: new ShellStep('Synth', {
       input: CodePipelineSource.connection(context.repo, context.branch, { connectionArn: context.connectionArn }),
       // .ci/run installs what the tests need (Java, Chromium, MariaDB, Node 24) and runs `npm ci && npm test`.
-      commands: ['bash .ci/run', 'npm run synth:pipeline'],
+      commands: ['bash .ci/run', synthCommand(context)],
     }),
   });
-  const beta = new StoreApiStage(app, 'Beta', { env, disposable: true });
+  const beta = new StoreApiStage(app, 'Beta', { env: { account: context.betaAccount, region: context.region }, disposable: true });
   pipeline.addStage(beta, {
     post: [
       new CodeBuildStep('Smoke', {
@@ -64,7 +85,15 @@ export function storePipeline(app: App, context: PipelineContext): { stack: Stac
       }),
     ],
   });
-  const prod = new StoreApiStage(app, 'Prod', { env, ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}) });
+  const prod = new StoreApiStage(app, 'Prod', { env: { account: context.prodAccount, region: context.region }, ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}) });
   pipeline.addStage(prod, { pre: [new ManualApprovalStep('PromoteToProd', { comment: 'Beta passed its smoke check: release to Prod (canary, rolled back on alarm)?' })] });
+  pipeline.buildPipeline();
+  // The source's role may use the connection by the ARN's own service prefix: CDK grants only
+  // `codestar-connections:UseConnection`, and a connection made since is `arn:aws:codeconnections:…`.
+  const service = context.connectionArn.split(':')[2];
+  if (service === 'codeconnections') {
+    const sourceRoles = pipeline.pipeline.node.findAll().filter((construct): construct is Role => construct instanceof Role && construct.node.path.includes('/Source/'));
+    for (const role of sourceRoles) role.addToPrincipalPolicy(new PolicyStatement({ actions: ['codeconnections:UseConnection'], resources: [context.connectionArn] }));
+  }
   return { stack, pipeline, beta, prod };
 }

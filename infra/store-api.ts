@@ -139,7 +139,9 @@ export class StoreApi extends Construct {
     const env = props.env ? { env: props.env } : {};
 
     // ---- the data and the background jobs
-    const data = (this.dataStack = new Stack(this, 'Data', { stackName: id, ...env, description: 'store-api: the table, its secrets, events and background jobs' }));
+    // A kept stage (prod) cannot be deleted by a stray `cdk destroy`: its stacks are protected (README: Deleting a stage).
+    const protection = { terminationProtection: !disposable && !single };
+    const data = (this.dataStack = new Stack(this, 'Data', { stackName: id, ...env, ...protection, description: 'store-api: the table, its secrets, events and background jobs' }));
     const { table } = new StoreTable(data, 'Store', { disposable });
     this.table = table;
     // The root of the server-side keys (lib/secrets.ts): generated once, read at run time by the
@@ -237,7 +239,12 @@ export class StoreApi extends Construct {
       const prefix = group === FIRST_ROUTES_GROUP ? '' : group;
       const routesStack = single
         ? data
-        : new Stack(this, `${group}Routes`, { stackName: `${id}-${group === FIRST_ROUTES_GROUP ? '' : group}Routes`, ...env, description: 'store-api: one function per route, released gradually' });
+        : new Stack(this, `${group}Routes`, {
+            stackName: `${id}-${group === FIRST_ROUTES_GROUP ? '' : group}Routes`,
+            ...env,
+            ...protection,
+            description: 'store-api: one function per route, released gradually',
+          });
       if (!single) {
         routesStack.addStackDependency(data);
         this.routesStacks.push(routesStack);
@@ -281,7 +288,7 @@ export class StoreApi extends Construct {
     this.routesStack = this.routesStacks[0] ?? data;
 
     // ---- the HTTP API, invoking the aliases
-    const apiStack = (this.apiStack = single ? data : new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, description: 'store-api: the HTTP API' }));
+    const apiStack = (this.apiStack = single ? data : new Stack(this, 'Api', { stackName: `${id}-Api`, ...env, ...protection, description: 'store-api: the HTTP API' }));
     if (!single) for (const routesStack of this.routesStacks) apiStack.addStackDependency(routesStack);
     this.api = new HttpApi(apiStack, 'Api', {
       createDefaultStage: false,

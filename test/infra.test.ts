@@ -202,6 +202,18 @@ describe('StoreApi', () => {
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
 
+  it('keeps every released version when the next replaces it, so that a rollback has one to go back to', () => {
+    const versions = resources('AWS::Lambda::Version');
+    expect(versions.length).toBeGreaterThan(routes.length);
+    for (const version of versions) expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('protects the stacks of a kept stage from deletion, not those of a disposable one', () => {
+    expect([store.store.dataStack, ...store.store.routesStacks, store.store.apiStack].map((stack) => stack.terminationProtection)).toEqual(Array(2 + store.store.routesStacks.length).fill(true));
+    const disposable = synthesize({ disposable: true }, 'Disposable').store;
+    expect([disposable.dataStack, ...disposable.routesStacks, disposable.apiStack].every((stack) => !stack.terminationProtection)).toBe(true);
+  });
+
   it('lets a dev stage destroy its table', () => {
     const dev = synthesize({ disposable: true }).data;
     dev.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });

@@ -3,6 +3,7 @@
  * a synth step that runs the tests, a Beta stage with its smoke check after it, a manual approval,
  * then Prod; the stages' own checks pass inside it.
  */
+import { spawnSync } from 'node:child_process';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +49,58 @@ describe('the example pipeline', () => {
       );
     expect([...configs(beta)]).toEqual(['"CodeDeployDefault.LambdaAllAtOnce"']);
     expect([...configs(prod)]).toEqual([expect.stringContaining('Canary10Percent5Minutes')]);
+  });
+
+  it('is a V2 pipeline whose synth step passes on the context it was set up with, so that its self-update keeps it', () => {
+    const context = {
+      account: '222222222222',
+      region: 'eu-central-1',
+      repo: "acme/store's-api",
+      branch: 'release',
+      connectionArn: 'arn:aws:codeconnections:eu-central-1:222222222222:connection/abc',
+      smokeKeySecret: 'beta/smoke',
+      alarmEmail: 'ops@example.com',
+    };
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const { stack } = storePipeline(
+      app,
+      pipelineContext((key) => context[key as keyof typeof context]),
+    );
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::CodePipeline::Pipeline', { PipelineType: 'V2' });
+    const projects = Object.values(template.findResources('AWS::CodeBuild::Project')) as Array<{ Properties: { Source: { BuildSpec?: string } } }>;
+    const commands = projects.flatMap((project) => (project.Properties.Source.BuildSpec ? (JSON.parse(project.Properties.Source.BuildSpec).phases?.build?.commands ?? []) : [])) as string[];
+    const command = commands.find((line) => line.startsWith('npm run synth:pipeline'))!;
+    // The command's words as a shell reads them: each -c key=value, unquoted.
+    const words = spawnSync('bash', ['-c', `printf '%s\\n' ${command.replace('npm run synth:pipeline --', '')}`], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n');
+    const passed = Object.fromEntries(words.filter((word) => word !== '-c').map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
+    expect(passed).toMatchObject(context);
+    expect(pipelineContext((key) => passed[key])).toEqual(pipelineContext((key) => context[key as keyof typeof context]));
+  });
+
+  it('lets its source use a codeconnections connection by that service prefix, and keys its artifacts when the stages are in other accounts', () => {
+    const connectionArn = 'arn:aws:codeconnections:eu-west-1:111111111111:connection/abc';
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const { stack } = storePipeline(
+      app,
+      pipelineContext((key) => ({ connectionArn, prodAccount: '333333333333' })[key as string]),
+    );
+    const template = Template.fromStack(stack);
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('codeconnections:UseConnection');
+    expect(Object.keys(template.findResources('AWS::KMS::Key')).length).toBeGreaterThan(0);
+    const sameAccount = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(
+      Object.keys(
+        Template.fromStack(
+          storePipeline(
+            sameAccount,
+            pipelineContext(() => undefined),
+          ).stack,
+        ).findResources('AWS::KMS::Key'),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
@@ -58,6 +59,9 @@ export function bundledFunction({ entry, logGroup, logLevel, architecture, asset
     loggingFormat: LoggingFormat.JSON,
     applicationLogLevelV2: ApplicationLogLevel[logLevel],
     systemLogLevelV2: SystemLogLevel.INFO,
+    // Each release's version is kept when the next one replaces it, so that a rollback (CodeDeploy's,
+    // or `aws lambda update-alias --function-version <n>` by hand) has the version to go back to.
+    currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
     bundling: {
       ...BUNDLE,
       mainFields: [...BUNDLE.mainFields],
