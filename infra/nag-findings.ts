@@ -1,12 +1,13 @@
 import { Token, Validations, type CfnElement, type Stack } from 'aws-cdk-lib';
 import type { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Provider } from 'aws-cdk-lib/custom-resources';
 
 /**
  * What the AwsSolutions checks (cdk-nag, run on every synth by app.ts) find in this design on
  * purpose, each with why.
  */
-export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string; releases?: LambdaApplication; hook?: IFunction } = {}): void {
+export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string; releases?: LambdaApplication; hook?: IFunction; migrations?: Provider } = {}): void {
   const acknowledge = (id: string, reason: string) => Validations.of(stack).acknowledge({ id, reason });
   const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   // How the checks write a value of the stack's environment: itself when given, else its pseudo parameter.
@@ -29,6 +30,18 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
       `AwsSolutions-IAM5[Resource::<${logicalId(parts.hook)}.Arn>:*]`,
       'CodeDeploy invokes the pre-traffic hook, whichever of its versions (CDK grants its role the function and its qualifiers).',
     );
+  }
+  if (parts.migrations) {
+    // CDK's Provider framework: its functions invoke each other (and ours) and its waiter state machine.
+    const invoked = parts.migrations.node.findAll().filter((construct): construct is LambdaFunction => construct instanceof LambdaFunction);
+    for (const fn of [...invoked, parts.migrations.onEventHandler, ...(parts.migrations.isCompleteHandler ? [parts.migrations.isCompleteHandler] : [])]) {
+      acknowledge(
+        `AwsSolutions-IAM5[Resource::<${logicalId(fn)}.Arn>:*]`,
+        "CDK's Provider framework invokes the migrations' handlers and its own, whichever of their versions (it grants the function and its qualifiers).",
+      );
+    }
+    acknowledge('AwsSolutions-SF1', "The Provider framework's waiter state machine only polls the migrations' isComplete every 10 s; the migrations log every step themselves.");
+    acknowledge('AwsSolutions-SF2', "The Provider framework's waiter state machine takes no X-Ray option; the migrations' own functions are traced.");
   }
   acknowledge(
     'AwsSolutions-APIG4',

@@ -25,6 +25,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
@@ -156,22 +157,36 @@ export class StoreApi extends Construct {
     if (topic && props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
     // Migrations first: every alias of the release depends on them (the routes' stack depends on this one).
-    const migrator = new NodejsFunction(data, 'Migrations', {
-      ...bundledFunction({
-        ...settings,
-        entry: 'functions/deploy/migrate.ts',
-        logGroup: new LogGroup(data, 'MigrationsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
-        environment: { STORE_TABLE_NAME: table.tableName },
-      }),
-      memorySize: 512,
-      timeout: Duration.minutes(15),
+    // Behind the Provider framework: onEvent answers at once, isComplete runs the steps while its
+    // invocation has time and is called again every 10 s until they are done or 2 hours have passed.
+    const migrationFunction = (functionId: string, handler: string) => {
+      const fn = new NodejsFunction(data, functionId, {
+        ...bundledFunction({
+          ...settings,
+          entry: 'functions/deploy/migrate.ts',
+          logGroup: new LogGroup(data, `${functionId}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+          environment: { STORE_TABLE_NAME: table.tableName },
+        }),
+        handler,
+        memorySize: 512,
+        timeout: Duration.minutes(15),
+      });
+      table.grantReadWriteData(fn);
+      secretsKey.letSeal(fn);
+      return fn;
+    };
+    const migrationsProvider = new Provider(data, 'MigrationsProvider', {
+      onEventHandler: migrationFunction('Migrations', 'handler'),
+      isCompleteHandler: migrationFunction('MigrationsRun', 'isComplete'),
+      queryInterval: Duration.seconds(10),
+      totalTimeout: Duration.hours(2),
+      logGroup: new LogGroup(data, 'MigrationsProviderLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
     });
-    table.grantReadWriteData(migrator);
-    secretsKey.letSeal(migrator);
     const migrations = new CustomResource(data, 'TableMigrations', {
-      serviceToken: migrator.functionArn,
+      serviceToken: migrationsProvider.serviceToken,
       resourceType: 'Custom::StoreMigrations',
-      // A release that adds a step changes this, so that CloudFormation runs the resource again.
+      // A release that adds a step changes this, so that CloudFormation runs the resource again;
+      // a rollback's Update names the steps of the release it goes back to (lib/deploy/migrations-resource.ts).
       properties: { Steps: MIGRATIONS.map((step) => step.id).join(',') },
     });
 
@@ -219,7 +234,7 @@ export class StoreApi extends Construct {
       new CfnOutput(data, 'SearchEndpoint', { value: search.endpoint });
     }
     new StoreMonitoring(data, 'Monitoring', { table, changeEvents: events, topic });
-    if (!single) acknowledgeNagFindings(data, { releases: background.application });
+    if (!single) acknowledgeNagFindings(data, { releases: background.application, migrations: migrationsProvider });
     new CfnOutput(data, 'TableName', { value: table.tableName });
     new CfnOutput(data, 'EventBusName', { value: events.bus.eventBusName });
     // What `npm run events -- redrive` reads.
@@ -318,7 +333,7 @@ export class StoreApi extends Construct {
     new ApiMonitoring(apiStack, 'ApiMonitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
     if (!single) acknowledgeNagFindings(apiStack);
     // One stack: its findings, the routes' part's with the data's.
-    else for (const hook of hooks) acknowledgeNagFindings(data, { releases: background.application, hook });
+    else for (const hook of hooks) acknowledgeNagFindings(data, { releases: background.application, hook, migrations: migrationsProvider });
     this.url = this.api.apiEndpoint;
     this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
   }

@@ -96,6 +96,18 @@ describe('releases', () => {
 });
 
 describe('migrations on deploy', () => {
+  it('runs them behind the Provider framework: its isComplete polled every 10 s, for 2 hours at most', () => {
+    const [[, resource]] = entries(prod.data, 'Custom::StoreMigrations') as [[string, Resource]];
+    expect(JSON.stringify(resource.Properties.ServiceToken)).toMatch(/MigrationsProviderframeworkonEvent/);
+    const [[, waiter]] = entries(prod.data, 'AWS::StepFunctions::StateMachine') as [[string, Resource]];
+    const definition = JSON.stringify(waiter.Properties.DefinitionString);
+    // 2 hours of 10 s intervals: the framework's retries of isComplete.
+    expect(definition).toContain('\\"IntervalSeconds\\":10');
+    expect(definition).toContain('\\"MaxAttempts\\":720');
+    const [, isCompleteFn] = entries(prod.data, 'AWS::Lambda::Function').find(([id]) => id.startsWith('MigrationsRun'))!;
+    expect(isCompleteFn.Properties).toMatchObject({ Handler: 'index.isComplete', Timeout: 900 });
+  });
+
   it('runs the migrations custom resource before any alias shifts, again whenever a release adds a step', () => {
     const [[resourceId, resource]] = entries(prod.data, 'Custom::StoreMigrations') as [[string, Resource]];
     expect(resource.Properties.Steps).toBe(MIGRATIONS.map((step) => step.id).join(','));
@@ -124,8 +136,9 @@ describe('one stack, for SAM CLI', () => {
     expect(store.apiStack).toBe(store.dataStack);
     const template = Template.fromStack(store.dataStack);
     expect(entries(template, 'AWS::ApiGatewayV2::Integration')).toHaveLength(routes.length);
-    // The background's three, the migrations and a pre-traffic hook per group of routes.
-    expect(entries(template, 'AWS::Lambda::Function')).toHaveLength(routes.length + 4 + 2);
+    // The background's three, the migrations' two and a pre-traffic hook per group of routes (and the Provider framework's own three).
+    const ours = entries(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('MigrationsProviderframework'));
+    expect(ours).toHaveLength(routes.length + 5 + 2);
     // Nothing is imported from another stack.
     expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
   });

@@ -1,74 +1,68 @@
 /**
- * Migrations on deploy (CONTRACT §13): the custom resource's handler, invoked with CloudFormation's
- * Create, Update and Delete events against this file's table on DynamoDB Local, answers on the
- * event's ResponseURL (a real HTTP server here, as CloudFormation's pre-signed S3 URL): it runs the
- * pending steps once and records them, runs nothing the second time, and fails with the step's reason.
+ * Migrations on deploy (CONTRACT §13): the custom resource's handlers for CDK's Provider framework,
+ * called as the framework calls them, against this file's table on DynamoDB Local. onEvent answers
+ * at once; isComplete runs the pending steps the template names while its invocation has time, says
+ * complete once none is left, and throws a failing step's reason. A rollback's Update, which names
+ * the release rolled back to, runs nothing and succeeds, whatever steps the code knows.
  */
-import { createServer, type IncomingMessage } from 'node:http';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler } from '../functions/deploy/migrate.js';
+import { describe, expect, it } from 'vitest';
+import { handler, isComplete } from '../functions/deploy/migrate.js';
 import { db, tableName } from '../lib/db/client.js';
-import { handleMigrationsEvent, type CustomResourceEvent } from '../lib/deploy/migrations-resource.js';
-import { MIGRATIONS } from '../lib/migrations/steps.js';
+import { migrationsComplete, PHYSICAL_ID, STEP_RESERVE_MS, type CustomResourceEvent } from '../lib/deploy/migrations-resource.js';
+import { MIGRATIONS, type MigrationStep } from '../lib/migrations/steps.js';
 
-/** What CloudFormation received on its response URL, in order. */
-const answers: Array<{ method: string; contentType: string | undefined; body: Record<string, any> }> = [];
-const responder = createServer((request: IncomingMessage, response) => {
-  let body = '';
-  request.on('data', (chunk) => (body += chunk));
-  request.on('end', () => {
-    answers.push({ method: request.method!, contentType: request.headers['content-type'], body: JSON.parse(body) as Record<string, any> });
-    response.writeHead(200).end();
-  });
-});
-let responseUrl = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => responder.listen(0, '127.0.0.1', resolve));
-  responseUrl = `http://127.0.0.1:${(responder.address() as { port: number }).port}/cloudformation-response?X-Amz-Signature=presigned`;
-});
-afterAll(() => new Promise<void>((resolve) => responder.close(() => resolve())));
-
-const event = (RequestType: CustomResourceEvent['RequestType']): CustomResourceEvent => ({
+const named = (steps: readonly MigrationStep[]) => steps.map((step) => step.id).join(',');
+const event = (RequestType: CustomResourceEvent['RequestType'], steps: readonly MigrationStep[] = MIGRATIONS, oldSteps?: readonly MigrationStep[]): CustomResourceEvent => ({
   RequestType,
-  ResponseURL: responseUrl,
-  StackId: 'arn:aws:cloudformation:us-east-1:000000000000:stack/StoreApi-test/1',
-  RequestId: `request-${answers.length}`,
-  LogicalResourceId: 'TableMigrations',
-  ...(RequestType === 'Create' ? {} : { PhysicalResourceId: 'store-api-migrations' }),
-  ResourceProperties: { Steps: MIGRATIONS.map((step) => step.id).join(',') },
+  ...(RequestType === 'Create' ? {} : { PhysicalResourceId: PHYSICAL_ID }),
+  ResourceProperties: { Steps: named(steps) },
+  ...(oldSteps ? { OldResourceProperties: { Steps: named(oldSteps) } } : {}),
 });
+/** An invocation with 15 minutes ahead of it, as Lambda's context gives them. */
+const context = { getRemainingTimeInMillis: () => 15 * 60_000 } as Parameters<typeof isComplete>[1];
 
 const recorded = async () => ((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'SETUP', sk: 'MIGRATIONS' } }))).Item?.ran as Set<string> | undefined) ?? new Set<string>();
 
 describe('the migrations custom resource', () => {
-  it('runs the pending steps on Create and records them, runs none on the Update that follows, and does nothing on Delete', async () => {
+  it('answers onEvent at once, runs the pending steps in isComplete, none on the Update that follows, and nothing on Delete', async () => {
     // A table whose record of migrations is gone, as one from before migrations were recorded.
     await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: 'SETUP', sk: 'MIGRATIONS' } }));
-    await handler(event('Create'));
-    expect(answers.at(-1)).toMatchObject({
-      method: 'PUT',
-      contentType: '',
-      body: { Status: 'SUCCESS', PhysicalResourceId: 'store-api-migrations', LogicalResourceId: 'TableMigrations', Data: { Ran: MIGRATIONS.map((step) => step.id).join(','), Conflicts: '0' } },
-    });
+    expect(await handler(event('Create'))).toEqual({ PhysicalResourceId: PHYSICAL_ID });
+    expect([...(await recorded())]).toEqual([]);
+    expect(await isComplete(event('Create'), context)).toEqual({ IsComplete: true, Data: { Ran: named(MIGRATIONS), Conflicts: '0' } });
     expect([...(await recorded())].sort()).toEqual(MIGRATIONS.map((step) => step.id));
 
-    await handler(event('Update'));
-    expect(answers.at(-1)!.body).toMatchObject({ Status: 'SUCCESS', Data: { Ran: '' } });
-    await handler(event('Delete'));
-    expect(answers.at(-1)!.body).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'store-api-migrations' });
-    expect([...(await recorded())].sort()).toEqual(MIGRATIONS.map((step) => step.id));
+    expect(await isComplete(event('Update'), context)).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0' } });
+    expect(await handler(event('Delete'))).toEqual({ PhysicalResourceId: PHYSICAL_ID });
+    expect(await isComplete(event('Delete'), context)).toEqual({ IsComplete: true });
   });
 
-  it("fails the deploy with the failing step's reason, keeping the steps before it recorded and not recording it", async () => {
+  it('runs a step only while the invocation leaves room for one, and goes on where it stopped when called again', async () => {
+    const later = [
+      { id: '900-later-a', up: () => Promise.resolve() },
+      { id: '901-later-b', up: () => Promise.resolve() },
+    ];
+    const steps = [...MIGRATIONS, ...later];
+    let left = STEP_RESERVE_MS + 1;
+    // Room for one step: the first runs, then time is short.
+    const first = await migrationsComplete(event('Update', steps), () => (left -= 1), steps);
+    expect(first).toEqual({ IsComplete: false });
+    expect((await recorded()).has('900-later-a')).toBe(true);
+    expect((await recorded()).has('901-later-b')).toBe(false);
+    expect(await migrationsComplete(event('Update', steps), () => 15 * 60_000, steps)).toEqual({ IsComplete: true, Data: { Ran: '901-later-b', Conflicts: '0' } });
+  });
+
+  it("fails with the failing step's reason, keeping the steps before it recorded; the rollback's Update then runs nothing and succeeds", async () => {
     const failing = { id: '999-fails-for-the-test', up: () => Promise.reject(new Error('a record could not be read')) };
     const later = { id: '1000-never-reached', up: () => Promise.resolve() };
-    const outcome = await handleMigrationsEvent(event('Update'), [...MIGRATIONS, failing, later]);
-    expect(outcome.Status).toBe('FAILED');
-    expect(answers.at(-1)!.body).toMatchObject({ Status: 'FAILED', Reason: 'migration 999-fails-for-the-test failed: Error: a record could not be read' });
+    const release = [...MIGRATIONS, failing, later];
+    await expect(migrationsComplete(event('Update', release, MIGRATIONS), () => 15 * 60_000, release)).rejects.toThrow('migration 999-fails-for-the-test failed: Error: a record could not be read');
     const ran = await recorded();
     expect(ran.has('999-fails-for-the-test')).toBe(false);
     expect(ran.has('1000-never-reached')).toBe(false);
     expect(ran.has('005-sealed-secrets')).toBe(true);
+    // CloudFormation rolls back: an Update naming the former release's steps, with the new code still deployed.
+    expect(await migrationsComplete(event('Update', MIGRATIONS, release), () => 15 * 60_000, release)).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0' } });
   });
 });

@@ -1,57 +1,71 @@
 /**
- * The migrations as a CloudFormation custom resource (CONTRACT §13): on Create and Update it runs
- * the table's pending migrations (lib/migrations/) and answers SUCCESS with the steps it ran; a step
- * that fails answers FAILED with the step's reason, which fails the deploy before any alias shifts
- * (every alias depends on this resource). Delete does nothing: migrations are expand-only, and the
- * table outlives the stack. The answer goes to CloudFormation's pre-signed ResponseURL, as its
- * custom resource protocol says.
+ * The migrations as a CloudFormation custom resource (CONTRACT §13), behind CDK's Provider
+ * framework: `onEvent` answers at once; `isComplete`, which the framework calls every few seconds
+ * until it says so or the total timeout passes, runs the pending migrations one step after another
+ * while its invocation has time, and says complete once none is left. A step that fails throws with
+ * its reason: the framework answers FAILED, which fails the deploy before any alias shifts (every
+ * alias depends on this resource).
+ *
+ * Only the steps the template names (`Steps`) run: a rollback's Update names the steps of the
+ * release rolled back to, all run already, so it runs nothing and succeeds, whatever code the
+ * function has then (otherwise the failing step would run again and fail the rollback:
+ * UPDATE_ROLLBACK_FAILED). Migrations are expand-only, so the table stays usable by both releases.
+ * Delete does nothing: the table outlives the stack.
  */
 import { log } from '../log.js';
-import { runMigrations } from '../migrations/run.js';
+import { pendingSteps, runMigrations } from '../migrations/run.js';
 import { MIGRATIONS, type MigrationStep } from '../migrations/steps.js';
 
 export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
-  ResponseURL: string;
-  StackId: string;
-  RequestId: string;
-  LogicalResourceId: string;
   PhysicalResourceId?: string;
   ResourceProperties?: Record<string, unknown>;
+  OldResourceProperties?: Record<string, unknown>;
 }
 
 /** One physical resource for the life of the stack: an Update never replaces it. */
-const PHYSICAL_ID = 'store-api-migrations';
-/** CloudFormation keeps at most 4 KB of an answer; a reason is cut to fit. */
-const REASON_BYTES = 1_000;
+export const PHYSICAL_ID = 'store-api-migrations';
+/** What a step may take at most is unknown: one starts only while this much of the invocation is left. */
+export const STEP_RESERVE_MS = 60_000;
 
-type Outcome = { Status: 'SUCCESS'; Data: Record<string, string> } | { Status: 'FAILED'; Reason: string };
-
-async function outcomeOf(event: CustomResourceEvent, steps: readonly MigrationStep[]): Promise<Outcome> {
-  if (event.RequestType === 'Delete') return { Status: 'SUCCESS', Data: { Ran: '' } };
-  try {
-    const run = await runMigrations({ steps });
-    for (const conflict of run.conflicts) log('warn', 'migration left a record as it was: rename one of the two', { conflict });
-    return { Status: 'SUCCESS', Data: { Ran: run.ran.join(','), Conflicts: String(run.conflicts.length) } };
-  } catch (error) {
-    return { Status: 'FAILED', Reason: (error as Error).message.slice(0, REASON_BYTES) };
-  }
+/** The framework's onEvent: nothing to do yet (isComplete does the work), the one physical id. */
+export async function onMigrationsEvent(event: CustomResourceEvent): Promise<{ PhysicalResourceId: string }> {
+  log('info', 'migrations', { requestType: event.RequestType, steps: String(event.ResourceProperties?.Steps ?? '') });
+  return { PhysicalResourceId: event.PhysicalResourceId ?? PHYSICAL_ID };
 }
 
-/** Runs the event with the table's migrations (`steps`: tests) and answers CloudFormation; resolves once it has been answered. */
-export async function handleMigrationsEvent(event: CustomResourceEvent, steps: readonly MigrationStep[] = MIGRATIONS): Promise<Outcome> {
-  const outcome = await outcomeOf(event, steps);
-  log(outcome.Status === 'SUCCESS' ? 'info' : 'error', 'migrations', { requestType: event.RequestType, ...outcome });
-  const body = JSON.stringify({
-    ...outcome,
-    ...(outcome.Status === 'SUCCESS' ? { Reason: 'migrated' } : {}),
-    PhysicalResourceId: event.PhysicalResourceId ?? PHYSICAL_ID,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  });
-  // The URL is pre-signed for a PUT with no content type.
-  const answered = await fetch(event.ResponseURL, { method: 'PUT', body, headers: { 'content-type': '' } });
-  if (!answered.ok) throw new Error(`CloudFormation's response URL answered ${answered.status}`);
-  return outcome;
+/** The steps an event names, in the release's order (`steps`: tests). */
+const namedSteps = (event: CustomResourceEvent, steps: readonly MigrationStep[]): MigrationStep[] => {
+  const named = new Set(String(event.ResourceProperties?.Steps ?? '').split(','));
+  return steps.filter((step) => named.has(step.id));
+};
+
+/**
+ * The framework's isComplete: runs the pending steps the event names while `remainingMs()` leaves
+ * room for one more, then says whether every one has run.
+ */
+export async function migrationsComplete(
+  event: CustomResourceEvent,
+  remainingMs: () => number,
+  steps: readonly MigrationStep[] = MIGRATIONS,
+): Promise<{ IsComplete: boolean; Data?: Record<string, string> }> {
+  if (event.RequestType === 'Delete') return { IsComplete: true };
+  const ran: string[] = [];
+  let conflicts = 0;
+  for (;;) {
+    const [next] = await pendingSteps(namedSteps(event, steps));
+    if (!next) break;
+    if (remainingMs() < STEP_RESERVE_MS) {
+      log('info', 'migrations: more steps next time', { ran: ran.join(','), next: next.id });
+      return { IsComplete: false };
+    }
+    const run = await runMigrations({ steps: [next] });
+    for (const conflict of run.conflicts) log('warn', 'migration left a record as it was: rename one of the two', { conflict });
+    conflicts += run.conflicts.length;
+    ran.push(...run.ran);
+    // A step left with conflicts is not recorded: it runs again on the next deploy, once a person has renamed one.
+    if (run.ran.length === 0) break;
+  }
+  log('info', 'migrations complete', { ran: ran.join(','), conflicts });
+  return { IsComplete: true, Data: { Ran: ran.join(','), Conflicts: String(conflicts) } };
 }

@@ -39,6 +39,12 @@ async function migrationsRun(): Promise<Set<string>> {
   return ran;
 }
 
+/** Of `steps`, those the table has not run yet, in order. */
+export async function pendingSteps(steps: readonly MigrationStep[]): Promise<MigrationStep[]> {
+  const done = await migrationsRun();
+  return steps.filter((step) => !done.has(step.id));
+}
+
 /** Runs the pending steps (`all`: every step again, for a table restored from an older backup). */
 export async function runMigrations(options: { all?: boolean; steps?: readonly MigrationStep[] } = {}): Promise<MigrationRun> {
   const steps = options.steps ?? MIGRATIONS;
