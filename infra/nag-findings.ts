@@ -7,7 +7,7 @@ import type { Provider } from 'aws-cdk-lib/custom-resources';
  * What the AwsSolutions checks (cdk-nag, run on every synth by app.ts) find in this design on
  * purpose, each with why.
  */
-export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string; releases?: LambdaApplication; hook?: IFunction; migrations?: Provider } = {}): void {
+export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string; releases?: LambdaApplication; hook?: IFunction; checked?: readonly IFunction[]; migrations?: Provider } = {}): void {
   const acknowledge = (id: string, reason: string) => Validations.of(stack).acknowledge({ id, reason });
   const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   // How the checks write a value of the stack's environment: itself when given, else its pseudo parameter.
@@ -29,6 +29,12 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
     acknowledge(
       `AwsSolutions-IAM5[Resource::<${logicalId(parts.hook)}.Arn>:*]`,
       'CodeDeploy invokes the pre-traffic hook, whichever of its versions (CDK grants its role the function and its qualifiers).',
+    );
+  }
+  for (const fn of parts.checked ?? []) {
+    acknowledge(
+      `AwsSolutions-IAM5[Resource::<${logicalId(fn)}.Arn>:*]`,
+      'The pre-traffic hook reads and invokes the new version of each function of its stack: any version (`:*`), so that the permission exists before the version it checks does.',
     );
   }
   if (parts.migrations) {

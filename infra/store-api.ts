@@ -247,7 +247,7 @@ export class StoreApi extends Construct {
     const tableArnExport = `${id}-TableArn`;
     new CfnOutput(data, 'TableArn', { value: table.tableArn, ...(single ? {} : { exportName: tableArnExport }) });
     const aliases = new Map<string, Alias>();
-    const hooks: NodejsFunction[] = [];
+    const hooks: Array<{ hook: NodejsFunction; checked: NodejsFunction[] }> = [];
     this.routesStacks = [];
     for (const [groupIndex, [group, groupRoutes]] of [...routeGroups()].entries()) {
       // The first group keeps the ids of the release that had only it.
@@ -277,18 +277,19 @@ export class StoreApi extends Construct {
       });
       const releases = single ? background : codeDeployOf(routesStack);
       const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
-      const versionsChecked: string[] = [];
+      const checked: NodejsFunction[] = [];
       const searching: NodejsFunction[] = [];
       for (const route of groupRoutes) {
         const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
         if (route.deployment.searches) searching.push(fn);
         const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
         aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
-        versionsChecked.push(fn.currentVersion.functionArn);
+        checked.push(fn);
       }
       search?.allow(routesStack, searching, 'read', `R${groupIndex}`);
-      // The hook checks the versions this release deploys in its stack, and no other.
-      hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: versionsChecked }));
+      // The hook checks the versions of its stack's functions: any version of each (`:*`), so that its
+      // permission is in place before a release's new versions exist, never granted alongside them.
+      hook.addToRolePolicy(new PolicyStatement({ actions: ['lambda:GetFunctionConfiguration', 'lambda:InvokeFunction'], resources: checked.map((fn) => `${fn.functionArn}:*`) }));
       hook.addToRolePolicy(
         new PolicyStatement({
           actions: ['codedeploy:GetDeployment'],
@@ -297,8 +298,8 @@ export class StoreApi extends Construct {
           ],
         }),
       );
-      hooks.push(hook);
-      if (!single) acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook });
+      hooks.push({ hook, checked });
+      if (!single) acknowledgeNagFindings(routesStack, { tableArn: tableArnExport, releases: releases.application, hook, checked });
     }
     this.routesStack = this.routesStacks[0] ?? data;
 
@@ -333,7 +334,7 @@ export class StoreApi extends Construct {
     new ApiMonitoring(apiStack, 'ApiMonitoring', { api: this.api, routes: routes.map((route) => route.name), topic });
     if (!single) acknowledgeNagFindings(apiStack);
     // One stack: its findings, the routes' part's with the data's.
-    else for (const hook of hooks) acknowledgeNagFindings(data, { releases: background.application, hook, migrations: migrationsProvider });
+    else for (const { hook, checked } of hooks) acknowledgeNagFindings(data, { releases: background.application, hook, checked, migrations: migrationsProvider });
     this.url = this.api.apiEndpoint;
     this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
   }
