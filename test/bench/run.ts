@@ -20,7 +20,8 @@
  *   7. Batch writes against single requests, rows a second, and the client's size (batch.ts).
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
  *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks, batch, crash or lists runs one of them.
+ *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, webhooks, batch, crash, lists or powertools runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,6 +42,7 @@ import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
 import { importBenchmark } from './import.js';
 import { listsBenchmark } from './lists.js';
+import { powertoolsMetricsCost } from './powertools.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
 process.env.STORE_TABLE_NAME = 'bench';
@@ -474,3 +476,4 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'webhooks', 'b
   }
 }
 if (!only || only === 'crash') await deliveriesAfterCrashes();
+if (!only || only === 'powertools') await powertoolsMetricsCost();
