@@ -19,7 +19,7 @@ import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { Alias } from 'aws-cdk-lib/aws-lambda';
+import { Function as LambdaFunction, type Alias } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -27,6 +27,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { createHash } from 'node:crypto';
 import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
@@ -37,7 +38,7 @@ import { constructId } from './function-ids.js';
 import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
 import { ChangeEvents } from './constructs/change-events.js';
 import { BackgroundJob } from './constructs/background-job.js';
-import { releaseGradually, type Deployment } from './constructs/gradual-release.js';
+import { LIVE, releaseGradually, type Deployment } from './constructs/gradual-release.js';
 import { ApiMonitoring, functionAlarms, StoreMonitoring } from './constructs/monitoring.js';
 import { acknowledgeNagFindings } from './nag-findings.js';
 import { RouteFunction } from './constructs/route-function.js';
@@ -280,7 +281,15 @@ export class StoreApi extends Construct {
       const checked: NodejsFunction[] = [];
       const searching: NodejsFunction[] = [];
       for (const route of groupRoutes) {
-        const { function: fn } = new RouteFunction(routesStack, constructId(route.name), { route, table: routesTable, logRetention, settings, serverSecret, secretsKey });
+        const { function: fn } = new RouteFunction(routesStack, constructId(route.name), {
+          route,
+          table: routesTable,
+          logRetention,
+          settings,
+          serverSecret,
+          secretsKey,
+          ...(single ? {} : { functionName: routeFunctionName(id, route.name) }),
+        });
         if (route.deployment.searches) searching.push(fn);
         const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
         aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
@@ -322,7 +331,21 @@ export class StoreApi extends Construct {
     for (const route of routes) {
       const id = constructId(route.name);
       // One permission per alias for the whole API, in this stack: the routes' stack never refers back to it.
-      const integration = new HttpLambdaIntegration(`${id}Integration`, aliases.get(route.name)!, { scopePermissionToRoute: false });
+      // In a stack of its own, the API finds each alias by its name, never by an export of the routes'
+      // stack: a route then moves between routes stacks, or goes, in any deploy (CloudFormation
+      // refuses to delete an export another stack imports). The API's stack deploys after them.
+      const target = single
+        ? aliases.get(route.name)!
+        : LambdaFunction.fromFunctionAttributes(apiStack, `${id}Live`, {
+            functionArn: apiStack.formatArn({
+              service: 'lambda',
+              resource: 'function',
+              resourceName: `${routeFunctionName(this.node.id, route.name)}:${LIVE}`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+            sameEnvironment: true,
+          });
+      const integration = new HttpLambdaIntegration(`${id}Integration`, target, { scopePermissionToRoute: false });
       new HttpRoute(apiStack, `${id}Route`, {
         httpApi: this.api,
         routeKey: route.method === 'ANY' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
@@ -338,6 +361,14 @@ export class StoreApi extends Construct {
     this.url = this.api.apiEndpoint;
     this.apiUrlOutput = new CfnOutput(apiStack, 'ApiUrl', { value: this.api.apiEndpoint });
   }
+}
+
+/** A route's function name, fixed by the store's and the route's names (at most 64 characters, as Lambda allows). */
+export function routeFunctionName(storeId: string, route: string): string {
+  const name = `${storeId}-${constructId(route)}`;
+  if (name.length <= 64) return name;
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, 55)}-${digest}`;
 }
 
 /** The routes stack of the resources that name none (resources.ts `stack`). */

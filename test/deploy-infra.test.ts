@@ -11,6 +11,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
 // As an embedding app imports it: through the package's exports.
 import { StoreApi, StoreApiStage, type StoreApiProps } from 'store-api/infra';
+import { routeFunctionName } from '../infra/store-api.js';
 import { routes } from '../lib/routes.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 
@@ -32,12 +33,22 @@ const configOf = (group: Resource) => JSON.stringify(group.Properties.Deployment
 const prod = synthesize({}, 'StoreApi-prod');
 
 describe('releases', () => {
-  it('has every API integration invoke a live alias, never $LATEST', () => {
+  it("has every API integration invoke its route function's live alias by name, never $LATEST, and import nothing from the routes' stacks", () => {
     const integrations = entries(prod.api, 'AWS::ApiGatewayV2::Integration');
     expect(integrations).toHaveLength(routes.length);
-    for (const [, integration] of integrations) expect(JSON.stringify(integration.Properties.IntegrationUri)).toMatch(/FunctionLive[0-9A-F]{8}/);
+    const aliasArn = (route: string) => `:function:${routeFunctionName('StoreApi-prod', route)}:live`;
+    const uris = integrations.map(([, integration]) => JSON.stringify(integration.Properties.IntegrationUri));
+    for (const route of routes) expect(uris.some((uri) => uri.includes(aliasArn(route.name)))).toBe(true);
+    // The functions have those names.
+    const named = prod.routes.flatMap((template) => entries(template, 'AWS::Lambda::Function').map(([, fn]) => fn.Properties.FunctionName));
+    for (const route of routes) expect(named).toContain(routeFunctionName('StoreApi-prod', route.name));
     // One permission per alias for the whole API.
-    for (const [, permission] of entries(prod.api, 'AWS::Lambda::Permission')) expect(JSON.stringify(permission.Properties.FunctionName)).toMatch(/FunctionLive[0-9A-F]{8}/);
+    const permissions = entries(prod.api, 'AWS::Lambda::Permission');
+    expect(permissions).toHaveLength(routes.length);
+    for (const [, permission] of permissions) expect(JSON.stringify(permission.Properties.FunctionName)).toMatch(/:live"/);
+    // No function or alias comes from another stack: a route can move between routes stacks, or go, in any deploy.
+    expect(JSON.stringify(prod.api.toJSON())).not.toContain('Fn::ImportValue');
+    for (const template of prod.routes) expect(Object.keys(template.toJSON().Outputs ?? {}).filter((name) => /Live|Function/.test(name))).toEqual([]);
   });
 
   it('gives every function a live alias with a deployment group: canary on a stage that is not disposable, rolled back on its alarms', () => {

@@ -17,7 +17,8 @@ const deploymentConfigOf = (deployment: Deployment): ILambdaDeploymentConfig =>
   })[deployment];
 
 /** The alias every caller of a function invokes, which each release moves. */
-const LIVE = 'live';
+/** The alias every caller invokes (the API's integrations, mappings, schedules). */
+export const LIVE = 'live';
 
 export interface GradualReleaseOptions {
   /** The stack's CodeDeploy application and the role its deployment groups share (one role, not one per function). */

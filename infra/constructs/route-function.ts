@@ -19,6 +19,8 @@ export interface RouteFunctionProps {
   /** Opens API keys' secure keys (every protected route), and seals new secrets (`sealsSecrets`). */
   readonly secretsKey?: SealedSecretsKey;
   readonly settings: FunctionSettings;
+  /** Its name, fixed, so that the API finds its alias by name rather than by an export of its stack. */
+  readonly functionName?: string;
 }
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
@@ -29,7 +31,7 @@ export class RouteFunction extends Construct {
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
-  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, secretsKey, settings }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, secretsKey, settings, functionName }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.function = new NodejsFunction(this, 'Function', {
@@ -54,6 +56,7 @@ export class RouteFunction extends Construct {
       }),
       memorySize: route.deployment.memoryMb,
       timeout: this.timeout,
+      ...(functionName ? { functionName } : {}),
     });
     // How tooling finds this route's function in the template (infra/function-ids.ts).
     (this.function.node.defaultChild as CfnResource).addMetadata(ROUTE_METADATA, route.name);
