@@ -136,7 +136,7 @@ export class StoreApi extends Construct {
     if (single) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     const disposable = props.disposable ?? false;
     const deployment = props.deployment ?? (disposable ? 'all-at-once' : 'canary');
-    const settings: FunctionSettings = { logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64', changeRetentionDays: props.changeRetentionDays ?? 365 };
+    const settings: FunctionSettings = { logLevel: props.logLevel ?? 'INFO', architecture: props.architecture ?? 'arm64', changeRetentionDays: props.changeRetentionDays ?? 365, stage: id };
     const logRetention = RetentionDays.ONE_MONTH;
     const env = props.env ? { env: props.env } : {};
 
@@ -193,7 +193,7 @@ export class StoreApi extends Construct {
 
     const background = codeDeployOf(data);
     const releaseBackground = (name: string) => (fn: NodejsFunction) =>
-      releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn }).release, after: [migrations] });
+      releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn, stage: id }).release, after: [migrations] });
     const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish') });
     this.bus = events.bus;
     // The change feed's placer (CONTRACT §11), woken within a second of a write by the inserted markers
@@ -291,7 +291,7 @@ export class StoreApi extends Construct {
           ...(single ? {} : { functionName: routeFunctionName(id, route.name) }),
         });
         if (route.deployment.searches) searching.push(fn);
-        const { release } = functionAlarms(routesStack, topic, { name: route.name, fn }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
+        const { release } = functionAlarms(routesStack, topic, { name: route.name, fn, stage: id }, { latencyBoundMs: RELEASE_LATENCY_BOUND_MS });
         aliases.set(route.name, releaseGradually(fn, { ...releases, deployment, alarms: release, preTraffic: hook }));
         checked.push(fn);
       }

@@ -25,8 +25,10 @@ export function log(level: Level, message: string, fields: Record<string, unknow
 
 /**
  * The CloudWatch Embedded Metric Format directive of a log line: the line's fields named in
- * `metrics` become metrics of `namespace`, by the `dimensions` fields (none: one series).
+ * `metrics` become metrics of `namespace`, by the `dimensions` fields (none: one series), or by each
+ * of several sets of them (each set its own series).
  */
-export function metricsDirective(namespace: string, metrics: ReadonlyArray<readonly [name: string, unit: string]>, dimensions: readonly string[] = []) {
-  return { _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: namespace, Dimensions: [[...dimensions]], Metrics: metrics.map(([Name, Unit]) => ({ Name, Unit })) }] } };
+export function metricsDirective(namespace: string, metrics: ReadonlyArray<readonly [name: string, unit: string]>, dimensions: readonly string[] | ReadonlyArray<readonly string[]> = []) {
+  const sets = dimensions.length > 0 && Array.isArray(dimensions[0]) ? (dimensions as ReadonlyArray<readonly string[]>).map((set) => [...set]) : [[...(dimensions as readonly string[])]];
+  return { _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: namespace, Dimensions: sets, Metrics: metrics.map(([Name, Unit]) => ({ Name, Unit })) }] } };
 }

@@ -96,6 +96,25 @@ describe('releases', () => {
     expect(checked).toBe(routes.length);
   });
 
+  it('gates every deployment group on alarms of the version it releases, in its own stage: errors by executed version, 5xx as a rate, p99', () => {
+    for (const template of [prod.data, ...prod.routes]) {
+      const alarms = new Map(entries(template, 'AWS::CloudWatch::Alarm'));
+      for (const [, group] of entries(template, 'AWS::CodeDeploy::DeploymentGroup')) {
+        const gated = (group.Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map((alarm) => alarms.get(alarm.Name.Ref)!);
+        expect(gated.length).toBeGreaterThan(0);
+        for (const alarm of gated) {
+          const json = JSON.stringify(alarm.Properties);
+          // Each names the released version: Lambda's ExecutedVersion, or our metrics' Version, with the stage.
+          expect(json).toMatch(/"Name":"ExecutedVersion"|"Name":"Version"/);
+          expect(json).toContain('CurrentVersion');
+          if (json.includes('"Name":"Version"')) expect(json).toContain('"Value":"StoreApi-prod"');
+        }
+        const rate = gated.find((alarm) => JSON.stringify(alarm.Properties).includes('100 * errors / requests'));
+        if (gated.length > 1) expect(rate, 'a route is gated on its 5xx rate').toBeDefined();
+      }
+    }
+  });
+
   it('shifts all at once on a disposable stage, and as -c deployment says otherwise', () => {
     const configs = (props: StoreApiProps) => {
       const { data, routes: routesTemplate } = synthesize(props);

@@ -30,6 +30,8 @@ export interface FunctionSettings {
    * changes and feed items all expire alike (the placer also notes it in the table for the tools).
    */
   readonly changeRetentionDays: number;
+  /** The stage's name (the store's id): the dimension its metrics carry, so that a release judges its own stage's traffic. */
+  readonly stage: string;
 }
 
 export interface BundledFunctionOptions extends FunctionSettings {
@@ -43,9 +45,9 @@ export interface BundledFunctionOptions extends FunctionSettings {
 }
 
 /** What every function of the stack shares: runtime, CPU, tracing, JSON logs, the retention of changes, and the local esbuild's bundle. */
-export function bundledFunction({ entry, logGroup, logLevel, architecture, assets, environment, changeRetentionDays }: BundledFunctionOptions): NodejsFunctionProps {
+export function bundledFunction({ entry, logGroup, logLevel, architecture, assets, environment, changeRetentionDays, stage }: BundledFunctionOptions): NodejsFunctionProps {
   return {
-    environment: { ...environment, STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays) },
+    environment: { ...environment, STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays), STORE_STAGE: stage },
     entry: path.join(root, entry),
     handler: 'handler',
     projectRoot: root,

@@ -19,7 +19,15 @@ const ONE_MINUTE = Duration.minutes(1);
 export interface WatchedFunction {
   readonly name: string;
   readonly fn: LambdaFunction;
+  /** The stage's name, as its functions tag their metrics (STORE_STAGE). */
+  readonly stage: string;
 }
+
+/** The alias the release shifts (gradual-release.ts). */
+const LIVE_ALIAS = 'live';
+/** A release's 5xx rate past this, over a minute with at least MIN_REQUESTS answers of the new version, stops it. */
+const SERVER_ERROR_PERCENT = 5;
+const MIN_REQUESTS = 3;
 
 /** Makes the alarms of a scope, each notifying `topic` when there is one. */
 function alarmMaker(scope: Construct, topic: ITopic | undefined) {
@@ -45,15 +53,34 @@ function alarmMaker(scope: Construct, topic: ITopic | undefined) {
  */
 export function functionAlarms(scope: Construct, topic: ITopic | undefined, watched: WatchedFunction, route?: { latencyBoundMs: number }): { release: Alarm[] } {
   const alarm = alarmMaker(scope, topic);
-  const { name, fn } = watched;
+  const { name, fn, stage } = watched;
   const timeout = fn.timeout ?? Duration.seconds(3);
-  const errors = alarm(`${name}Errors`, fn.metricErrors({ period: ONE_MINUTE }), 1, `${name}: the function failed (not an HTTP error: an invocation error)`);
+  // What a release judges is the version it deploys, through the alias, alone: not the version it
+  // replaces (the canary's other 90 %), nor another stage's traffic in the same account.
+  const version = fn.currentVersion.version;
+  const executed = new Metric({
+    namespace: 'AWS/Lambda',
+    metricName: 'Errors',
+    dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${LIVE_ALIAS}`, ExecutedVersion: version },
+    statistic: 'sum',
+    period: ONE_MINUTE,
+  });
+  const errors = alarm(`${name}Errors`, executed, 1, `${name}: the version being released failed (an invocation error, not an HTTP one)`);
+  alarm(`${name}AllErrors`, fn.metricErrors({ period: FIVE_MINUTES }), 1, `${name}: the function failed (an invocation error, not an HTTP one)`);
   alarm(`${name}Throttles`, fn.metricThrottles({ period: FIVE_MINUTES }), 1, `${name}: invocations were throttled`);
   alarm(`${name}NearTimeout`, fn.metricDuration({ period: FIVE_MINUTES, statistic: 'max' }), timeout.toMilliseconds() * 0.8, `${name}: a run took over 80% of its timeout`);
   if (!route) return { release: [errors] };
-  const byRoute = (metricName: string, statistic: string) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name }, statistic, period: ONE_MINUTE });
-  const serverErrors = alarm(`${name}ServerErrors`, byRoute('Status5xx', 'sum'), 5, `${name}: 5 or more 5xx answers in a minute`);
-  const latency = alarm(`${name}Latency`, byRoute('Latency', 'p99'), route.latencyBoundMs, `${name}: p99 latency over ${route.latencyBoundMs} ms for a minute`);
+  const ofVersion = (metricName: string, statistic: string) =>
+    new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Route: name, Stage: stage, Version: version }, statistic, period: ONE_MINUTE });
+  // A rate, so that the canary's share of the traffic trips it as the whole would: a handled 500 is no Lambda error.
+  const serverErrorRate = new MathExpression({
+    expression: `IF(requests >= ${MIN_REQUESTS}, 100 * errors / requests, 0)`,
+    usingMetrics: { errors: ofVersion('Status5xx', 'sum'), requests: ofVersion('Requests', 'sum') },
+    period: ONE_MINUTE,
+    label: `${name} 5xx %`,
+  });
+  const serverErrors = alarm(`${name}ServerErrors`, serverErrorRate, SERVER_ERROR_PERCENT, `${name}: ${SERVER_ERROR_PERCENT} % or more of the released version's answers in a minute were 5xx`);
+  const latency = alarm(`${name}Latency`, ofVersion('Latency', 'p99'), route.latencyBoundMs, `${name}: the released version's p99 latency over ${route.latencyBoundMs} ms for a minute`);
   return { release: [errors, serverErrors, latency] };
 }
 

@@ -9,6 +9,11 @@ import type { RouteDefinition } from '../routes.js';
 import type { HttpContext, HttpEvent, HttpResponse } from './types.js';
 
 export const METRICS_NAMESPACE = 'StoreApi';
+/**
+ * Each metric by route (the dashboard's), and by route, stage and the function version that answered
+ * (what a release's alarms judge: the new version alone, in its own stage).
+ */
+export const METRIC_DIMENSIONS = [['Route'], ['Route', 'Stage', 'Version']] as const;
 
 /** The metrics of a request, all counted per route (the dimension). */
 const METRICS = [
@@ -57,8 +62,11 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
       dynamodbRequests: usage.requests,
       consumedCapacity: usage.capacity,
       ...(context.apiKey ? { apiKey: context.apiKey.apiKey, keyLabel: context.apiKey.label } : {}),
+      // The stage's name (the stack sets it) and the version Lambda runs; `local` and `$LATEST` elsewhere.
+      Stage: process.env.STORE_STAGE ?? 'local',
+      Version: process.env.AWS_LAMBDA_FUNCTION_VERSION ?? '$LATEST',
       ...metricsOf(route, response, latency, usage),
-      ...metricsDirective(METRICS_NAMESPACE, METRICS, ['Route']),
+      ...metricsDirective(METRICS_NAMESPACE, METRICS, METRIC_DIMENSIONS),
     });
     return response;
   };
