@@ -3,7 +3,7 @@
  * build:client` and imported from `client/dist/`, against `npm start` whose DynamoDB is reached
  * through a TCP proxy that the test stalls. Its types are the API's document's, regenerated.
  */
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -221,6 +221,54 @@ describe('@store-api/client', () => {
     expect(made).toHaveLength(1);
     expect(results[7]).toMatchObject({ ID: made[0].ID });
   }, 180_000);
+
+  it("runs the README's sync job as written: upserts the ERP's products, follows the changes, and goes on from the cursor it kept in a file", async () => {
+    const consumer = mkdtempSync(path.join(tmpdir(), 'client-sync-'));
+    writeFileSync(path.join(consumer, 'package.json'), '{"type":"module"}');
+    mkdirSync(path.join(consumer, 'node_modules/@store-api'), { recursive: true });
+    symlinkSync(path.join(root, 'client'), path.join(consumer, 'node_modules/@store-api/client'));
+    const [sync] = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    writeFileSync(path.join(consumer, 'sync.ts'), sync!);
+    /** Runs the job until its output holds `until`, then stops it (it follows the feed for ever); its output. */
+    const runUntil = (until: RegExp, meanwhile: () => Promise<unknown>) =>
+      new Promise<string>((resolve, reject) => {
+        const job = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href, 'sync.ts'], {
+          cwd: consumer,
+          env: { ...process.env, BASE: baseUrl, KEY: apiKey, SECURE: secureKey },
+        });
+        let output = '';
+        let started = false;
+        const timer = setTimeout(() => job.kill(), 120_000);
+        job.stdout.on('data', (chunk: Buffer) => {
+          output += chunk;
+          // Once the batch answered, the job follows the feed: the write made meanwhile must come through.
+          if (!started && /^1 20[14]/m.test(output)) {
+            started = true;
+            meanwhile().catch(reject);
+          }
+          if (until.test(output)) job.kill();
+        });
+        job.stderr.on('data', (chunk: Buffer) => (output += chunk));
+        job.on('exit', () => {
+          clearTimeout(timer);
+          resolve(output);
+        });
+      });
+    const first = await runUntil(/^product created \d+$/m, async () => {
+      // The cursor is kept once a page was read: a write after the job started comes through.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await client.POST('/api/products', { body: product(`SYNC-${apiKey.slice(0, 6)}`) });
+    });
+    expect(first).toMatch(/^0 201 $/m);
+    expect(first).toMatch(/^1 201 $/m);
+    expect(first).toMatch(/^product created \d+$/m);
+    expect(existsSync(path.join(consumer, '.sync-cursor'))).toBe(true);
+    // Run again: the same rows update (204), and the changes since the kept cursor include those updates.
+    const second = await runUntil(/^product updated \d+$/m, async () => undefined);
+    expect(second).toMatch(/^0 204 $/m);
+    expect(second).toMatch(/^product updated \d+$/m);
+    rmSync(consumer, { recursive: true, force: true });
+  });
 
   it('waits out a 429 for as long as Retry-After says, then gets its answer', async () => {
     // `npm run api-key` as a user runs it beside npm start (not synchronously: the proxy it goes through runs in this process).
