@@ -117,7 +117,7 @@ export interface ListDeclaration<R> {
 export const defineList = <R>(declaration: ListDeclaration<R>): ListDeclaration<R> => declaration;
 
 /** The query schema of a list: its arguments, each optional, and its order; `extra` adds what every list of it takes (`lang`). */
-export function listQuerySchema<E extends v.ObjectEntries>(list: ListDeclaration<never>, extra: E) {
+export function listQuerySchema<R, E extends v.ObjectEntries>(list: ListDeclaration<R>, extra: E) {
   const names = Object.keys(list.orders);
   return v.object({
     ...extra,
@@ -127,12 +127,12 @@ export function listQuerySchema<E extends v.ObjectEntries>(list: ListDeclaration
 }
 
 /** The filters a list's arguments make, in the order they are declared. */
-export const filtersOf = (list: ListDeclaration<never>, args: Arguments): SearchFilter[] =>
+export const filtersOf = <R>(list: ListDeclaration<R>, args: Arguments): SearchFilter[] =>
   Object.entries(list.arguments).flatMap(([name, argument]) => {
     const value = args[name];
     return value === undefined || !argument.filter ? [] : [argument.filter(value as never, args)].filter((filter) => filter !== undefined);
   });
 
 /** The arguments given that filter something (`visible=*` does not), by name. */
-export const filteringArguments = (list: ListDeclaration<never>, args: Arguments): string[] =>
+export const filteringArguments = <R>(list: ListDeclaration<R>, args: Arguments): string[] =>
   Object.entries(list.arguments).flatMap(([name, argument]) => (args[name] !== undefined && argument.filter?.(args[name] as never, args) ? [name] : []));

@@ -36,7 +36,7 @@ export interface Plan<R> {
 /** Which way serves a list's arguments and order: the first of the table's routes that takes them all, else the search index. */
 export function planList<R>(list: ListDeclaration<R>, routes: readonly TableRoute<R>[], args: Arguments): Plan<R> {
   const order = (args.order as string | undefined) ?? list.defaultOrder(args);
-  const filtering = filteringArguments(list as ListDeclaration<never>, args);
+  const filtering = filteringArguments(list, args);
   const route = routes.find(
     (candidate) =>
       (candidate.requires ?? []).every((name) => filtering.includes(name)) &&
@@ -64,7 +64,7 @@ export interface ListRun<R> {
 export async function runList<R>(run: ListRun<R>, page: PageRequest): Promise<Page<R>> {
   const { list, args, reading, engine } = run;
   const plan = planList(list, run.routes, args);
-  const filters = filtersOf(list as ListDeclaration<never>, args);
+  const filters = filtersOf(list, args);
   const query = (limit: number): SearchQuery => ({
     kind: list.kind,
     ...reading,
@@ -75,19 +75,21 @@ export async function runList<R>(run: ListRun<R>, page: PageRequest): Promise<Pa
     after: page.after === undefined ? undefined : positionOf(page.after, 2),
   });
   if (plan.route) {
-    const found = await plan.route.read(args, plan.order, page);
-    if (plan.route.serves === 'any') {
+    const route = plan.route;
+    // A filtered list the table serves counts with the index, where there is one, while the page is
+    // read; an index that fails costs the page its total, never its rows.
+    const counting = route.serves !== 'any' && filters.length > 0 ? engine?.query({ ...query(0), after: undefined }).catch(() => undefined) : undefined;
+    const found = await route.read(args, plan.order, page);
+    if (route.serves === 'any') {
       // What its key answered (a ref, as its lock compares it) is not asked again.
-      const others = filtersOf(list as ListDeclaration<never>, Object.fromEntries(Object.entries(args).filter(([name]) => !plan.route?.requires?.includes(name))));
+      const others = filtersOf(list, Object.fromEntries(Object.entries(args).filter(([name]) => !route.requires?.includes(name))));
       const matching = found.items.filter((record) => matches(list.document(record), others, reading));
       return { items: page.after === undefined && page.offset === 0 ? matching : [], total: matching.length };
     }
-    if (found.total !== undefined || filters.length === 0) return found;
-    // A filtered list the table serves counts with the index, where there is one.
-    const total = (await engine?.query({ ...query(0), after: undefined }))?.total;
-    return { ...found, total };
+    const counted = await counting;
+    return found.total !== undefined || !counted ? found : { ...found, total: counted.total };
   }
-  if (!engine) throw new NeedsSearchIndex(filteringArguments(list as ListDeclaration<never>, args)[0] ?? 'order');
+  if (!engine) throw new NeedsSearchIndex(filteringArguments(list, args)[0] ?? 'order');
   const answer = await engine.query(query(page.limit));
   const byId = new Map((await run.readMany(answer.ids)).map((record) => [run.id(record), record]));
   const kept = answer.ids.flatMap((id, i) => (byId.has(id) ? [{ record: byId.get(id)!, position: answer.positions[i]! }] : []));
