@@ -100,9 +100,9 @@ describe('the synthesized functions', () => {
       // A protected route opens API keys' sealed secure keys: under KMS on AWS, under the server secret elsewhere.
       const sealed = fn.route.permission ? ['STORE_SECRET', 'STORE_SECRETS_KEY_ARN'] : [];
       const secret = fn.route.deployment.usesServerSecret ? ['STORE_SECRET_ARN'] : [];
-      // Every function keeps changes as long as the stack says (infra/constructs/bundled-function.ts).
+      // Every function keeps changes as long as the stack says, and names its stage in its metrics (infra/constructs/bundled-function.ts).
       expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(
-        ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', ...sealed, ...secret, 'STORE_ROUTE', 'STORE_TABLE_NAME'].sort(),
+        ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', 'STORE_STAGE', ...sealed, ...secret, 'STORE_ROUTE', 'STORE_TABLE_NAME'].sort(),
       );
     }
   });
