@@ -257,8 +257,12 @@ describe('product lists', () => {
       expect(response.status).toBe(400);
       expect(response.body.errors[0].field).toBe('title');
       expect(response.body.errors[0].message).toContain('-c search=opensearch');
-      expect((await get('/api/products?order=min_price')).body.errors[0].field).toBe('order');
+      expect((await get('/api/products?order=updated')).body.errors[0].field).toBe('order');
+      expect((await get('/api/products?min_price=10&order=min_price')).body.errors[0].field).toBe('min_price');
       expect((await get('/api/products?visible=1&order=ref')).status).toBe(200);
+      // By price, the table's own index (GSI6) answers, whole and paged, counted.
+      await checkList('/api/products', 'order=min_price', productSpec);
+      await checkList('/api/products', 'order=max_price', productSpec);
       expect((await get(`/api/products?ref=${made[0]!.REF}&title=creme`)).status).toBe(200);
     } finally {
       index.lose();
@@ -317,6 +321,18 @@ describe('customer lists', () => {
     }
   });
 
+  it('answers by registration date from the table alone, without the search index', async () => {
+    useSearchEngine(undefined);
+    try {
+      await checkList('/api/customers', 'order=registration_date', customerSpec);
+      await checkList('/api/customers', 'order=registration_date_reverse', customerSpec);
+      expect((await get('/api/customers?order=firstname')).status).toBe(400);
+    } finally {
+      index.lose();
+      await index.caughtUp();
+    }
+  });
+
   it('keeps no password or hash in what it searches', async () => {
     const response = await get('/api/customers?search_term=correct%20horse%20battery&search_mode=sentence&search_in=email');
     expect(response.body).toEqual([]);
@@ -365,6 +381,17 @@ describe('category lists', () => {
       `title=a&exclude_parent=${appliances}&order=updated_reverse`,
     ]) {
       await checkList('/api/categories', query, categorySpec);
+    }
+  });
+
+  it('answers by last update from the table alone, without the search index', async () => {
+    useSearchEngine(undefined);
+    try {
+      await checkList('/api/categories', 'order=updated', categorySpec);
+      await checkList('/api/categories', 'order=updated_reverse', categorySpec);
+    } finally {
+      index.lose();
+      await index.caughtUp();
     }
   });
 });

@@ -41,6 +41,8 @@ export const categories = defineEntity({
   key: (id: number) => ({ pk: `CATEGORY#${id}`, sk: 'CATEGORY' }),
   lists: {
     all: { partition: () => 'CATEGORIES', counted: true, orders: { manual: { index: 'GSI4', sortKey: byPosition }, id: { index: 'GSI1', sortKey: byId } } },
+    // Every category by its last update (`updated`: what a sync asks for), the id keeping equal instants apart.
+    byUpdate: { partition: () => 'CATEGORIES', counted: true, orders: { updated: { index: 'GSI6', sortKey: (c) => `${c.updatedAt}\u0001${byId(c)}` } } },
     byParent: {
       partition: (c) => `CATEGORIES#PARENT#${c.parent}`,
       orders: { manual: { index: 'GSI2', sortKey: byPosition }, id: { index: 'GSI3', sortKey: byId } },

@@ -16,7 +16,7 @@ try {
   });
   console.log(`migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
   console.log(
-    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}; products indexed by category: ${productsCategorized}; records whose sort keys were folded: ${recordsReindexed}`,
+    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}; products indexed by category: ${productsCategorized}; records whose list keys were written again: ${recordsReindexed}`,
   );
   // Kept as they were: an earlier release took any id; the next update that sends one checks it.
   for (const product of uncategorized) console.log(`names no category (kept): ${product}`);

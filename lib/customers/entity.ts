@@ -46,6 +46,8 @@ export const customers = defineEntity({
         lastname: { index: 'GSI2', sortKey: (c) => `${sortablePrefix(fold(c.lastname), SORT_TEXT_BYTES)}\u0001${byId(c)}` },
       },
     },
+    // Every customer by registration date (`registration_date`), the id keeping equal instants apart.
+    byRegistration: { partition: () => 'CUSTOMERS', counted: true, orders: { created: { index: 'GSI6', sortKey: (c) => `${c.createdAt}\u0001${byId(c)}` } } },
   },
   locks: {
     // Emails that read the same are the same email (lib/identity.ts); before, only their case was folded.

@@ -1,8 +1,8 @@
 /**
  * The customer list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
  * a customer: its names, email, ref and dates, never its password's hash. The table serves an email
- * (its lock) or a ref (its id), and the whole list by id, reference or last name (counted); the
- * index, the rest.
+ * (its lock) or a ref (its id), and the whole list by id, reference, last name or registration date
+ * (counted); the index, the rest.
  */
 import type * as v from 'valibot';
 import { both, defineList, listQuerySchema, search, since, textIs } from '../db/lists/arguments.js';
@@ -65,6 +65,11 @@ export const customerRoutes: readonly TableRoute<Customer>[] = [
     serves: [],
     orders: ['id', 'id_reverse', 'reference', 'reference_reverse', 'lastname', 'lastname_reverse'],
     read: (_args, order, page) => customers.list('all', byKey(order), page),
+  },
+  {
+    serves: [],
+    orders: ['registration_date', 'registration_date_reverse'],
+    read: (_args, order, page) => customers.list('byRegistration', { order: 'created', reverse: order.endsWith('_reverse') }, page),
   },
 ];
 

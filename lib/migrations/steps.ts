@@ -54,7 +54,7 @@ export interface Migration {
   secretsSealed: number;
   /** Products given the index of their default category, or counted among its references. */
   productsCategorized: number;
-  /** Records whose index sort keys were written again in their current form (texts folded). */
+  /** Records whose index keys were written again in their current form (texts folded, GSI6). */
   recordsReindexed: number;
   /** Products whose default category names no category: `product 12: default category 7`. They keep it. */
   uncategorized: string[];
@@ -204,9 +204,11 @@ async function categorizeProducts(migration: Migration): Promise<void> {
 }
 
 /**
- * Records stored before texts sorted folded (products by ref, customers by last name sorted by their
- * lower case, an accented letter after `z`): their index sort keys written again, as a list that
- * reads the table sorts them as the search index does. A record written since was written so.
+ * Records stored before the lists of CONTRACT §5.1: their index keys written again as the
+ * declarations make them now — texts sorted folded (products by ref and customers by last name
+ * sorted by their lower case, an accented letter after `z`), and the keys of GSI6 (products by
+ * price, customers by registration, categories by update), which DynamoDB then fills the index
+ * from. A record written since was written so.
  */
 async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerator<R[]>; reindex(record: R): WriteStep }, migration: Migration): Promise<void> {
   for await (const page of entity.pages()) {
@@ -255,10 +257,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { id: '005-sealed-secrets', up: sealSecrets },
   { id: '006-category-references', up: categorizeProducts },
   {
-    id: '007-folded-sort-keys',
+    id: '007-list-sort-keys',
     up: async (migration) => {
       await reindexEvery(products, migration);
       await reindexEvery(customers, migration);
+      await reindexEvery(categories, migration);
     },
   },
 ];

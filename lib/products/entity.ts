@@ -10,7 +10,8 @@ import { defineEntity, versionedEntries } from '../db/entity.js';
 import { bit } from '../row.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
-import { fold } from '../db/lists/query.js';
+import { decimalValue, fold } from '../db/lists/query.js';
+import { parseMicros } from '../money.js';
 
 export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
 export type ProductText = (typeof TEXT_FIELDS)[number];
@@ -47,6 +48,9 @@ const byId = (p: Product) => padId(p.id);
  */
 const byRef = (p: Product) => `${sortablePrefix(fold(p.ref), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
 
+/** Prices sort as their padded millionths (as the search index sorts them); the id keeps equal prices apart. */
+const byPrice = (p: Product) => `${decimalValue(parseMicros(p.price)!)}\u0001${padId(p.id)}`;
+
 export const products = defineEntity({
   name: 'product',
   schema: ProductRecord,
@@ -59,6 +63,8 @@ export const products = defineEntity({
       orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
     },
     byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, orders: { id: { index: 'GSI5', sortKey: byId } } },
+    // Every product by price (`min_price`, `max_price`: the order shoppers and back offices ask for most).
+    byPrice: { partition: () => 'PRODUCTS', counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
   },
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },

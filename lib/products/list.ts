@@ -1,7 +1,7 @@
 /**
  * The product list's loop arguments and orders (CONTRACT §5.1), with Thelia's names, and what the
- * search index keeps of a product. The table serves a ref (its lock), the whole list by id or ref
- * (counted), one visibility by id or ref, and one default category by id; the index, the rest.
+ * search index keeps of a product. The table serves a ref (its lock), the whole list by id, ref or
+ * price (counted), one visibility by id or ref, and one default category by id; the index, the rest.
  */
 import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
@@ -87,6 +87,7 @@ export const productRoutes: readonly TableRoute<Product>[] = [
     read: async (args) => ({ items: [await products.findByLock('ref', args.ref as string)].filter((found) => found !== undefined) }),
   },
   { serves: [], orders: ['id', 'id_reverse', 'ref', 'ref_reverse'], read: (_args, order, page) => products.list('all', byKey(order), page) },
+  { serves: [], orders: ['min_price', 'max_price'], read: (_args, order, page) => products.list('byPrice', { order: 'price', reverse: order === 'max_price' }, page) },
   {
     requires: ['visible'],
     serves: [],
