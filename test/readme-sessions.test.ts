@@ -1,11 +1,12 @@
 /**
  * The README's shell sessions, run as written (bash, curl, openssl) against `npm start` on another
  * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then the curl
- * session, the products, the batch writes and the changes sections. Each answers what the text says
- * it does, its status shown by the helper as the text states it.
+ * session, the products, the batch writes and the changes sections; then the webhooks section and
+ * its receiver, run as written. Each answers what the text says it does, its status shown by the
+ * helper as the text states it.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,10 +16,10 @@ import { start } from './support/npm-start.js';
 
 const readme = readFileSync('README.md', 'utf8');
 
-/** The first ```sh block of a section of the README. */
-function shellBlock(heading: string): string {
+/** The first ```sh (or `language`) block of a section of the README. */
+function shellBlock(heading: string, language = 'sh'): string {
   const section = readme.slice(readme.indexOf(`\n${heading}\n`));
-  return /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  return new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)![1]!;
 }
 
 let dataDir = '';
@@ -74,5 +75,46 @@ describe('the README, as written', () => {
     expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);
 
     server.child.kill('SIGTERM');
+  }, 180_000);
+
+  it('runs the Webhooks section and its receiver as written: a change npm start sees reaches the receiver, verified', async () => {
+    const apiKey = 'BEADED0123456789ABCDEF013';
+    const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456788';
+    const hookDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-webhooks-'));
+    const [port, receiverPort] = [await freePort(), await freePort()];
+    const server = start({ DATA_DIR: hookDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+    await server.ready;
+    const helpers = shellBlock('## A curl session')
+      .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
+      .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
+      .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
+    // The section's subscription, to where this test's receiver listens rather than :4000.
+    const subscribe = spawnSync('bash', ['-c', [helpers, shellBlock('## Webhooks').replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`)].join('\n')], { encoding: 'utf8', timeout: 60_000 });
+    expect(subscribe.status, subscribe.stderr).toBe(0);
+    const secret = /"SECRET":"(whsec_[^"]+)"/.exec(subscribe.stdout)?.[1];
+    expect(secret, subscribe.stdout).toBeDefined();
+
+    // The receiver, as written, with the project's own standardwebhooks.
+    writeFileSync(path.join(hookDir, 'receiver.mjs'), shellBlock('## Webhooks', 'js'));
+    mkdirSync(path.join(hookDir, 'node_modules'));
+    symlinkSync(path.resolve('node_modules/standardwebhooks'), path.join(hookDir, 'node_modules/standardwebhooks'));
+    const receiver = spawn(process.execPath, ['receiver.mjs'], { cwd: hookDir, env: { ...process.env, PORT: String(receiverPort), WEBHOOK_SECRET: secret! } });
+    let received = '';
+    receiver.stdout.on('data', (chunk: Buffer) => (received += chunk));
+    receiver.stderr.on('data', (chunk: Buffer) => (received += chunk));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const create = spawnSync('bash', ['-c', `${helpers}\napi POST /api/products '{"ref":"HOOKED-1","default_category":0,"price":"5","currency":1,"tax_rule":1,"locale":"en_US","title":"Hooked"}'`], {
+        encoding: 'utf8',
+      });
+      const id = /^\[\{"ID":(\d+)/m.exec(create.stdout)?.[1];
+      expect(id, create.stdout + create.stderr).toBeDefined();
+      for (const deadline = Date.now() + 60_000; !received.includes(`product.created ${id} v1`) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(received).toContain(`product.created ${id} v1`);
+    } finally {
+      receiver.kill();
+      server.child.kill('SIGTERM');
+      await rm(hookDir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }, 180_000);
 });
