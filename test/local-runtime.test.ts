@@ -174,10 +174,12 @@ describe('npm start', () => {
     // The index lost: npm start builds it from the table, and says so.
     for (const file of await readdir(dataDir)) if (file.startsWith('search-')) await rm(path.join(dataDir, file));
     server = start(env);
-    await server.ready;
-    let output = '';
+    // What it printed up to listening (its index's build may be said in the same write), then the rest.
+    let output = await server.ready;
     server.child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     expect(await foundByTitle(`gueridon ${port}`, ID)).toEqual([ID]);
+    // Said once the rebuild has also followed the feed from where it began, which may be just after the walk made the product findable.
+    for (const deadline = Date.now() + 30_000; !/search index: built from the table/.test(output) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(output).toMatch(/search index: built from the table \(\d+ records\)/);
     expect(output).toMatch(/^\d\d:\d\d:\d\d {2}GET {4}\/api\/products {2}200 {2}\d+\.\d ms {2}products\/list {2}key "/m);
     expect(output).not.toContain('"level":"info"');
