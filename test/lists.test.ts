@@ -6,7 +6,6 @@
  * when lost, and named when a deployment has none.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSearchEngine } from '../lib/db/lists/engine.js';
 import { call, get, put } from './support/api.js';
 import { createCategory, createCustomer, createProduct, createTaxRule } from './support/fixtures.js';
 import { useSearchIndex } from './support/search-index.js';
@@ -251,8 +250,7 @@ describe('product lists', () => {
   });
 
   it('names the option when this deployment has no index, and answers what the table serves', async () => {
-    useSearchEngine(undefined);
-    try {
+    await index.without(async () => {
       const response = await get('/api/products?title=chaise');
       expect(response.status).toBe(400);
       expect(response.body.errors[0].field).toBe('title');
@@ -264,10 +262,7 @@ describe('product lists', () => {
       await checkList('/api/products', 'order=min_price', productSpec);
       await checkList('/api/products', 'order=max_price', productSpec);
       expect((await get(`/api/products?ref=${made[0]!.REF}&title=creme`)).status).toBe(200);
-    } finally {
-      index.lose();
-      await index.caughtUp();
-    }
+    });
   });
 });
 
@@ -322,15 +317,11 @@ describe('customer lists', () => {
   });
 
   it('answers by registration date from the table alone, without the search index', async () => {
-    useSearchEngine(undefined);
-    try {
+    await index.without(async () => {
       await checkList('/api/customers', 'order=registration_date', customerSpec);
       await checkList('/api/customers', 'order=registration_date_reverse', customerSpec);
       expect((await get('/api/customers?order=firstname')).status).toBe(400);
-    } finally {
-      index.lose();
-      await index.caughtUp();
-    }
+    });
   });
 
   it('keeps no password or hash in what it searches', async () => {
@@ -385,13 +376,9 @@ describe('category lists', () => {
   });
 
   it('answers by last update from the table alone, without the search index', async () => {
-    useSearchEngine(undefined);
-    try {
+    await index.without(async () => {
       await checkList('/api/categories', 'order=updated', categorySpec);
       await checkList('/api/categories', 'order=updated_reverse', categorySpec);
-    } finally {
-      index.lose();
-      await index.caughtUp();
-    }
+    });
   });
 });

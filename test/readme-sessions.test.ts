@@ -22,6 +22,21 @@ function shellBlock(heading: string, language = 'sh'): string {
   return new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)![1]!;
 }
 
+/**
+ * `npm start` on a data dir of its own, on another port than 3000, and the curl session's lines (its
+ * helpers) but for the three values a reader sets from what npm start printed.
+ */
+async function startForSession(dir: string, apiKey: string, secureKey: string) {
+  const port = await freePort();
+  const server = start({ DATA_DIR: dir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
+  await server.ready;
+  const helpers = shellBlock('## A curl session')
+    .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
+    .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
+    .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
+  return { server, helpers };
+}
+
 let dataDir = '';
 afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
 
@@ -30,15 +45,7 @@ describe('the README, as written', () => {
     const apiKey = 'BEADED0123456789ABCDEF012';
     const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456789';
     dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-'));
-    const port = await freePort();
-    const server = start({ DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
-    await server.ready;
-
-    // The session's own lines, but for the three values a reader sets from what npm start printed.
-    const session = shellBlock('## A curl session')
-      .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
-      .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
-      .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
+    const { server, helpers: session } = await startForSession(dataDir, apiKey, secureKey);
     const script = [session, shellBlock('## Products'), 'echo "--- batch"', shellBlock('## Batch writes'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join(
       '\n',
     );
@@ -81,13 +88,8 @@ describe('the README, as written', () => {
     const apiKey = 'BEADED0123456789ABCDEF013';
     const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456788';
     const hookDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-webhooks-'));
-    const [port, receiverPort] = [await freePort(), await freePort()];
-    const server = start({ DATA_DIR: hookDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` });
-    await server.ready;
-    const helpers = shellBlock('## A curl session')
-      .replace(/^BASE=.*$/m, `BASE=http://127.0.0.1:${port}`)
-      .replace(/^KEY=.*$/m, `KEY=${apiKey}`)
-      .replace(/^SECURE=.*$/m, `SECURE=${secureKey}`);
+    const receiverPort = await freePort();
+    const { server, helpers } = await startForSession(hookDir, apiKey, secureKey);
     // The section's subscription, to where this test's receiver listens rather than :4000.
     const subscribe = spawnSync('bash', ['-c', [helpers, shellBlock('## Webhooks').replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`)].join('\n')], { encoding: 'utf8', timeout: 60_000 });
     expect(subscribe.status, subscribe.stderr).toBe(0);

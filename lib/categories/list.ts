@@ -5,12 +5,11 @@
  */
 import type * as v from 'valibot';
 import { both, contains, defineList, listQuerySchema, noneOf, oneOf, since, visibility } from '../db/lists/arguments.js';
-import type { TableRoute } from '../db/lists/plan.js';
+import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
 import { fold } from '../db/lists/query.js';
 import { langParam, localeOf, translate } from '../i18n.js';
 import { idList, instant } from '../validation.js';
 import { categories, TEXT_FIELDS, type Category } from './entity.js';
-import { runList } from '../db/lists/plan.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { searchEngine } from '../opensearch/index.js';
 import { defaultLang } from '../reference/index.js';
@@ -44,19 +43,18 @@ export const categoryList = defineList<Category>({
   }),
 });
 
-const byKey = (order: string) => ({ order: order.replace(/_reverse$/, ''), reverse: order.endsWith('_reverse') });
 const ORDERS = ['manual', 'manual_reverse', 'id', 'id_reverse'];
 
 /** What the table serves, first match first. */
 export const categoryRoutes: readonly TableRoute<Category>[] = [
-  { serves: [], orders: ORDERS, read: (_args, order, page) => categories.list('all', byKey(order), page) },
-  { serves: [], orders: ['updated', 'updated_reverse'], read: (_args, order, page) => categories.list('byUpdate', byKey(order), page) },
+  { serves: [], orders: ORDERS, read: (_args, order, page) => categories.list('all', tableOrder(order), page) },
+  { serves: [], orders: ['updated', 'updated_reverse'], read: (_args, order, page) => categories.list('byUpdate', tableOrder(order), page) },
   {
     requires: ['parent'],
     when: (args) => (args.parent as number[]).length === 1,
     serves: [],
     orders: ORDERS,
-    read: (args, order, page) => categories.list('byParent', { ...byKey(order), where: { parent: (args.parent as number[])[0]! } }, page),
+    read: (args, order, page) => categories.list('byParent', { ...tableOrder(order), where: { parent: (args.parent as number[])[0]! } }, page),
   },
 ];
 

@@ -6,13 +6,12 @@
  */
 import type * as v from 'valibot';
 import { both, defineList, listQuerySchema, search, since, textIs } from '../db/lists/arguments.js';
-import type { TableRoute } from '../db/lists/plan.js';
+import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
 import { fold } from '../db/lists/query.js';
 import { langParam } from '../i18n.js';
 import { instant } from '../validation.js';
 import { customers, type Customer } from './entity.js';
 import { customerRef } from './row.js';
-import { runList } from '../db/lists/plan.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { searchEngine } from '../opensearch/index.js';
 import { defaultLang } from '../reference/index.js';
@@ -46,7 +45,6 @@ export const customerList = defineList<Customer>({
 });
 
 const REF = /^CUS(\d{12})$/i;
-const byKey = (order: string) => ({ order: order.replace(/_reverse$/, '').replace('reference', 'id'), reverse: order.endsWith('_reverse') });
 const found = (customer: Customer | undefined) => ({ items: customer ? [customer] : [] });
 
 /** What the table serves, first match first. */
@@ -64,12 +62,12 @@ export const customerRoutes: readonly TableRoute<Customer>[] = [
   {
     serves: [],
     orders: ['id', 'id_reverse', 'reference', 'reference_reverse', 'lastname', 'lastname_reverse'],
-    read: (_args, order, page) => customers.list('all', byKey(order), page),
+    read: (_args, order, page) => customers.list('all', tableOrder(order.replace('reference', 'id')), page),
   },
   {
     serves: [],
     orders: ['registration_date', 'registration_date_reverse'],
-    read: (_args, order, page) => customers.list('byRegistration', { order: 'created', reverse: order.endsWith('_reverse') }, page),
+    read: (_args, order, page) => customers.list('byRegistration', { ...tableOrder(order), order: 'created' }, page),
   },
 ];
 

@@ -205,7 +205,12 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
     let settle: (answer: Answer) => void = () => {};
     let fail: (error: unknown) => void = () => {};
     if (token !== undefined) {
-      for (const [old, entry] of tokens) if (entry.at <= Date.now() - TOKEN_MS) tokens.delete(old);
+      // Oldest first (a token set again is moved to the end): stop at the first still kept.
+      for (const [old, entry] of tokens) {
+        if (entry.at > Date.now() - TOKEN_MS) break;
+        tokens.delete(old);
+      }
+      tokens.delete(token);
       const answer = new Promise<Answer>((resolve, reject) => {
         settle = resolve;
         fail = reject;

@@ -48,8 +48,10 @@ const byId = (p: Product) => padId(p.id);
  */
 const byRef = (p: Product) => `${sortablePrefix(fold(p.ref), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
 
-/** Prices sort as their padded millionths (as the search index sorts them); the id keeps equal prices apart. */
-const byPrice = (p: Product) => `${decimalValue(parseMicros(p.price)!)}\u0001${padId(p.id)}`;
+/** A stored decimal (a price, a weight) as a key that sorts as it compares: its padded millionths, as the search index keeps it. */
+export const decimalKey = (stored: string): string => decimalValue(parseMicros(stored)!);
+/** Prices sort as their keys; the id keeps equal prices apart. */
+const byPrice = (p: Product) => `${decimalKey(p.price)}\u0001${padId(p.id)}`;
 
 export const products = defineEntity({
   name: 'product',

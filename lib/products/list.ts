@@ -5,14 +5,12 @@
  */
 import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
-import type { TableRoute } from '../db/lists/plan.js';
+import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
 import { decimalValue, fold } from '../db/lists/query.js';
 import { langParam, localeOf, translate } from '../i18n.js';
-import { parseMicros } from '../money.js';
 import { decimal, idList, instant } from '../validation.js';
-import { products, TEXT_FIELDS, type Product } from './entity.js';
+import { decimalKey, products, TEXT_FIELDS, type Product } from './entity.js';
 import { MAX_DECIMAL } from './schema.js';
-import { runList } from '../db/lists/plan.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { searchEngine } from '../opensearch/index.js';
 import { defaultLang } from '../reference/index.js';
@@ -21,7 +19,6 @@ import { taxRulesAt, taxRulesVersion } from '../tax-rules/index.js';
 import { productRow } from './row.js';
 
 const decimalBound = () => v.pipe(decimal(MAX_DECIMAL), v.transform(decimalValue));
-const storedDecimal = (text: string) => decimalValue(parseMicros(text)!);
 
 /** Each locale the product has texts in, every field of it folded (as its row shows it in that locale). */
 const localized = (p: Product, field: (typeof TEXT_FIELDS)[number]) => Object.fromEntries(Object.keys(p.i18n).map((locale) => [locale, fold(translate(p.i18n, locale, TEXT_FIELDS).texts[field])]));
@@ -61,8 +58,8 @@ export const productList = defineList<Product>({
   document: (p) => ({
     id: p.id,
     values: {
-      price: storedDecimal(p.price),
-      weight: storedDecimal(p.weight),
+      price: decimalKey(p.price),
+      weight: decimalKey(p.weight),
       visible: Number(p.visible),
       defaultCategory: p.defaultCategory,
       brandId: p.brandId,
@@ -74,7 +71,6 @@ export const productList = defineList<Product>({
   }),
 });
 
-const byKey = (order: string) => ({ order: order.replace(/_reverse$/, ''), reverse: order.endsWith('_reverse') });
 const oneId = (value: unknown): number | undefined => (Array.isArray(value) && value.length === 1 ? (value[0] as number) : undefined);
 
 /** What the table serves, first match first. */
@@ -86,13 +82,13 @@ export const productRoutes: readonly TableRoute<Product>[] = [
     orders: 'any',
     read: async (args) => ({ items: [await products.findByLock('ref', args.ref as string)].filter((found) => found !== undefined) }),
   },
-  { serves: [], orders: ['id', 'id_reverse', 'ref', 'ref_reverse'], read: (_args, order, page) => products.list('all', byKey(order), page) },
+  { serves: [], orders: ['id', 'id_reverse', 'ref', 'ref_reverse'], read: (_args, order, page) => products.list('all', tableOrder(order), page) },
   { serves: [], orders: ['min_price', 'max_price'], read: (_args, order, page) => products.list('byPrice', { order: 'price', reverse: order === 'max_price' }, page) },
   {
     requires: ['visible'],
     serves: [],
     orders: ['id', 'id_reverse', 'ref', 'ref_reverse'],
-    read: (args, order, page) => products.list('byVisibility', { ...byKey(order), where: { visible: args.visible === '1' } }, page),
+    read: (args, order, page) => products.list('byVisibility', { ...tableOrder(order), where: { visible: args.visible === '1' } }, page),
   },
   ...(['category', 'category_default'] as const).map(
     (name): TableRoute<Product> => ({
@@ -100,7 +96,7 @@ export const productRoutes: readonly TableRoute<Product>[] = [
       when: (args) => oneId(args[name]) !== undefined,
       serves: [],
       orders: ['id', 'id_reverse'],
-      read: (args, order, page) => products.list('byCategory', { ...byKey(order), where: { defaultCategory: oneId(args[name])! } }, page),
+      read: (args, order, page) => products.list('byCategory', { ...tableOrder(order), where: { defaultCategory: oneId(args[name])! } }, page),
     }),
   ),
 ];

@@ -20,6 +20,15 @@ export function useSearchIndex() {
   });
   return {
     caughtUp: () => followIntoSearchIndex(engine),
+    /** Runs `work` as a deployment without a search index runs it; the index then follows what it missed. */
+    async without(work: () => Promise<void>): Promise<void> {
+      useSearchEngine(undefined);
+      try {
+        await work();
+      } finally {
+        useSearchEngine(engine);
+      }
+    },
     /** Replaces the index with an empty one, as a lost file would be. */
     lose() {
       engine?.close();

@@ -11,6 +11,9 @@ import { positionOf, type Page, type PageRequest } from '../page.js';
 import type { SearchEngine } from './engine.js';
 import { matches, type Reading, type SearchOrder, type SearchQuery } from './query.js';
 
+/** An order's name as an entity's list takes it: `alpha_reverse` is `alpha`, reversed. */
+export const tableOrder = (name: string): { order: string; reverse: boolean } => ({ order: name.replace(/_reverse$/, ''), reverse: name.endsWith('_reverse') });
+
 /** A way the table serves a list: the arguments and orders it takes, and how it reads a page. */
 export interface TableRoute<R> {
   /** Arguments it needs, all given. */
