@@ -167,12 +167,12 @@ describe('StoreApi', () => {
   it('watches the API, every function, the table and login lock-outs with alarms and a dashboard', () => {
     const alarms = resources('AWS::CloudWatch::Alarm');
     const described = alarms.map((a) => String(a.Properties.AlarmDescription));
-    // The API's 5xx; each function's errors (its released version's, which a release watches, and
-    // all of them), throttles and near-timeout (the publisher's, the placer's and the webhooks'
+    // The API's 5xx; each function's errors (through its alias, by the version that ran: the one a
+    // release watches, and the only one once released), throttles and near-timeout (the publisher's, the placer's and the webhooks'
     // worker's too), each route's 5xx rate and p99 latency (which its releases watch); the table's
     // two, lock-outs; the publisher's iterator age and dead letters; a webhook disabled; the feed's
     // oldest pending change, the dispatcher's lag and the due queue.
-    expect(alarms).toHaveLength(1 + 4 * (routes.length + 3) + 2 * routes.length + 2 + 1 + 2 + 1 + 3);
+    expect(alarms).toHaveLength(1 + 3 * (routes.length + 3) + 2 * routes.length + 2 + 1 + 2 + 1 + 3);
     expect(described.some((d) => d.includes('5xx'))).toBe(true);
     expect(described.some((d) => d.includes('lock-out') || d.includes('refused for too many failures'))).toBe(true);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 3);

@@ -66,7 +66,6 @@ export function functionAlarms(scope: Construct, topic: ITopic | undefined, watc
     period: ONE_MINUTE,
   });
   const errors = alarm(`${name}Errors`, executed, 1, `${name}: the version being released failed (an invocation error, not an HTTP one)`);
-  alarm(`${name}AllErrors`, fn.metricErrors({ period: FIVE_MINUTES }), 1, `${name}: the function failed (an invocation error, not an HTTP one)`);
   alarm(`${name}Throttles`, fn.metricThrottles({ period: FIVE_MINUTES }), 1, `${name}: invocations were throttled`);
   alarm(`${name}NearTimeout`, fn.metricDuration({ period: FIVE_MINUTES, statistic: 'max' }), timeout.toMilliseconds() * 0.8, `${name}: a run took over 80% of its timeout`);
   if (!route) return { release: [errors] };

@@ -51,9 +51,8 @@ export class SearchCollection extends Construct {
       policy: Stack.of(this).toJsonString([{ Rules: [{ ResourceType: 'collection', Resource: collectionResource }], AllowFromPublic: true }]),
     });
     this.collection = new CfnCollection(this, 'Collection', { name, type: 'SEARCH', standbyReplicas: props.disposable ? 'DISABLED' : 'ENABLED', description: 'store-api: the lists search index' });
-    // A collection is refused until its encryption policy exists.
-    this.collection.addDependency(encryption);
-    this.collection.addDependency(network);
+    this.collection.addResourceDependency(encryption, 'a collection is refused until its encryption policy exists');
+    this.collection.addResourceDependency(network, 'and reached only as its network policy says');
     this.endpoint = this.collection.attrCollectionEndpoint;
   }
 
