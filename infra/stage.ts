@@ -26,11 +26,27 @@ class StageChecks implements IPolicyValidationPlugin {
   }
 }
 
+/**
+ * The checks run when the app synthesizes, by the app's aws-cdk-lib: an app that loads a second copy
+ * of it (a linked checkout with a node_modules of its own) would never run this stage's, and its
+ * synth would pass whatever the store holds. Such an app is refused, loudly.
+ */
+function requireTheAppsCdk(scope: Construct): void {
+  const root = scope.node.root;
+  if (Stage.isStage(root) && !(root instanceof Stage)) {
+    throw new Error(
+      'store-api/infra loads another copy of aws-cdk-lib than your app: its AwsSolutions checks would not run. ' +
+        'Install store-api from its packed tarball (npm pack), or link it without a node_modules of its own, so that one aws-cdk-lib serves both.',
+    );
+  }
+}
+
 export class StoreApiStage extends Stage {
   /** The store: its stacks (`StoreApi-<stage id>`, `-Routes`, `-Api`) and its API's URL output. */
   readonly store: StoreApi;
 
   constructor(scope: Construct, id: string, props: StoreApiStageProps = {}) {
+    requireTheAppsCdk(scope);
     super(scope, id, props);
     Validations.of(this).addPlugins(new StageChecks(this));
     this.store = new StoreApi(this, `StoreApi-${id}`, props);

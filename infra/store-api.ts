@@ -20,7 +20,6 @@ import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction, type Alias } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -28,13 +27,13 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { createHash } from 'node:crypto';
-import { sampleFileOf } from '../lib/deploy/pre-traffic.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
 import { registry } from '../lib/resources.js';
 import { FEED_PARTITIONS, routes, type RouteDefinition } from '../lib/routes.js';
 import type { FunctionArchitecture } from './context.js';
 import { constructId } from './function-ids.js';
+import { PRE_TRAFFIC_HOOK, preTrafficAssets } from './function-assets.js';
 import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
 import { ChangeEvents } from './constructs/change-events.js';
 import { BackgroundJob } from './constructs/background-job.js';
@@ -160,15 +159,13 @@ export class StoreApi extends Construct {
     // Migrations first: every alias of the release depends on them (the routes' stack depends on this one).
     // Behind the Provider framework: onEvent answers at once, isComplete runs the steps while its
     // invocation has time and is called again every 10 s until they are done or 2 hours have passed.
-    const migrationFunction = (functionId: string, handler: string) => {
-      const fn = new NodejsFunction(data, functionId, {
-        ...bundledFunction({
-          ...settings,
-          entry: 'functions/deploy/migrate.ts',
-          logGroup: new LogGroup(data, `${functionId}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
-          environment: { STORE_TABLE_NAME: table.tableName },
-        }),
-        handler,
+    const migrationFunction = (functionId: string, exportName: string) => {
+      const fn = bundledFunction(data, functionId, {
+        ...settings,
+        entry: 'functions/deploy/migrate.ts',
+        exportName,
+        logGroup: new LogGroup(data, `${functionId}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+        environment: { STORE_TABLE_NAME: table.tableName },
         memorySize: 512,
         timeout: Duration.minutes(15),
       });
@@ -192,7 +189,7 @@ export class StoreApi extends Construct {
     });
 
     const background = codeDeployOf(data);
-    const releaseBackground = (name: string) => (fn: NodejsFunction) =>
+    const releaseBackground = (name: string) => (fn: LambdaFunction) =>
       releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn, stage: id }).release, after: [migrations] });
     const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish') });
     this.bus = events.bus;
@@ -248,7 +245,7 @@ export class StoreApi extends Construct {
     const tableArnExport = `${id}-TableArn`;
     new CfnOutput(data, 'TableArn', { value: table.tableArn, ...(single ? {} : { exportName: tableArnExport }) });
     const aliases = new Map<string, Alias>();
-    const hooks: Array<{ hook: NodejsFunction; checked: NodejsFunction[] }> = [];
+    const hooks: Array<{ hook: LambdaFunction; checked: LambdaFunction[] }> = [];
     this.routesStacks = [];
     for (const [groupIndex, [group, groupRoutes]] of [...routeGroups()].entries()) {
       // The first group keeps the ids of the release that had only it.
@@ -265,21 +262,18 @@ export class StoreApi extends Construct {
         routesStack.addStackDependency(data);
         this.routesStacks.push(routesStack);
       }
-      const hook = new NodejsFunction(routesStack, `${prefix}PreTraffic`, {
-        ...bundledFunction({
-          ...settings,
-          entry: 'functions/deploy/pre-traffic.ts',
-          logGroup: new LogGroup(routesStack, `${prefix}PreTrafficLogs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
-          // Each route's events/ sample, which it sends to the route's new version.
-          assets: groupRoutes.map((route) => `events/${sampleFileOf(route.name)}`),
-        }),
+      const hook = bundledFunction(routesStack, `${prefix}PreTraffic`, {
+        ...settings,
+        entry: PRE_TRAFFIC_HOOK,
+        logGroup: new LogGroup(routesStack, `${prefix}PreTrafficLogs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+        assets: preTrafficAssets(groupRoutes),
         memorySize: 256,
         timeout: Duration.seconds(60),
       });
       const releases = single ? background : codeDeployOf(routesStack);
       const routesTable = single ? table : TableV2.fromTableArn(routesStack, 'StoreTable', Fn.importValue(tableArnExport));
-      const checked: NodejsFunction[] = [];
-      const searching: NodejsFunction[] = [];
+      const checked: LambdaFunction[] = [];
+      const searching: LambdaFunction[] = [];
       for (const route of groupRoutes) {
         const { function: fn } = new RouteFunction(routesStack, constructId(route.name), {
           route,

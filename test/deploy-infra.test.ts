@@ -9,8 +9,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
-// As an embedding app imports it: through the package's exports.
-import { StoreApi, StoreApiStage, type StoreApiProps } from 'store-api/infra';
+// What the package exports (test/construct-library.test.ts installs it as an app does).
+import { StoreApi, StoreApiStage, type StoreApiProps } from '../infra/index.js';
 import { routeFunctionName } from '../infra/store-api.js';
 import { routes } from '../lib/routes.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';

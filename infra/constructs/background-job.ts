@@ -1,10 +1,9 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { EventSourceMapping, FilterCriteria, StartingPosition, type Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundledFunction, type FunctionSettings } from './bundled-function.js';
@@ -18,7 +17,7 @@ export interface BackgroundJobProps {
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
   /** Releases the function gradually, giving what its stream mapping and schedule invoke (its alias). */
-  readonly release: (fn: NodejsFunction) => IFunction;
+  readonly release: (fn: LambdaFunction) => IFunction;
   /** The handler module (its export `handler`). */
   readonly entry: string;
   /** The function's construct id ('Placer', 'Worker'): its logical id, kept from one release to the next. */
@@ -28,7 +27,7 @@ export interface BackgroundJobProps {
   /** Where it may write: only items of these partitions (dynamodb:LeadingKeys); else anywhere in the table, its indexes read too. */
   readonly writesUnder?: readonly string[];
   /** What else the function needs (a key to open secrets with), given before it is released. */
-  readonly prepare?: (fn: NodejsFunction) => void;
+  readonly prepare?: (fn: LambdaFunction) => void;
 }
 
 /**
@@ -37,14 +36,17 @@ export interface BackgroundJobProps {
  * at a time (reserved concurrency 1), with the table's item actions it needs and its own logs.
  */
 export class BackgroundJob extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly timeout = Duration.seconds(60);
 
   constructor(scope: Construct, id: string, props: BackgroundJobProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
-    this.fn = new NodejsFunction(this, props.functionId, {
-      ...bundledFunction({ ...props.settings, entry: props.entry, logGroup, environment: { STORE_TABLE_NAME: props.table.tableName } }),
+    this.fn = bundledFunction(this, props.functionId, {
+      ...props.settings,
+      entry: props.entry,
+      logGroup,
+      environment: { STORE_TABLE_NAME: props.table.tableName },
       memorySize: 256,
       timeout: this.timeout,
       reservedConcurrentExecutions: 1,
@@ -75,5 +77,5 @@ function wakeUps(scope: Construct, target: IFunction, table: ITableV2, options: 
     batchSize: options.batchSize,
     retryAttempts: 0,
   });
-  new Rule(scope, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(target, { retryAttempts: 0 })] });
+  new Rule(scope, 'EveryMinute', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaTarget(target, { retryAttempts: 0 })] });
 }

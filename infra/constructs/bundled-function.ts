@@ -1,17 +1,19 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { ApplicationLogLevel, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing, type FunctionOptions } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
 import type { FunctionArchitecture } from './function-facts.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /**
- * How every function is bundled (also the floor handler of `npm run bench`): minified ESM for
- * Node 24, with the AWS SDK bundled and tree-shaken from its ES modules, so that a cold start loads
- * one file instead of the runtime's SDK, module by module (the SDK team's advice for Lambda).
+ * How every function is bundled (by the local esbuild on a synth in the repository, by
+ * `npm run build:infra` for the packed library, and for the floor handler of `npm run bench`):
+ * minified ESM for Node 24, with the AWS SDK bundled and tree-shaken from its ES modules, so that a
+ * cold start loads one file instead of the runtime's SDK, module by module (the SDK team's advice
+ * for Lambda).
  */
 export const BUNDLE = {
   target: 'node24',
@@ -19,7 +21,41 @@ export const BUNDLE = {
   mainFields: ['module', 'main'],
   // CommonJS dependencies bundled into ESM still call require().
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  // The Secrets Manager, KMS and SQS clients are loaded on first need, once per container
+  // (lib/secrets.ts, lib/sealed-secrets.ts, lib/events/dead-letters.ts), from the Lambda
+  // runtime's own AWS SDK: no function parses them at init.
+  // So are CodeDeploy's and Lambda's, which only the pre-traffic hook uses.
+  external: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
 } as const;
+
+/** The esbuild options of a function's bundle as NodejsFunction gives them, for the bundles made outside a synth (the packed library's, the bench's). */
+export const bundleBuildOptions = (entryPoint: string, outfile: string) => ({
+  entryPoints: [entryPoint],
+  outfile,
+  bundle: true,
+  platform: 'node' as const,
+  format: 'esm' as const,
+  target: BUNDLE.target,
+  minify: BUNDLE.minify,
+  mainFields: [...BUNDLE.mainFields],
+  banner: { js: BUNDLE.banner },
+  external: [...BUNDLE.external],
+});
+
+/** The repository (in the repository), or the installed package's root (in the compiled library). */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Set by `npm run build:infra` when it compiles the library (lib/cli/build-infra.ts): the compiled
+ * library ships every function prebuilt in dist/functions, beside dist/infra, so that an app that
+ * installs the package synthesizes without the functions' sources, their dependencies, esbuild or
+ * this repository's lockfile. Undeclared in the repository, which bundles each function from source.
+ */
+declare const STORE_API_PREBUILT_FUNCTIONS: string | undefined;
+const prebuiltFunctions = typeof STORE_API_PREBUILT_FUNCTIONS === 'string' ? fileURLToPath(new URL(STORE_API_PREBUILT_FUNCTIONS, import.meta.url)) : undefined;
+
+/** Where `npm run build:infra` puts a handler module's bundle, under dist/functions: its path without `.ts`. */
+export const prebuiltDirOf = (entry: string): string => entry.replace(/^functions\//, '').replace(/\.ts$/, '');
 
 /** What every function of the stack is given alike, from the stack's context. */
 export interface FunctionSettings {
@@ -34,24 +70,28 @@ export interface FunctionSettings {
   readonly stage: string;
 }
 
-export interface BundledFunctionOptions extends FunctionSettings {
-  /** The handler module, from the repository's root (its export `handler`). */
+export interface BundledFunctionProps extends FunctionSettings, Omit<FunctionOptions, 'environment' | 'logGroup' | 'architecture'> {
+  /** The handler module, from the repository's root. */
   readonly entry: string;
+  /** The module's export Lambda calls. @default 'handler' */
+  readonly exportName?: string;
   readonly logGroup: ILogGroup;
   /** Files (from the repository's root) shipped beside the bundle, read when first needed. */
   readonly assets?: readonly string[] | undefined;
-  /** The function's own environment (the retention is added to it). */
+  /** The function's own environment (the retention and the stage are added to it). */
   readonly environment?: Record<string, string>;
 }
 
-/** What every function of the stack shares: runtime, CPU, tracing, JSON logs, the retention of changes, and the local esbuild's bundle. */
-export function bundledFunction({ entry, logGroup, logLevel, architecture, assets, environment, changeRetentionDays, stage }: BundledFunctionOptions): NodejsFunctionProps {
-  return {
+/**
+ * A function of the store: runtime, CPU, tracing, JSON logs, the retention of changes, retained
+ * versions, and its handler bundled: by the local esbuild from the repository's source, or, in the
+ * compiled library, the bundle `npm run build:infra` made of the same module with the same options.
+ */
+export function bundledFunction(scope: Construct, id: string, props: BundledFunctionProps): LambdaFunction {
+  const { entry, exportName = 'handler', logGroup, logLevel, architecture, assets, environment, changeRetentionDays, stage, ...options } = props;
+  const common = {
+    ...options,
     environment: { ...environment, STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays), STORE_STAGE: stage },
-    entry: path.join(root, entry),
-    handler: 'handler',
-    projectRoot: root,
-    depsLockFilePath: path.join(root, 'package-lock.json'),
     runtime: Runtime.NODEJS_24_X,
     architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
     logGroup,
@@ -64,19 +104,25 @@ export function bundledFunction({ entry, logGroup, logLevel, architecture, asset
     // Each release's version is kept when the next one replaces it, so that a rollback (CodeDeploy's,
     // or `aws lambda update-alias --function-version <n>` by hand) has the version to go back to.
     currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+  };
+  if (prebuiltFunctions) return new LambdaFunction(scope, id, { ...common, code: prebuiltCode(prebuiltFunctions, entry, assets ?? []), handler: `index.${exportName}` });
+  return new NodejsFunction(scope, id, {
+    ...common,
+    entry: path.join(root, entry),
+    handler: exportName,
+    projectRoot: root,
+    depsLockFilePath: path.join(root, 'package-lock.json'),
     bundling: {
-      ...BUNDLE,
+      target: BUNDLE.target,
+      minify: BUNDLE.minify,
       mainFields: [...BUNDLE.mainFields],
+      banner: BUNDLE.banner,
+      externalModules: [...BUNDLE.external],
       format: OutputFormat.ESM,
       // No source maps: --enable-source-maps cost ~20 ms of every cold start (npm run bench), and the
       // logs carry error names and messages, never stack traces, so there is nothing to map.
       sourceMap: false,
       forceDockerBundling: false,
-      // The Secrets Manager, KMS and SQS clients are loaded on first need, once per container
-      // (lib/secrets.ts, lib/sealed-secrets.ts, lib/events/dead-letters.ts), from the Lambda
-      // runtime's own AWS SDK: no function parses them at init.
-      // So are CodeDeploy's and Lambda's, which only the pre-traffic hook uses.
-      externalModules: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
       ...(assets?.length
         ? {
             commandHooks: {
@@ -87,5 +133,14 @@ export function bundledFunction({ entry, logGroup, logLevel, architecture, asset
           }
         : {}),
     },
-  };
+  });
+}
+
+/** A prebuilt bundle as the function's code; one built without a file the function needs is an error that says so. */
+function prebuiltCode(functions: string, entry: string, assets: readonly string[]): Code {
+  const dir = path.join(functions, prebuiltDirOf(entry));
+  for (const file of ['index.mjs', ...assets.map((asset) => path.basename(asset))]) {
+    if (!existsSync(path.join(dir, file))) throw new Error(`store-api was packed without ${file} for ${entry} (${dir}): rebuild it with npm run build:infra`);
+  }
+  return Code.fromAsset(dir);
 }

@@ -1,9 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import { EventSourceMapping, FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { EventSourceMapping, FilterCriteria, StartingPosition, type Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -16,7 +15,7 @@ export interface ChangeEventsProps {
   readonly logRetention: RetentionDays;
   readonly settings: FunctionSettings;
   /** Releases the publisher gradually, giving what its stream mapping invokes (its alias). */
-  readonly release: (fn: NodejsFunction) => IFunction;
+  readonly release: (fn: LambdaFunction) => IFunction;
 }
 
 /**
@@ -30,7 +29,7 @@ export interface ChangeEventsProps {
  */
 export class ChangeEvents extends Construct {
   readonly bus: EventBus;
-  readonly publisher: NodejsFunction;
+  readonly publisher: LambdaFunction;
   readonly deadLetters: Queue;
   readonly timeout = Duration.seconds(60);
 
@@ -40,13 +39,11 @@ export class ChangeEvents extends Construct {
     // The keys of the changes whose events EventBridge kept refusing (lib/events/dead-letters.ts).
     this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED });
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
-    this.publisher = new NodejsFunction(this, 'Publisher', {
-      ...bundledFunction({
-        ...props.settings,
-        entry: 'functions/events/publish.ts',
-        logGroup,
-        environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName, STORE_EVENTS_DEAD_LETTERS_URL: this.deadLetters.queueUrl },
-      }),
+    this.publisher = bundledFunction(this, 'Publisher', {
+      ...props.settings,
+      entry: 'functions/events/publish.ts',
+      logGroup,
+      environment: { STORE_EVENT_BUS_NAME: this.bus.eventBusName, STORE_EVENTS_DEAD_LETTERS_URL: this.deadLetters.queueUrl },
       memorySize: 256,
       timeout: this.timeout,
     });

@@ -1,7 +1,7 @@
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -25,35 +25,33 @@ export interface RouteFunctionProps {
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
 
-/** One route's Lambda: its handler module bundled by the local esbuild, with only the table actions it needs. */
+/** One route's Lambda: its handler module bundled (infra/constructs/bundled-function.ts), with only the table actions it needs. */
 export class RouteFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   /** Longer than a request's budget (10 s), so that a request always answers before it. */
   readonly timeout = Duration.seconds(15);
 
   constructor(scope: Construct, id: string, { route, table, logRetention, serverSecret, secretsKey, settings, functionName }: RouteFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
-    this.function = new NodejsFunction(this, 'Function', {
-      ...bundledFunction({
-        ...settings,
-        entry: handlerFile(route),
-        logGroup,
-        assets: route.deployment.assets,
-        environment: {
-          STORE_TABLE_NAME: table.tableName,
-          // Which route this is: the pre-traffic hook reads it to pick the sample it sends (lib/deploy/pre-traffic.ts).
-          STORE_ROUTE: route.name,
-          // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
-          // Local: an --env-vars file only overrides variables the template declares.
-          DYNAMODB_ENDPOINT: '',
-          // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
-          // that `sam local` and the artifact test may give it (there, sealed secrets are sealed
-          // under it, not KMS: lib/sealed-secrets.ts).
-          ...(route.permission ? { STORE_SECRET: '' } : {}),
-          ...(route.deployment.usesServerSecret && serverSecret ? { STORE_SECRET_ARN: serverSecret.secretArn } : {}),
-        },
-      }),
+    this.function = bundledFunction(this, 'Function', {
+      ...settings,
+      entry: handlerFile(route),
+      logGroup,
+      assets: route.deployment.assets,
+      environment: {
+        STORE_TABLE_NAME: table.tableName,
+        // Which route this is: the pre-traffic hook reads it to pick the sample it sends (lib/deploy/pre-traffic.ts).
+        STORE_ROUTE: route.name,
+        // Empty on AWS (the SDK's endpoint); declared so that `sam local` can point it at DynamoDB
+        // Local: an --env-vars file only overrides variables the template declares.
+        DYNAMODB_ENDPOINT: '',
+        // Empty on AWS too: the secret is read from Secrets Manager (STORE_SECRET_ARN); declared so
+        // that `sam local` and the artifact test may give it (there, sealed secrets are sealed
+        // under it, not KMS: lib/sealed-secrets.ts).
+        ...(route.permission ? { STORE_SECRET: '' } : {}),
+        ...(route.deployment.usesServerSecret && serverSecret ? { STORE_SECRET_ARN: serverSecret.secretArn } : {}),
+      },
       memorySize: route.deployment.memoryMb,
       timeout: this.timeout,
       ...(functionName ? { functionName } : {}),

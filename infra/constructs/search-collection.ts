@@ -1,7 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { CfnCollection, CfnAccessPolicy, CfnSecurityPolicy } from 'aws-cdk-lib/aws-opensearchserverless';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 
 export interface SearchCollectionProps {
@@ -60,7 +60,7 @@ export class SearchCollection extends Construct {
    * Lets these functions keep the indexes (`write`) or read them: a data access policy in `scope`
    * (the stack that holds their roles), named by the collection and `suffix` (unique per policy).
    */
-  allow(scope: Construct, functions: readonly NodejsFunction[], access: 'write' | 'read', suffix: string): void {
+  allow(scope: Construct, functions: readonly LambdaFunction[], access: 'write' | 'read', suffix: string): void {
     if (functions.length === 0) return;
     const roles = functions.map((fn) => fn.role as IRole);
     new CfnAccessPolicy(scope, `SearchAccess${suffix}`, {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { BUNDLE } from '../../infra/constructs/bundled-function.js';
+import { bundleBuildOptions } from '../../infra/constructs/bundled-function.js';
 
 const POWERTOOLS = '@aws-lambda-powertools/metrics@2.36.0';
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 15);
@@ -48,17 +48,7 @@ export async function powertoolsMetricsCost(): Promise<void> {
       const entry = path.join(dir, `${name.split(' ')[0]}.mjs`);
       writeFileSync(entry, source);
       const outfile = path.join(dir, `out-${name.split(' ')[0]}.mjs`);
-      await build({
-        entryPoints: [entry],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        outfile,
-        target: BUNDLE.target,
-        minify: BUNDLE.minify,
-        mainFields: [...BUNDLE.mainFields],
-        logLevel: 'error',
-      });
+      await build({ ...bundleBuildOptions(entry, outfile), logLevel: 'error' });
       files[name] = outfile;
     }
     const importMs = (file: string) =>

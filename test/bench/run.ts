@@ -30,7 +30,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { BUNDLE } from '../../infra/constructs/bundled-function.js';
+import { bundleBuildOptions } from '../../infra/constructs/bundled-function.js';
 import { functionEnvironments } from '../../lib/cli/sam-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
@@ -62,16 +62,7 @@ async function coldStart(): Promise<void> {
   const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-bench-'));
   try {
     const floorFile = path.join(outdir, 'floor', 'index.mjs');
-    await build({
-      ...BUNDLE,
-      mainFields: [...BUNDLE.mainFields],
-      banner: { js: BUNDLE.banner },
-      entryPoints: ['test/bench/floor-handler.ts'],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      outfile: floorFile,
-    });
+    await build(bundleBuildOptions('test/bench/floor-handler.ts', floorFile));
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
@@ -129,17 +120,7 @@ async function coldStart(): Promise<void> {
     for (const name of ['health/get', 'products/list', 'customers/check-login']) {
       const fn = functions.find((f) => f.route.name === name)!;
       const mapped = path.join(outdir, 'mapped', fn.route.name, 'index.mjs');
-      await build({
-        ...BUNDLE,
-        mainFields: [...BUNDLE.mainFields],
-        banner: { js: BUNDLE.banner },
-        entryPoints: [handlerFile(fn.route)],
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        outfile: mapped,
-        sourcemap: true,
-      });
+      await build({ ...bundleBuildOptions(handlerFile(fn.route), mapped), sourcemap: true });
       const environment = environments[fn.logicalId]!;
       const [withMaps, without]: [number[], number[]] = [[], []];
       for (let i = 0; i < PAIRS; i++) {
