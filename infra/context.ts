@@ -16,6 +16,8 @@
  *   search        `opensearch`: the search index on AWS (CONTRACT §5.2), an OpenSearch Serverless
  *                 collection and its indexer; without it, a list only the index answers is a 400
  *                 that names this option (README: its monthly floor)
+ *   smokeKey      "true": the stage makes a key for `npm run smoke` and keeps it in a secret (its
+ *                 SmokeKeySecretArn output): a pipeline's smoke check then works from the first deploy
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or
  *                 x86_64 (what `npm run sam` asks for on an x86_64 host, whose Docker cannot run arm64
  *                 images without qemu)
@@ -59,6 +61,7 @@ export function storeFromContext(context: (key: string) => unknown): { name: str
     name: `StoreApi-${text('stage') ?? 'dev'}`,
     props: {
       disposable: text('disposable') === 'true',
+      ...(text('smokeKey') === 'true' ? { smokeKey: true } : {}),
       architecture: architecture ?? 'arm64',
       changeRetentionDays,
       throttle,

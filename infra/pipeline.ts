@@ -2,22 +2,21 @@
  * An example CDK Pipelines app that ships the store (CONTRACT §13): the source from a CodeStar /
  * CodeConnections connection, a synth step that runs the tests (`.ci/run`: npm ci, npm test) and
  * synthesizes, a disposable `Beta` stage released all at once with a post-deploy smoke check
- * (`npm run smoke` against its URL, with a key kept in Secrets Manager), a manual approval, then
- * `Prod`, released by canary. Everything it needs comes from context, with placeholders that let it
+ * (`npm run smoke` against its URL, with the key Beta makes for it), a manual approval, then
+ * `Prod`, released by canary. Every step runs on Node 24 (.ci/use-node24, whatever the image has).
+ * Everything it needs comes from context, with placeholders that let it
  * synthesize offline (`npm run synth:pipeline -- --output DIR`):
  *   account, region       where the pipeline lives, and both stages unless told (placeholders: 111111111111, eu-west-1)
  *   betaAccount, prodAccount  the stages' accounts, when apart from the pipeline's (cross-account
  *                         deploys then use KMS keys for the artifacts: `crossAccountKeys`)
  *   repo, branch          the source: owner/name and branch (placeholders: my-org/store-api, main)
  *   connectionArn         the connection to the repository host (a placeholder ARN)
- *   smokeKeySecret        the Secrets Manager secret holding `<apiKey>:<secureKey>` of Beta's smoke key
- *                         (made once with `npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`)
  *   alarmEmail            where Prod's alarms notify
  * The synth step runs the app with the same context it was synthesized with, so that the pipeline's
  * self-update deploys the pipeline as it was set up, never the placeholders.
  */
-import { Stack, type App } from 'aws-cdk-lib';
-import { BuildEnvironmentVariableType } from 'aws-cdk-lib/aws-codebuild';
+import { ArnFormat, Stack, type App } from 'aws-cdk-lib';
+import { LinuxBuildImage } from 'aws-cdk-lib/aws-codebuild';
 import { PipelineType } from 'aws-cdk-lib/aws-codepipeline';
 import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import { CodeBuildStep, CodePipeline, CodePipelineSource, ManualApprovalStep, ShellStep } from 'aws-cdk-lib/pipelines';
@@ -29,14 +28,16 @@ export interface PipelineContext {
   repo: string;
   branch: string;
   connectionArn: string;
-  smokeKeySecret: string;
   alarmEmail?: string | undefined;
   betaAccount: string;
   prodAccount: string;
 }
 
+/** Every step's first command: Node 24 first on PATH (buildspec 0.2 keeps the shell from one command to the next). */
+const NODE_24 = '. .ci/use-node24';
+
 /** The context keys a pipeline is set up with: what its synth step passes on. */
-const CONTEXT_KEYS = ['account', 'region', 'repo', 'branch', 'connectionArn', 'smokeKeySecret', 'alarmEmail', 'betaAccount', 'prodAccount'] as const;
+const CONTEXT_KEYS = ['account', 'region', 'repo', 'branch', 'connectionArn', 'alarmEmail', 'betaAccount', 'prodAccount'] as const;
 const quoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /** The synth command with the pipeline's own context: `npm run synth:pipeline -- -c account='…' …`. */
@@ -54,7 +55,6 @@ export function pipelineContext(context: (key: string) => unknown): PipelineCont
     repo: text('repo') ?? 'my-org/store-api',
     branch: text('branch') ?? 'main',
     connectionArn: text('connectionArn') ?? `arn:aws:codeconnections:${region}:${account}:connection/00000000-0000-0000-0000-000000000000`,
-    smokeKeySecret: text('smokeKeySecret') ?? 'store-api/beta-smoke-key',
     alarmEmail: text('alarmEmail'),
     betaAccount: text('betaAccount') ?? account,
     prodAccount: text('prodAccount') ?? account,
@@ -69,19 +69,27 @@ export function storePipeline(app: App, context: PipelineContext): { stack: Stac
   const pipeline = new CodePipeline(stack, 'Pipeline', {
     pipelineType: PipelineType.V2,
     crossAccountKeys: crossAccount,
+    codeBuildDefaults: { buildEnvironment: { buildImage: LinuxBuildImage.STANDARD_7_0 } },
     synth: new ShellStep('Synth', {
       input: CodePipelineSource.connection(context.repo, context.branch, { connectionArn: context.connectionArn }),
-      // .ci/run installs what the tests need (Java, Chromium, MariaDB, Node 24) and runs `npm ci && npm test`.
-      commands: ['bash .ci/run', synthCommand(context)],
+      // .ci/run installs what the tests need (Java, Chromium, MariaDB) and runs `npm ci && npm test`.
+      commands: [NODE_24, 'bash .ci/run', synthCommand(context)],
     }),
   });
-  const beta = new StoreApiStage(app, 'Beta', { env: { account: context.betaAccount, region: context.region }, disposable: true });
+  // Beta makes its own smoke key (kept in a secret of its own), so the check works from its first deploy, on a fresh table.
+  const beta = new StoreApiStage(app, 'Beta', { env: { account: context.betaAccount, region: context.region }, disposable: true, smokeKey: true });
   pipeline.addStage(beta, {
     post: [
       new CodeBuildStep('Smoke', {
-        envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput },
-        buildEnvironment: { environmentVariables: { STORE_SMOKE_KEY: { type: BuildEnvironmentVariableType.SECRETS_MANAGER, value: context.smokeKeySecret } } },
-        commands: ['npm ci', 'npm run smoke -- --url "$STORE_API_URL"'],
+        envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput, STORE_SMOKE_KEY_SECRET: beta.store.smokeKeySecretOutput! },
+        // The secret CloudFormation named after its logical id (SmokeKey…), in Beta's account.
+        rolePolicyStatements: [
+          new PolicyStatement({
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [Stack.of(beta.store.dataStack).formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: 'SmokeKey*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+          }),
+        ],
+        commands: [NODE_24, 'npm ci', 'npm run smoke -- --url "$STORE_API_URL" --key-secret "$STORE_SMOKE_KEY_SECRET"'],
       }),
     ],
   });

@@ -39,7 +39,7 @@ beforeAll(async () => {
     STORE_SECRET: SERVER_SECRET,
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
   });
-  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
+  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
 }, 180_000);
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRANTS, routes, type RouteDefinition } from '../lib/routes.js';
-import { signBody } from '../lib/http/auth.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { createApiKey, revokeApiKey, type Grants } from '../lib/api-keys/index.js';
 import { call, keyWith, type Credentials } from './support/api.js';
 import { customerInput } from './support/fixtures.js';

@@ -8,6 +8,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler, isComplete } from '../functions/deploy/migrate.js';
+import { findActiveKey } from '../lib/api-keys/index.js';
 import { db, tableName } from '../lib/db/client.js';
 import { migrationsComplete, PHYSICAL_ID, STEP_RESERVE_MS, type CustomResourceEvent } from '../lib/deploy/migrations-resource.js';
 import { MIGRATIONS, type MigrationStep } from '../lib/migrations/steps.js';
@@ -30,10 +31,10 @@ describe('the migrations custom resource', () => {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: 'SETUP', sk: 'MIGRATIONS' } }));
     expect(await handler(event('Create'))).toEqual({ PhysicalResourceId: PHYSICAL_ID });
     expect([...(await recorded())]).toEqual([]);
-    expect(await isComplete(event('Create'), context)).toEqual({ IsComplete: true, Data: { Ran: named(MIGRATIONS), Conflicts: '0' } });
+    expect(await isComplete(event('Create'), context)).toEqual({ IsComplete: true, Data: { Ran: named(MIGRATIONS), Conflicts: '0', StageKeys: '' } });
     expect([...(await recorded())].sort()).toEqual(MIGRATIONS.map((step) => step.id));
 
-    expect(await isComplete(event('Update'), context)).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0' } });
+    expect(await isComplete(event('Update'), context)).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0', StageKeys: '' } });
     expect(await handler(event('Delete'))).toEqual({ PhysicalResourceId: PHYSICAL_ID });
     expect(await isComplete(event('Delete'), context)).toEqual({ IsComplete: true });
   });
@@ -46,23 +47,39 @@ describe('the migrations custom resource', () => {
     const steps = [...MIGRATIONS, ...later];
     let left = STEP_RESERVE_MS + 1;
     // Room for one step: the first runs, then time is short.
-    const first = await migrationsComplete(event('Update', steps), () => (left -= 1), steps);
+    const first = await migrationsComplete(event('Update', steps), () => (left -= 1), { steps });
     expect(first).toEqual({ IsComplete: false });
     expect((await recorded()).has('900-later-a')).toBe(true);
     expect((await recorded()).has('901-later-b')).toBe(false);
-    expect(await migrationsComplete(event('Update', steps), () => 15 * 60_000, steps)).toEqual({ IsComplete: true, Data: { Ran: '901-later-b', Conflicts: '0' } });
+    expect(await migrationsComplete(event('Update', steps), () => 15 * 60_000, { steps })).toEqual({ IsComplete: true, Data: { Ran: '901-later-b', Conflicts: '0', StageKeys: '' } });
   });
 
   it("fails with the failing step's reason, keeping the steps before it recorded; the rollback's Update then runs nothing and succeeds", async () => {
     const failing = { id: '999-fails-for-the-test', up: () => Promise.reject(new Error('a record could not be read')) };
     const later = { id: '1000-never-reached', up: () => Promise.resolve() };
     const release = [...MIGRATIONS, failing, later];
-    await expect(migrationsComplete(event('Update', release, MIGRATIONS), () => 15 * 60_000, release)).rejects.toThrow('migration 999-fails-for-the-test failed: Error: a record could not be read');
+    await expect(migrationsComplete(event('Update', release, MIGRATIONS), () => 15 * 60_000, { steps: release })).rejects.toThrow(
+      'migration 999-fails-for-the-test failed: Error: a record could not be read',
+    );
     const ran = await recorded();
     expect(ran.has('999-fails-for-the-test')).toBe(false);
     expect(ran.has('1000-never-reached')).toBe(false);
     expect(ran.has('005-sealed-secrets')).toBe(true);
     // CloudFormation rolls back: an Update naming the former release's steps, with the new code still deployed.
-    expect(await migrationsComplete(event('Update', MIGRATIONS, release), () => 15 * 60_000, release)).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0' } });
+    expect(await migrationsComplete(event('Update', MIGRATIONS, release), () => 15 * 60_000, { steps: release })).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0', StageKeys: '' } });
+  });
+
+  it("makes the stage's own keys from their secrets once the steps have run, each with its profile, and makes them again as they should be", async () => {
+    const secrets: Record<string, string> = { 'arn:release-check': 'A'.repeat(25) + 'B'.repeat(48), 'arn:smoke': 'C'.repeat(25) + 'D'.repeat(48) };
+    const read = async (secretId: string) => secrets[secretId]!;
+    const withKeys: CustomResourceEvent = { ...event('Update'), ResourceProperties: { Steps: named(MIGRATIONS), StageKeys: { releaseCheck: 'arn:release-check', smoke: 'arn:smoke' } } };
+    expect(await migrationsComplete(withKeys, () => 15 * 60_000, { read })).toEqual({ IsComplete: true, Data: { Ran: '', Conflicts: '0', StageKeys: 'releaseCheck,smoke' } });
+    const releaseCheck = await findActiveKey('A'.repeat(25));
+    expect(releaseCheck?.secureKey).toBe('B'.repeat(48));
+    expect(releaseCheck?.record).toMatchObject({ label: 'release check', superadmin: false, grants: { tax: ['VIEW'], customer: ['VIEW'], product: ['VIEW'], category: ['VIEW'] } });
+    expect((await findActiveKey('C'.repeat(25)))?.record).toMatchObject({ label: 'smoke check', superadmin: false, grants: { tax: ['VIEW', 'CREATE', 'DELETE'] } });
+    // A secret that is not a key fails the deploy, before any alias shifts, saying what it should hold.
+    secrets['arn:smoke'] = 'not a key';
+    await expect(migrationsComplete(withKeys, () => 15 * 60_000, { read })).rejects.toThrow("a stage key's secret holds 73 uppercase hex characters");
   });
 });

@@ -2,14 +2,19 @@
  * The releases' pre-traffic hook (CONTRACT §13), against stand-ins of CodeDeploy and Lambda on
  * 127.0.0.1 that speak their protocols: CodeDeploy gives the deployment's AppSpec and takes the
  * hook's verdict; Lambda gives the version's configuration and runs the route's real handler
- * module, on this file's table, with the route's events/ sample, or fails as a broken build does.
+ * module, on this file's table, with the route's events/ sample as the hook signs it with the
+ * stage's release-check key (made as a deploy makes it), or fails as a broken build does.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../lib/db/client.js';
 import { checkDeployment, sampleFileOf, type HookRoute } from '../lib/deploy/pre-traffic.js';
+import { ensureStageKeys } from '../lib/deploy/migrations-resource.js';
+import { stageKeyOf } from '../lib/deploy/stage-keys.js';
 import { handlerFile, routes } from '../lib/routes.js';
 
 /** How the Lambda stand-in answers an invocation: the route's handler, or a failure of the build. */
@@ -64,7 +69,12 @@ const lambda = createServer((request, response) => {
   });
 });
 
+/** The stage's release-check key, as its secret holds it. */
+const RELEASE_CHECK_SECRET = '5EC0DE'.padEnd(25, '0') + 'C0FFEE'.padEnd(48, '1');
+
 beforeAll(async () => {
+  // As the migrations custom resource makes it on a deploy.
+  await ensureStageKeys({ releaseCheck: 'the-stage-secret' }, async () => RELEASE_CHECK_SECRET);
   process.env.CODEDEPLOY_ENDPOINT = await listen(codedeploy);
   process.env.LAMBDA_ENDPOINT = await listen(lambda);
 });
@@ -73,10 +83,12 @@ afterAll(() => Promise.all([codedeploy, lambda].map((server) => new Promise((res
 /** What the hook knows of a route, its sample read from events/ as the deployed hook reads it beside its bundle. */
 const routeNamed = async (name: string): Promise<HookRoute | undefined> => {
   const route = routes.find((r) => r.name === name);
-  return route && { route: route.name, status: route.status, protected: route.permission !== null, sample: JSON.parse(await readFile(`events/${sampleFileOf(route.name)}`, 'utf8')) };
+  return route && { route: route.name, status: route.status, permission: route.permission, sample: JSON.parse(await readFile(`events/${sampleFileOf(route.name)}`, 'utf8')) };
 };
 
-const check = (deploymentId: string) => checkDeployment({ DeploymentId: deploymentId, LifecycleEventHookExecutionId: `hook-${deploymentId}` }, routeNamed);
+const check = (deploymentId: string, secret = RELEASE_CHECK_SECRET) =>
+  checkDeployment({ DeploymentId: deploymentId, LifecycleEventHookExecutionId: `hook-${deploymentId}` }, routeNamed, async () => stageKeyOf(secret));
+const items = async () => (await db().send(new ScanCommand({ TableName: tableName(), Select: 'COUNT' }))).Count;
 
 describe('the pre-traffic hook', () => {
   it("lets a version through when it answers its route's sample with the route's status", async () => {
@@ -86,10 +98,38 @@ describe('the pre-traffic hook', () => {
     expect(verdicts.at(-1)).toEqual({ deploymentId: 'd-healthy', status: 'Succeeded' });
   });
 
-  it("takes a protected route's 401 for the samples' key, which a deployed table never holds, as the version starting and answering", async () => {
+  it('signs the sample with the release-check key: a read it may do answers its success (a record of the sample absent from this table: its 404)', async () => {
     behaviour = 'handler';
+    target = { name: 'StoreApi-test-Routes-TaxRulesList', route: 'tax-rules/list', version: '12' };
+    expect(await check('d-read')).toEqual({ status: 'Succeeded' });
     target = { name: 'StoreApi-test-Routes-TaxRulesGet', route: 'tax-rules/get', version: '12' };
-    expect(await check('d-protected')).toEqual({ status: 'Succeeded' });
+    expect(await check('d-read-one')).toEqual({ status: 'Succeeded' });
+  });
+
+  it('takes a write’s 403 for the access the key lacks, once the version has read and verified the key, and writes nothing in the table', async () => {
+    behaviour = 'handler';
+    const before = await items();
+    for (const [route, version] of [
+      ['products/create', '3'],
+      ['customers/update', '4'],
+      ['categories/delete', '5'],
+    ] as const) {
+      target = { name: `StoreApi-test-${route.replace('/', '-')}`, route, version };
+      expect(await check(`d-write-${version}`)).toEqual({ status: 'Succeeded' });
+    }
+    expect(await items()).toBe(before);
+  });
+
+  it('fails a version that does not know the key (401), whatever its route', async () => {
+    behaviour = 'handler';
+    const unknown = 'E'.repeat(73);
+    target = { name: 'StoreApi-test-Routes-TaxRulesList', route: 'tax-rules/list', version: '14' };
+    expect(await check('d-unknown-read', unknown)).toEqual({ status: 'Failed', reason: 'tax-rules/list: the new version answered 401 to its sample, not 200' });
+    target = { name: 'StoreApi-test-ProductsCreate', route: 'products/create', version: '15' };
+    expect(await check('d-unknown-write', unknown)).toEqual({
+      status: 'Failed',
+      reason: 'products/create: the new version answered 401 to its sample, not the 403 of an access the release-check key lacks',
+    });
   });
 
   it('fails the deployment, with the reason, for a build that cannot start or answers a 5xx, so that CodeDeploy rolls it back', async () => {

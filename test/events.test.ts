@@ -21,7 +21,7 @@ function actionsOf(commandName: string, input: any): DynamoDbAction[] {
 describe('events/ samples', () => {
   const used = new Set<DynamoDbAction>();
   beforeAll(async () => {
-    await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
+    await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
     db().middlewareStack.add(
       (next, context) => async (args) => {
         for (const action of actionsOf(context.commandName ?? '', args.input)) used.add(action);

@@ -100,11 +100,12 @@ describe('StoreApi', () => {
   });
 
   it('generates the server secret, in no function configuration: only the routes that sign read it, with GetSecretValue alone', () => {
-    const secrets = Object.keys(data.findResources('AWS::SecretsManager::Secret'));
+    const secrets = Object.keys(data.findResources('AWS::SecretsManager::Secret')).filter((id) => id.startsWith('ServerSecret'));
     expect(secrets).toHaveLength(1);
-    expect(resources('AWS::SecretsManager::Secret')[0]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    const server = data.findResources('AWS::SecretsManager::Secret')[secrets[0]!]!;
+    expect(server.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     // Kept with the table it seals, unless the stage is disposable.
-    data.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    expect(server.DeletionPolicy).toBe('Retain');
     for (const template of all) expect(JSON.stringify(template.toJSON())).not.toContain('resolve:secretsmanager');
     const policies = resources('AWS::IAM::Policy');
     for (const route of routes) {
@@ -121,6 +122,33 @@ describe('StoreApi', () => {
         route.deployment.usesServerSecret ? [expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { 'Fn::ImportValue': expect.stringContaining(secrets[0]!) } })] : [],
       );
     }
+  });
+
+  it("makes the stage's own keys in secrets CloudFormation generates, read only by the migrations that put them in the table and by the pre-traffic hooks", () => {
+    const keySecrets = (template: Template) => Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(([id]) => !id.startsWith('ServerSecret'));
+    const [[releaseCheck, secret]] = keySecrets(data) as [[string, Resource]];
+    expect(releaseCheck).toMatch(/^ReleaseCheckKey/);
+    // 73 characters of 0-9 and A-F: the API key, then its secure key.
+    expect(secret.Properties.GenerateSecretString).toEqual({ PasswordLength: 73, ExcludeLowercase: true, ExcludePunctuation: true, IncludeSpace: false, ExcludeCharacters: 'GHIJKLMNOPQRSTUVWXYZ' });
+    const [migrations] = Object.values(data.findResources('Custom::StoreMigrations')) as Resource[];
+    expect(migrations!.Properties.StageKeys).toEqual({ releaseCheck: { Ref: releaseCheck } });
+    // Who may read it: the roles whose policies name it.
+    const readers = resources('AWS::IAM::Policy')
+      .filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes(releaseCheck))
+      .flatMap((policy) => policy.Properties.Roles.map((role: any) => JSON.stringify(role)));
+    expect(readers.length).toBe(2 + routesTemplates.length);
+    expect(readers.every((role) => /Migrations(Run)?ServiceRole|PreTrafficServiceRole/.test(role))).toBe(true);
+    for (const hook of ourFunctions(routesTemplates).filter((fn) => fn.Properties.Environment.Variables.STORE_RELEASE_CHECK_KEY_ARN)) {
+      expect(JSON.stringify(hook.Properties.Environment.Variables.STORE_RELEASE_CHECK_KEY_ARN)).toContain(releaseCheck);
+    }
+    expect(ourFunctions(routesTemplates).filter((fn) => fn.Properties.Environment.Variables.STORE_RELEASE_CHECK_KEY_ARN)).toHaveLength(routesTemplates.length);
+    // A stage that asks for a smoke key (-c smokeKey=true) has it too, named to the migrations and given as an output.
+    const smoked = fromContext({ stage: 'smoked', smokeKey: 'true' });
+    const [, [smokeId]] = keySecrets(smoked.data).sort(([a], [b]) => a.localeCompare(b)) as [[string, Resource], [string, Resource]];
+    expect(smokeId).toMatch(/^SmokeKey/);
+    const [smokedMigrations] = Object.values(smoked.data.findResources('Custom::StoreMigrations')) as Resource[];
+    expect(smokedMigrations!.Properties.StageKeys.smoke).toEqual({ Ref: smokeId });
+    smoked.data.hasOutput('SmokeKeySecretArn', { Value: { Ref: smokeId } });
   });
 
   it('builds x86_64 functions when the context asks for them (npm run sam on an x86_64 host), and arm64 ones by default', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import { createLocalServer, listen } from '../lib/local/server.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
-import { signBody } from '../lib/http/auth.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { ensureApiKey, findActiveKey, revokeApiKey } from '../lib/api-keys/index.js';
 import { superadminKey } from './support/api.js';
 import { start, usersShell } from './support/npm-start.js';

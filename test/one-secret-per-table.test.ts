@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../lib/api-keys/index.js';
 import { apiKeys } from '../lib/api-keys/entity.js';
 import { createDynamoDbClient, db, tableName } from '../lib/db/client.js';
-import { signBody } from '../lib/http/auth.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { serverKey } from '../lib/secrets.js';
 import { call, logLines, superadminKey, tableSnapshot, type Credentials } from './support/api.js';

@@ -35,9 +35,24 @@ describe('the example pipeline', () => {
     const approval = prodActions.find((action) => action.ActionTypeId.Category === 'Approval')!;
     expect(approval.Name).toBe('PromoteToProd');
     for (const action of prodActions.filter((a) => a.ActionTypeId.Category === 'Deploy')) expect(action.RunOrder).toBeGreaterThan(approval.RunOrder ?? 1);
-    // The synth step runs the tests.
-    const build = JSON.stringify(template.findResources('AWS::CodeBuild::Project'));
+    // The synth step runs the tests; every step on Node 24, whatever its image has.
+    const projects = Object.values(template.findResources('AWS::CodeBuild::Project')) as Array<{ Properties: { Source: { BuildSpec?: string } } }>;
+    const build = JSON.stringify(projects);
     expect(build).toContain('bash .ci/run');
+    const stepCommands = projects.flatMap((project) => (project.Properties.Source.BuildSpec ? [JSON.parse(project.Properties.Source.BuildSpec).phases?.build?.commands as string[]] : []));
+    const ourSteps = stepCommands.filter((commands) => commands.some((line) => line.includes('npm ')));
+    expect(ourSteps).toHaveLength(2);
+    for (const commands of ourSteps) expect(commands[0]).toBe('. .ci/use-node24');
+    // Beta makes its own smoke key: the step reads it from the stage's secret, named by Beta's output, and may read only such secrets, in Beta's account.
+    const smokeCommands = ourSteps.find((commands) => commands.some((line) => line.includes('npm run smoke')))!;
+    expect(smokeCommands).toContain('npm run smoke -- --url "$STORE_API_URL" --key-secret "$STORE_SMOKE_KEY_SECRET"');
+    Template.fromStack(beta.store.dataStack).hasOutput('SmokeKeySecretArn', {});
+    const smokeReads = Object.values(template.findResources('AWS::IAM::Policy'))
+      .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: any) => statement.Action === 'secretsmanager:GetSecretValue');
+    expect(smokeReads).toEqual([
+      expect.objectContaining({ Resource: expect.objectContaining({ 'Fn::Join': expect.arrayContaining([expect.arrayContaining([':secretsmanager:eu-west-1:111111111111:secret:SmokeKey*'])]) }) }),
+    ]);
     // Beta is disposable (all at once), Prod is not (canary).
     const configs = (stage: typeof beta) =>
       new Set(
@@ -58,7 +73,6 @@ describe('the example pipeline', () => {
       repo: "acme/store's-api",
       branch: 'release',
       connectionArn: 'arn:aws:codeconnections:eu-central-1:222222222222:connection/abc',
-      smokeKeySecret: 'beta/smoke',
       alarmEmail: 'ops@example.com',
     };
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
   writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
   writeFileSync(path.join(dataDir, 'secret'), 'sam test secret');
-  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
+  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -28,7 +28,7 @@ let dataDir = '';
 afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
 
 describe('npm run smoke', () => {
-  it('passes every check against npm start, on a key the tool made for it', async () => {
+  it('passes every check against npm start, on a key the tool made for it, given as STORE_SMOKE_KEY or read from a secret as a stage keeps its own', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-smoke-'));
     const port = await freePort();
     const server = start({ DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store' });
@@ -40,6 +40,33 @@ describe('npm run smoke', () => {
     expect(smoke.code, smoke.stdout + smoke.stderr).toBe(0);
     expect(smoke.stdout.split('\n').filter((line) => line.startsWith('ok'))).toHaveLength(5);
     expect(smoke.stdout).toContain(`smoke: every check held on http://127.0.0.1:${port}`);
+
+    // The same key as a stage keeps its own (73 hex characters), read from its secret as a pipeline's step does,
+    // from a stand-in of Secrets Manager on 127.0.0.1 that speaks its protocol.
+    const asked: string[] = [];
+    const secretsManager = createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk) => (raw += chunk));
+      request.on('end', () => {
+        const { SecretId } = JSON.parse(raw) as { SecretId: string };
+        asked.push(`${request.headers['x-amz-target']} ${SecretId}`);
+        response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ ARN: SecretId, Name: 'SmokeKey', SecretString: `${apiKey}${secureKey}` }));
+      });
+    });
+    await new Promise<void>((resolve) => secretsManager.listen(0, '127.0.0.1', resolve));
+    try {
+      const secret = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:SmokeKey1A2B3C4D-AbCdEf';
+      const fromSecret = await run(['lib/cli/smoke.ts', '--url', `http://127.0.0.1:${port}`, '--key-secret', secret], {
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secretsManager.address() as { port: number }).port}`,
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      });
+      expect(fromSecret.code, fromSecret.stdout + fromSecret.stderr).toBe(0);
+      expect(asked).toEqual([`secretsmanager.GetSecretValue ${secret}`]);
+    } finally {
+      secretsManager.close();
+    }
     server.child.kill('SIGTERM');
   }, 180_000);
 

@@ -5,7 +5,7 @@
  */
 import { createServer, connect, type Server } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { signBody } from '../lib/http/auth.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start } from './support/npm-start.js';
 

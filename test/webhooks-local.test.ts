@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signBody } from '../lib/http/auth.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start } from './support/npm-start.js';
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { NotFound } from '../db/errors.js';
 import { update, writeAtomically } from '../db/transactions.js';
-import { ACCESSES, GRANTS, type Access, type ProtectedBy } from '../routes.js';
+import { ACCESSES, GRANTS } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
 import type { Quota } from './quota.js';
 import { isSealed, seal, unseal } from '../sealed-secrets.js';
@@ -26,17 +26,6 @@ export const SECURE_KEY_PATTERN = /^[0-9A-Fa-f]{48}$/;
 export const sealedFor = (apiKey: string): string => apiKeys.key(apiKey).pk;
 
 const publicRecord = ({ secureKey: _, ...record }: ApiKeyItem): ApiKeyRecord => record;
-
-/**
- * Whether a key has an access to a resource; for `change`, VIEW of at least one resource (it sees
- * those resources' changes); for `webhook`, only a superadmin; for `reference`, any key.
- */
-export function allows(record: ApiKeyRecord, resource: ProtectedBy, access: Access): boolean {
-  if (resource === 'reference') return true;
-  if (resource === 'webhook') return record.superadmin;
-  if (resource === 'change') return record.superadmin || Object.values(record.grants).some((accesses) => accesses.includes(access));
-  return record.superadmin || (record.grants[resource] ?? []).includes(access);
-}
 
 /** Makes a key; with no `quota`, it is not limited (the tool gives its keys DEFAULT_QUOTA). */
 export async function createApiKey(options: { label: string; superadmin?: boolean; grants?: Grants; quota?: Quota }): Promise<{ apiKey: string; secureKey: string }> {
@@ -55,29 +44,45 @@ export async function createApiKey(options: { label: string; superadmin?: boolea
   return { apiKey, secureKey };
 }
 
+/** What a key may do, what it is called, and, for a key that is made sure of, who names it (said when it was revoked). */
+export interface KeyProfile {
+  label: string;
+  superadmin: boolean;
+  grants: Grants;
+  namedBy?: { name: string; instead: string };
+}
+
+/** The bootstrap key's profile (STORE_BOOTSTRAP_API_KEY, the sample events' key). */
+const BOOTSTRAP: KeyProfile = { label: 'bootstrap', superadmin: true, grants: {}, namedBy: { name: 'STORE_BOOTSTRAP_API_KEY', instead: 'remove the variable, or name another key' } };
+
 /**
- * Makes sure a superadmin key with exactly these values exists and is active (STORE_BOOTSTRAP_API_KEY).
- * A key revoked since stays revoked: someone revoked it on purpose, and a start must not undo that
- * unseen. The start fails, saying so.
+ * Makes sure a key with exactly these values and this profile exists and is active: the bootstrap
+ * key of `npm start` (STORE_BOOTSTRAP_API_KEY), a stage's own keys (lib/deploy/stage-keys.ts).
+ * A key revoked since stays revoked: someone revoked it on purpose, and a start or a deploy must not
+ * undo that unseen. It fails, saying so.
  */
-export async function ensureApiKey(apiKey: string, secureKey: string, label = 'bootstrap'): Promise<void> {
+export async function ensureApiKey(apiKey: string, secureKey: string, profile: KeyProfile = BOOTSTRAP): Promise<void> {
   if (!API_KEY_PATTERN.test(apiKey) || !SECURE_KEY_PATTERN.test(secureKey)) {
     throw new Error('an API key is 25 uppercase hex characters and its secure key 48 hex characters');
   }
   const existing = await apiKeys.read(apiKey);
   if (existing?.revokedAt) {
-    throw new Error(`the key ${apiKey} (STORE_BOOTSTRAP_API_KEY) was revoked on ${existing.revokedAt} and stays revoked: remove the variable, or name another key`);
+    const { name, instead } = profile.namedBy ?? { name: profile.label, instead: 'name another key' };
+    throw new Error(`the key ${apiKey} (${name}) was revoked on ${existing.revokedAt} and stays revoked: ${instead}`);
   }
   // As it should be, and sealed (one stored in clear before is put back sealed).
-  const unchanged = existing?.superadmin && isSealed(existing.secureKey) && (await unseal(existing.secureKey, sealedFor(apiKey))) === secureKey;
+  // Grants compared by their entries in order: a map read back from DynamoDB keeps no order of its own.
+  const grantsOf = (grants: Grants) => JSON.stringify(Object.entries(grants).sort(([a], [b]) => a.localeCompare(b)));
+  const sameProfile = existing && existing.superadmin === profile.superadmin && grantsOf(existing.grants) === grantsOf(profile.grants);
+  const unchanged = sameProfile && isSealed(existing.secureKey) && (await unseal(existing.secureKey, sealedFor(apiKey))) === secureKey;
   if (unchanged) return;
   // A quota set on it since stays.
   const key = {
     apiKey,
     secureKey: await seal(secureKey, sealedFor(apiKey)),
-    label,
-    superadmin: true,
-    grants: {},
+    label: profile.label,
+    superadmin: profile.superadmin,
+    grants: profile.grants,
     createdAt: existing?.createdAt ?? new Date().toISOString(),
     ...(existing?.quota ? { quota: existing.quota } : {}),
   };

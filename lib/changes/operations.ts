@@ -2,7 +2,8 @@
  * The change feed and the records' histories (CONTRACT §11), read for a caller: it sees the changes
  * of the resources its key may VIEW (API keys' changes: superadmin only).
  */
-import { allows, type ApiKeyRecord } from '../api-keys/index.js';
+import { allows } from '../api-keys/access.js';
+import type { ApiKeyRecord } from '../api-keys/index.js';
 import { feedEnd, follow, historyEnd, readHistory } from '../db/feed.js';
 import { positionOf, type Page, type PageRequest } from '../db/page.js';
 import { Forbidden, invalidField } from '../errors.js';

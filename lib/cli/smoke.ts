@@ -1,9 +1,11 @@
 /**
  * STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL>
+ * npm run smoke -- --url <base URL> --key-secret <secret>   the stage's own smoke key (StoreApiProps.smokeKey)
  *
  * Checks a deployment as a client would (CONTRACT §13): the health route, a signed read, and a
  * create → read → delete round trip of a throwaway tax rule, on a key made for it
- * (`npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`). Prints one line per
+ * (`npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`), or the one a stage made
+ * for it, read from its secret (the `SmokeKeySecretArn` output). Prints one line per
  * check; exits 0 only when all hold, 1 when one failed (named), 2 when it was not given what it
  * needs. Whatever fails, it deletes the rule it made (its delete tried again on a 429, a 5xx or no
  * answer; a create whose outcome is unknown looked for by its title), or names what it left behind.
@@ -11,9 +13,12 @@
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { signBody } from '../http/auth.js';
+import { readSecret, stageKeyOf } from '../deploy/stage-keys.js';
+import { signBody } from '../api-keys/signature.js';
 
-const USAGE = 'usage: STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL, such as https://abc.execute-api.eu-west-1.amazonaws.com>';
+const USAGE =
+  'usage: STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL, such as https://abc.execute-api.eu-west-1.amazonaws.com>\n' +
+  '   or: npm run smoke -- --url <base URL> --key-secret <the SmokeKeySecretArn output of a stage made with a smoke key>';
 /** Each request's own time: a deployment that does not answer is a failure, not a hang. */
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -29,8 +34,10 @@ const DELETE_WAITS_MS = [1_000, 2_000, 4_000];
 class CheckFailed extends Error {}
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { url: { type: 'string' } } });
-  const [apiKey, secureKey] = (process.env.STORE_SMOKE_KEY ?? '').split(':');
+  const { values } = parseArgs({ options: { url: { type: 'string' }, 'key-secret': { type: 'string' } } });
+  const secret = values['key-secret'];
+  const [givenKey, givenSecureKey] = (process.env.STORE_SMOKE_KEY ?? '').split(':');
+  const { apiKey, secureKey } = secret ? stageKeyOf(await readSecret(secret)) : { apiKey: givenKey, secureKey: givenSecureKey };
   if (!values.url || !apiKey || !secureKey) {
     console.error(USAGE);
     return 2;

@@ -10,11 +10,14 @@
  * release rolled back to, all run already, so it runs nothing and succeeds, whatever code the
  * function has then (otherwise the failing step would run again and fail the rollback:
  * UPDATE_ROLLBACK_FAILED). Migrations are expand-only, so the table stays usable by both releases.
- * Delete does nothing: the table outlives the stack.
+ * Once every step has run, it makes sure the stage's own keys are in the table (`StageKeys`: a key's
+ * name → its secret; lib/deploy/stage-keys.ts). Delete does nothing: the table outlives the stack.
  */
 import { log } from '../log.js';
 import { pendingSteps, runMigrations } from '../migrations/run.js';
 import { MIGRATIONS, type MigrationStep } from '../migrations/steps.js';
+import { ensureApiKey } from '../api-keys/index.js';
+import { readSecret, STAGE_KEYS, stageKeyOf, type StageKeyName } from './stage-keys.js';
 
 export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
@@ -40,14 +43,20 @@ const namedSteps = (event: CustomResourceEvent, steps: readonly MigrationStep[])
   return steps.filter((step) => named.has(step.id));
 };
 
+/** What isComplete works with: the release's steps, and how a secret is read (tests give their own). */
+export interface MigrationsWork {
+  steps?: readonly MigrationStep[];
+  read?: (secretId: string) => Promise<string>;
+}
+
 /**
  * The framework's isComplete: runs the pending steps the event names while `remainingMs()` leaves
- * room for one more, then says whether every one has run.
+ * room for one more, then says whether every one has run; once they have, the stage's keys are made sure of.
  */
 export async function migrationsComplete(
   event: CustomResourceEvent,
   remainingMs: () => number,
-  steps: readonly MigrationStep[] = MIGRATIONS,
+  { steps = MIGRATIONS, read = readSecret }: MigrationsWork = {},
 ): Promise<{ IsComplete: boolean; Data?: Record<string, string> }> {
   if (event.RequestType === 'Delete') return { IsComplete: true };
   const ran: string[] = [];
@@ -66,6 +75,17 @@ export async function migrationsComplete(
     // A step left with conflicts is not recorded: it runs again on the next deploy, once a person has renamed one.
     if (run.ran.length === 0) break;
   }
-  log('info', 'migrations complete', { ran: ran.join(','), conflicts });
-  return { IsComplete: true, Data: { Ran: ran.join(','), Conflicts: String(conflicts) } };
+  const keys = await ensureStageKeys((event.ResourceProperties?.StageKeys ?? {}) as Partial<Record<StageKeyName, string>>, read);
+  log('info', 'migrations complete', { ran: ran.join(','), conflicts, stageKeys: keys.join(',') });
+  return { IsComplete: true, Data: { Ran: ran.join(','), Conflicts: String(conflicts), StageKeys: keys.join(',') } };
+}
+
+/** Makes sure each named stage key is in the table with its profile, read from its secret (`secrets`: its name → the secret's id). */
+export async function ensureStageKeys(secrets: Partial<Record<StageKeyName, string>>, read: (secretId: string) => Promise<string> = readSecret): Promise<StageKeyName[]> {
+  const names = (Object.keys(secrets) as StageKeyName[]).filter((name) => name in STAGE_KEYS);
+  for (const name of names) {
+    const { apiKey, secureKey } = stageKeyOf(await read(secrets[name]!));
+    await ensureApiKey(apiKey, secureKey, STAGE_KEYS[name]);
+  }
+  return names;
 }

@@ -1,34 +1,64 @@
 /**
  * The pre-traffic hook of every gradual release (CONTRACT §13): CodeDeploy calls it before it moves
  * any traffic to a function's new version. It finds which function and version the deployment is
- * about (its AppSpec), invokes that version with its route's `events/` sample, and reports the
- * lifecycle event Succeeded only when the answer is the route's: so a build that cannot start, or
- * answers a 5xx, never serves a request, and CodeDeploy rolls the alias back.
+ * about (its AppSpec), invokes that version with its route's `events/` sample signed with the stage's
+ * release-check key (lib/deploy/stage-keys.ts), and reports the lifecycle event Succeeded only when
+ * the answer is the route's: so a build that cannot start, cannot read its keys, or answers a 5xx,
+ * never serves a request, and CodeDeploy rolls the alias back.
  *
- * The route's answer is the route table's status, or, for a protected route, the 401 of an unknown
- * key: a deployed table never holds the samples' key (that would be a known credential), so the
- * sample is refused before it reads or writes anything; a 401 problem+json with `WWW-Authenticate:
- * Token` shows that the version starts, routes, reads its key from DynamoDB and answers. The hook
- * never writes in a live table. Its AWS clients come from the Lambda runtime's own SDK.
+ * The release-check key views every resource and may change none, so the hook never writes in a
+ * live table. The route's answer is therefore its success status for a route the key may call (a
+ * read of one record may find it absent from this table: its 404 problem), and, for a write (or a
+ * webhook route, a superadmin's), the 403 problem of an access the key lacks: the version has then
+ * read the key from DynamoDB, opened its sealed secure key and verified the signature. A 401 (the
+ * key unknown to the version) fails the release. Its AWS clients come from the Lambda runtime's own SDK.
  */
 import { endpointConfig } from '../aws-endpoint.js';
+import { allows } from '../api-keys/access.js';
+import { signBody } from '../api-keys/signature.js';
+import type { Permission } from '../routes.js';
+import { STAGE_KEYS } from './stage-keys.js';
 
 export interface PreTrafficEvent {
   DeploymentId: string;
   LifecycleEventHookExecutionId: string;
 }
 
-/** What the hook knows of a route: its name, its success status, whether it is protected, and its sample. */
+/** A route's `events/` sample: an API Gateway v2 event, of which the hook reads and signs these. */
+export interface Sample {
+  headers?: Record<string, string | undefined>;
+  queryStringParameters?: Record<string, string | undefined>;
+  rawQueryString?: string;
+  pathParameters?: Record<string, string | undefined>;
+  body?: string;
+  isBase64Encoded?: boolean;
+}
+
+/** What the hook knows of a route: its name, its success status, its permission, and its sample. */
 export interface HookRoute {
   route: string;
   status: number;
-  protected: boolean;
-  sample: unknown;
+  permission: Permission | null;
+  sample: Sample;
+}
+
+/** The release-check key, as its secret holds it. */
+export interface ReleaseCheckKey {
+  apiKey: string;
+  secureKey: string;
 }
 
 interface LambdaAnswer {
   statusCode?: number;
   headers?: Record<string, string>;
+}
+
+/** The sample as the release-check key sends it: its key in `Authorization`, its body signed (`sign`). */
+export function signedSample(sample: Sample, key: ReleaseCheckKey): Sample {
+  const body = Buffer.from(sample.body ?? '', sample.isBase64Encoded ? 'base64' : 'utf8');
+  const query = { ...sample.queryStringParameters, sign: signBody(key.secureKey, body) };
+  const rawQueryString = new URLSearchParams(Object.entries(query).flatMap(([name, value]): Array<[string, string]> => (value === undefined ? [] : [[name, value]]))).toString();
+  return { ...sample, headers: { ...sample.headers, authorization: `Token ${key.apiKey}` }, queryStringParameters: query, rawQueryString };
 }
 
 /** The function and version a Lambda deployment's AppSpec moves its alias to. */
@@ -39,14 +69,19 @@ function targetOf(appSpec: string): { name: string; version: string } {
   return { name: properties.Name, version: properties.TargetVersion };
 }
 
-/** Why an answer is not the route's, or undefined when it is. */
+/** Why an answer is not the route's to the release-check key, or undefined when it is. */
 function refusalOf(route: HookRoute, answer: LambdaAnswer | undefined, functionError: string | undefined): string | undefined {
   if (functionError) return `${route.route}: the new version failed (${functionError})`;
   const status = answer?.statusCode;
-  if (status === route.status) return undefined;
-  const unknownKey = route.protected && status === 401 && answer?.headers?.['WWW-Authenticate'] === 'Token' && answer.headers['Content-Type'] === 'application/problem+json';
-  if (unknownKey) return undefined;
-  return `${route.route}: the new version answered ${status ?? 'nothing'} to its sample, not ${route.status}`;
+  const problem = answer?.headers?.['Content-Type'] === 'application/problem+json';
+  if (!route.permission || allows(STAGE_KEYS.releaseCheck, route.permission.resource, route.permission.access)) {
+    if (status === route.status) return undefined;
+    const namesRecord = Object.keys(route.sample.pathParameters ?? {}).length > 0;
+    if (status === 404 && problem && namesRecord) return undefined;
+    return `${route.route}: the new version answered ${status ?? 'nothing'} to its sample, not ${route.status}`;
+  }
+  if (status === 403 && problem) return undefined;
+  return `${route.route}: the new version answered ${status ?? 'nothing'} to its sample, not the 403 of an access the release-check key lacks`;
 }
 
 /** The file of a route's `events/` sample (`tax-rules/get` → `tax-rules-get.json`), shipped beside the hook's bundle. */
@@ -57,7 +92,11 @@ export const sampleFileOf = (route: string): string => `${route.replace('/', '-'
  * version's route is read from its own configuration (`STORE_ROUTE`); `routeNamed` gives what the
  * hook knows of it (its status, whether it is protected, its sample).
  */
-export async function checkDeployment(event: PreTrafficEvent, routeNamed: (route: string) => Promise<HookRoute | undefined>): Promise<{ status: 'Succeeded' | 'Failed'; reason?: string }> {
+export async function checkDeployment(
+  event: PreTrafficEvent,
+  routeNamed: (route: string) => Promise<HookRoute | undefined>,
+  releaseCheckKey: () => Promise<ReleaseCheckKey>,
+): Promise<{ status: 'Succeeded' | 'Failed'; reason?: string }> {
   const codedeploySdk = await import('@aws-sdk/client-codedeploy');
   const lambdaSdk = await import('@aws-sdk/client-lambda');
   const codedeploy = new codedeploySdk.CodeDeployClient(endpointConfig(process.env.CODEDEPLOY_ENDPOINT));
@@ -70,7 +109,9 @@ export async function checkDeployment(event: PreTrafficEvent, routeNamed: (route
     const name = configuration.Environment?.Variables?.STORE_ROUTE;
     const route = name ? await routeNamed(name) : undefined;
     if (!route) throw new Error(`the function ${target.name} names no route the hook knows (${name ?? 'no STORE_ROUTE'})`);
-    const invoked = await lambda.send(new lambdaSdk.InvokeCommand({ FunctionName: target.name, Qualifier: target.version, Payload: new TextEncoder().encode(JSON.stringify(route.sample)) }));
+    const invoked = await lambda.send(
+      new lambdaSdk.InvokeCommand({ FunctionName: target.name, Qualifier: target.version, Payload: new TextEncoder().encode(JSON.stringify(signedSample(route.sample, await releaseCheckKey()))) }),
+    );
     const payload = invoked.Payload?.length ? (JSON.parse(new TextDecoder().decode(invoked.Payload)) as LambdaAnswer) : undefined;
     reason = refusalOf(route, payload, invoked.FunctionError);
   } catch (error) {

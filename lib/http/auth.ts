@@ -8,7 +8,8 @@
  * costs no DynamoDB request and a revocation takes effect within that time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { allows, findActiveKey, type ApiKeyRecord } from '../api-keys/index.js';
+import { allows } from '../api-keys/access.js';
+import { findActiveKey, type ApiKeyRecord } from '../api-keys/index.js';
 import type { Permission } from '../routes.js';
 import { HttpProblem } from './problem.js';
 import { header, rawBody, type HttpEvent, type HttpMiddleware } from './types.js';
@@ -24,11 +25,6 @@ const cache = new Map<string, CachedKey>();
 const cacheMillis = (): number => Number(process.env.STORE_API_KEY_CACHE_SECONDS ?? 30) * 1000;
 
 const unauthorized = (detail: string) => new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Token' } });
-
-/** Lowercase hex HMAC-SHA1 of the body, keyed with the hex-decoded secure key. */
-export function signBody(secureKeyHex: string, body: Buffer | string): string {
-  return createHmac('sha1', Buffer.from(secureKeyHex, 'hex')).update(body).digest('hex');
-}
 
 async function lookUp(apiKey: string): Promise<CachedKey | undefined> {
   const now = Date.now();

@@ -10,7 +10,7 @@
 import middy from '@middy/core';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
-import { allows } from '../api-keys/index.js';
+import { allows } from '../api-keys/access.js';
 import type { BatchDeclaration } from '../batch.js';
 import { actingAs } from '../db/changes.js';
 import { Conflict, NotFound, WriteConflict } from '../db/errors.js';

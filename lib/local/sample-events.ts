@@ -11,7 +11,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routeByName, type RouteName } from '../routes.js';
-import { signBody } from '../http/auth.js';
+import { signBody } from '../api-keys/signature.js';
 import { toApiGatewayEvent } from './dispatch.js';
 import type { HttpEvent } from '../http/types.js';
 import { sampleFileOf } from '../deploy/pre-traffic.js';

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
-import { signBody } from '../../lib/http/auth.js';
+import { signBody } from '../../lib/api-keys/signature.js';
 import { freePort } from '../../lib/local/dynamodb-local.js';
 import { productWriters } from '../support/product-writers.js';
 

@@ -137,7 +137,7 @@ async function coldStart(): Promise<void> {
 /** Calls the API in-process, through the local server's dispatch, signed with a new superadmin key. */
 async function signedCaller(label: string, quota?: { requests: number; seconds: number }) {
   const { createApiKey } = await import('../../lib/api-keys/index.js');
-  const { signBody } = await import('../../lib/http/auth.js');
+  const { signBody } = await import('../../lib/api-keys/signature.js');
   const { dispatch } = await import('../../lib/local/dispatch.js');
   const key = await createApiKey({ label, superadmin: true, ...(quota ? { quota } : {}) });
   return async (method: string, url: string, body?: unknown) => {

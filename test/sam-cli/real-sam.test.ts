@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../../lib/api-keys/index.js';
-import { signBody } from '../../lib/http/auth.js';
+import { signBody } from '../../lib/api-keys/signature.js';
 import { dockerBridge } from '../../lib/local/bridge-relay.js';
 import { freePort } from '../../lib/local/dynamodb-local.js';
 import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../../lib/local/sample-events.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.
   writeFileSync(path.join(dataDir, 'dynamodb-endpoint'), process.env.DYNAMODB_ENDPOINT!);
   writeFileSync(path.join(dataDir, 'secret'), process.env.STORE_SECRET!);
-  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY, 'sample events');
+  await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

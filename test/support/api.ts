@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey, type Grants } from '../../lib/api-keys/index.js';
-import { signBody } from '../../lib/http/auth.js';
+import { signBody } from '../../lib/api-keys/signature.js';
 import { db, tableName } from '../../lib/db/client.js';
 import { dispatch } from '../../lib/local/dispatch.js';
 import { undocumented } from './openapi-contract.js';

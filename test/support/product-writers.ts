@@ -3,7 +3,7 @@
  * server goes away (a crash): which products were answered, and when. For the crash test and
  * `BENCH_ONLY=crash` alike, so it imports nothing of vitest.
  */
-import { signBody } from '../../lib/http/auth.js';
+import { signBody } from '../../lib/api-keys/signature.js';
 
 export interface Writers {
   /** Each product answered 201, with when (epoch ms). */
