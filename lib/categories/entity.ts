@@ -43,6 +43,8 @@ export const categories = defineEntity({
     all: { partition: () => 'CATEGORIES', counted: true, orders: { manual: { index: 'GSI4', sortKey: byPosition }, id: { index: 'GSI1', sortKey: byId } } },
     // Every category by its last update (`updated`: what a sync asks for), the id keeping equal instants apart.
     byUpdate: { partition: () => 'CATEGORIES', counted: true, orders: { updated: { index: 'GSI6', sortKey: (c) => `${c.updatedAt}\u0001${byId(c)}` } } },
+    // Every category by its creation (`created`).
+    byCreation: { partition: () => 'CATEGORIES', counted: true, orders: { created: { index: 'GSI7', sortKey: (c) => `${c.createdAt}\u0001${byId(c)}` } } },
     byParent: {
       partition: (c) => `CATEGORIES#PARENT#${c.parent}`,
       orders: { manual: { index: 'GSI2', sortKey: byPosition }, id: { index: 'GSI3', sortKey: byId } },

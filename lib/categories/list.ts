@@ -1,7 +1,8 @@
 /**
  * The category list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
- * a category. The table serves the whole list by position, id or last update (counted), and one
- * parent's children by position or id; the index, the rest.
+ * a category. The table serves the whole list by position, id, last update or creation (counted;
+ * `updated_since` as a range of the updates' order), and one parent's children by position or id;
+ * the index, the rest.
  */
 import type * as v from 'valibot';
 import { both, contains, defineList, listQuerySchema, noneOf, oneOf, since, visibility } from '../db/lists/arguments.js';
@@ -48,7 +49,12 @@ const ORDERS = ['manual', 'manual_reverse', 'id', 'id_reverse'];
 /** What the table serves, first match first. */
 export const categoryRoutes: readonly TableRoute<Category>[] = [
   { serves: [], orders: ORDERS, read: (_args, order, page) => categories.list('all', tableOrder(order), page) },
-  { serves: [], orders: ['updated', 'updated_reverse'], read: (_args, order, page) => categories.list('byUpdate', tableOrder(order), page) },
+  {
+    serves: ['updated_since'],
+    orders: ['updated', 'updated_reverse'],
+    read: (args, order, page) => categories.list('byUpdate', { ...tableOrder(order), from: args.updated_since as string | undefined }, page),
+  },
+  { serves: [], orders: ['created', 'created_reverse'], read: (_args, order, page) => categories.list('byCreation', tableOrder(order), page) },
   {
     requires: ['parent'],
     when: (args) => (args.parent as number[]).length === 1,

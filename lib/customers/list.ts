@@ -2,7 +2,7 @@
  * The customer list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
  * a customer: its names, email, ref and dates, never its password's hash. The table serves an email
  * (its lock) or a ref (its id), and the whole list by id, reference, last name or registration date
- * (counted); the index, the rest.
+ * (counted; `created_since` as a range of the last); the index, the rest.
  */
 import type * as v from 'valibot';
 import { both, defineList, listQuerySchema, search, since, textIs } from '../db/lists/arguments.js';
@@ -65,9 +65,9 @@ export const customerRoutes: readonly TableRoute<Customer>[] = [
     read: (_args, order, page) => customers.list('all', tableOrder(order.replace('reference', 'id')), page),
   },
   {
-    serves: [],
+    serves: ['created_since'],
     orders: ['registration_date', 'registration_date_reverse'],
-    read: (_args, order, page) => customers.list('byRegistration', { ...tableOrder(order), order: 'created' }, page),
+    read: (args, order, page) => customers.list('byRegistration', { ...tableOrder(order), order: 'created', from: args.created_since as string | undefined }, page),
   },
 ];
 

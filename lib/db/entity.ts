@@ -98,6 +98,12 @@ export interface ListQuery<R> {
   where?: Partial<R>;
   order: string;
   reverse: boolean;
+  /**
+   * Only the records whose sort key in this order is at least this (`updated_since` on the order of
+   * updates: a range of the index itself, its reads still bounded by the page). A ranged page has no
+   * total of its own: the list's count is the whole partition's.
+   */
+  from?: string;
 }
 
 const LOCK_SORT_KEY = 'LOCK';
@@ -410,9 +416,13 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
               new QueryCommand({
                 TableName: tableName(),
                 IndexName: order.index,
-                KeyConditionExpression: '#pk = :pk',
-                ExpressionAttributeNames: { '#pk': partitionKey },
-                ExpressionAttributeValues: { ':pk': partition },
+                ...(query.from === undefined
+                  ? { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': partition } }
+                  : {
+                      KeyConditionExpression: '#pk = :pk AND #sk >= :from',
+                      ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
+                      ExpressionAttributeValues: { ':pk': partition, ':from': RECORD_SORT_PREFIX + query.from },
+                    }),
                 ScanIndexForward: !query.reverse,
                 Limit: wanted - items.length,
                 ...(from ? { ExclusiveStartKey: from } : {}),
@@ -425,7 +435,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         } while (startKey && items.length < wanted);
         return items;
       };
-      const [items, total] = await Promise.all([readItems(), list.counted && counter ? readCount(counter) : undefined]);
+      const counted = list.counted && query.from === undefined;
+      const [items, total] = await Promise.all([readItems(), counted && counter ? readCount(counter) : undefined]);
       const rows = items.map(fromItem);
       const pageRows = rows.slice(skip, skip + page.limit);
       const positions: Position[] = pageRows.map((row) => [order.sortKey(row), id(row)]);
@@ -433,7 +444,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         items: pageRows,
         next: rows.length > skip + page.limit ? positions.at(-1) : undefined,
         positions,
-        ...(list.counted ? { total: total ?? 0 } : {}),
+        ...(counted ? { total: total ?? 0 } : {}),
       };
     },
   };

@@ -17,7 +17,7 @@ export interface TableDefinition extends KeyPair {
   readonly stream: 'NEW_IMAGE';
 }
 
-export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5' | 'GSI6';
+export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5' | 'GSI6' | 'GSI7';
 
 export const table: TableDefinition = {
   partitionKey: 'pk',
@@ -28,8 +28,9 @@ export const table: TableDefinition = {
     GSI3: { partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
     GSI4: { partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     GSI5: { partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
-    // Added alone in its release: CloudFormation adds one index per update of a table.
+    // Each added alone in its release: CloudFormation adds one index per update of a table.
     GSI6: { partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+    GSI7: { partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
   },
   ttlAttribute: 'expiresAt',
   stream: 'NEW_IMAGE',

@@ -206,9 +206,10 @@ async function categorizeProducts(migration: Migration): Promise<void> {
 /**
  * Records stored before the lists of CONTRACT §5.1: their index keys written again as the
  * declarations make them now — texts sorted folded (products by ref and customers by last name
- * sorted by their lower case, an accented letter after `z`), and the keys of GSI6 (products by
- * price, customers by registration, categories by update), which DynamoDB then fills the index
- * from. A record written since was written so.
+ * sorted by their lower case, an accented letter after `z`), and the keys of a new index (GSI6:
+ * products by price, customers by registration, categories by update; GSI7: products by update,
+ * categories by creation), which DynamoDB then fills the index from. A record written since was
+ * written so.
  */
 async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerator<R[]>; reindex(record: R): WriteStep }, migration: Migration): Promise<void> {
   for await (const page of entity.pages()) {
@@ -261,6 +262,14 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     up: async (migration) => {
       await reindexEvery(products, migration);
       await reindexEvery(customers, migration);
+      await reindexEvery(categories, migration);
+    },
+  },
+  // The release of GSI7 (one index per update of a table): its keys on the records before it.
+  {
+    id: '008-update-and-creation-keys',
+    up: async (migration) => {
+      await reindexEvery(products, migration);
       await reindexEvery(categories, migration);
     },
   },

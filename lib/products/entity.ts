@@ -67,6 +67,8 @@ export const products = defineEntity({
     byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, orders: { id: { index: 'GSI5', sortKey: byId } } },
     // Every product by price (`min_price`, `max_price`: the order shoppers and back offices ask for most).
     byPrice: { partition: () => 'PRODUCTS', counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
+    // Every product by its last update (`updated`, and `updated_since` as a range of it: what a sync asks), the id keeping equal instants apart.
+    byUpdate: { partition: () => 'PRODUCTS', counted: true, orders: { updated: { index: 'GSI7', sortKey: (p) => `${p.updatedAt}\u0001${byId(p)}` } } },
   },
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },

@@ -1,7 +1,8 @@
 /**
  * The product list's loop arguments and orders (CONTRACT §5.1), with Thelia's names, and what the
- * search index keeps of a product. The table serves a ref (its lock), the whole list by id, ref or
- * price (counted), one visibility by id or ref, and one default category by id; the index, the rest.
+ * search index keeps of a product. The table serves a ref (its lock), the whole list by id, ref,
+ * price or last update (counted; `updated_since` as a range of the last), one visibility by id or
+ * ref, and one default category by id; the index, the rest.
  */
 import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
@@ -84,6 +85,11 @@ export const productRoutes: readonly TableRoute<Product>[] = [
   },
   { serves: [], orders: ['id', 'id_reverse', 'ref', 'ref_reverse'], read: (_args, order, page) => products.list('all', tableOrder(order), page) },
   { serves: [], orders: ['min_price', 'max_price'], read: (_args, order, page) => products.list('byPrice', { order: 'price', reverse: order === 'max_price' }, page) },
+  {
+    serves: ['updated_since'],
+    orders: ['updated', 'updated_reverse'],
+    read: (args, order, page) => products.list('byUpdate', { ...tableOrder(order), from: args.updated_since as string | undefined }, page),
+  },
   {
     requires: ['visible'],
     serves: [],
