@@ -407,6 +407,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       const skip = page.after ? 0 : page.offset;
       // One more than the page, to know whether a next page exists.
       const wanted = skip + page.limit + 1;
+      const ranged = query.from !== undefined;
       const readItems = async (): Promise<Item[]> => {
         const items: Item[] = [];
         do {
@@ -416,13 +417,9 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
               new QueryCommand({
                 TableName: tableName(),
                 IndexName: order.index,
-                ...(query.from === undefined
-                  ? { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': partition } }
-                  : {
-                      KeyConditionExpression: '#pk = :pk AND #sk >= :from',
-                      ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
-                      ExpressionAttributeValues: { ':pk': partition, ':from': RECORD_SORT_PREFIX + query.from },
-                    }),
+                KeyConditionExpression: ranged ? '#pk = :pk AND #sk >= :from' : '#pk = :pk',
+                ExpressionAttributeNames: { '#pk': partitionKey, ...(ranged && { '#sk': sortKey }) },
+                ExpressionAttributeValues: { ':pk': partition, ...(ranged && { ':from': RECORD_SORT_PREFIX + query.from }) },
                 ScanIndexForward: !query.reverse,
                 Limit: wanted - items.length,
                 ...(from ? { ExclusiveStartKey: from } : {}),
@@ -435,7 +432,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         } while (startKey && items.length < wanted);
         return items;
       };
-      const counted = list.counted && query.from === undefined;
+      const counted = list.counted && !ranged;
       const [items, total] = await Promise.all([readItems(), counted && counter ? readCount(counter) : undefined]);
       const rows = items.map(fromItem);
       const pageRows = rows.slice(skip, skip + page.limit);
