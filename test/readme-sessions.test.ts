@@ -1,9 +1,12 @@
 /**
  * The README's shell sessions, run as written (bash, curl, openssl) against `npm start` on another
- * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then the curl
- * session, the products, the batch writes and the changes sections; then the webhooks section and
- * its receiver, run as written. Each answers what the text says it does, its status shown by the
- * helper as the text states it.
+ * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then, in one
+ * shell and in the README's order, the curl session, customers, products, categories, reference
+ * data, batch writes, lists and changes, then the API keys section (its tool on that npm start's
+ * data dir); then the webhooks section and its receiver, run as written. Each answers what the text
+ * says it does, its status shown by the helper as the text states it. The sections that need AWS
+ * (Events on EventBridge, Deploying) or a Thelia database (Moving from Thelia) are not run here:
+ * test/events-publish.test.ts and test/import*.test.ts run what they describe.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,14 +15,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/local/dynamodb-local.js';
-import { start } from './support/npm-start.js';
+import { start, usersShell } from './support/npm-start.js';
 
 const readme = readFileSync('README.md', 'utf8');
 
-/** The first ```sh (or `language`) block of a section of the README. */
-function shellBlock(heading: string, language = 'sh'): string {
+/** The first ```sh (or `language`) block of a section of the README, or its nth (from 0). */
+function shellBlock(heading: string, language = 'sh', nth = 0): string {
   const section = readme.slice(readme.indexOf(`\n${heading}\n`));
-  return new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)![1]!;
+  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))][nth]![1]!;
 }
 
 /**
@@ -41,22 +44,44 @@ let dataDir = '';
 afterAll(() => dataDir && rm(dataDir, { recursive: true, force: true }));
 
 describe('the README, as written', () => {
-  it('runs the curl session, the products, the batch writes and the changes sections against npm start on another port', async () => {
+  it('runs the sections from the curl session to the changes, then the API keys, in one shell against npm start on another port', async () => {
     const apiKey = 'BEADED0123456789ABCDEF012';
     const secureKey = 'BEADED0123456789ABCDEF0123456789ABCDEF0123456789';
     dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-readme-'));
     const { server, helpers: session } = await startForSession(dataDir, apiKey, secureKey);
-    const script = [session, shellBlock('## Products'), 'echo "--- batch"', shellBlock('## Batch writes'), 'echo "--- changes"', shellBlock('## Changes: who changed what, and a feed to follow')].join(
-      '\n',
-    );
+    const script = [
+      session,
+      shellBlock('## Customers'),
+      shellBlock('## Products'),
+      shellBlock('## Categories'),
+      shellBlock('## Reference data'),
+      'echo "--- batch"',
+      shellBlock('## Batch writes'),
+      'echo "--- lists"',
+      // A reader takes longer than this between two sections: the search index follows writes within 2 s (Lists).
+      'sleep 2',
+      shellBlock('## Lists'),
+      'echo "--- changes"',
+      shellBlock('## Changes: who changed what, and a feed to follow'),
+    ].join('\n');
     const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000 });
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
+    // Every answer the helper shows is a success (the batch's rows answer for themselves, inside its 200).
+    const statuses = run.stderr.split('\n').filter((line) => line.startsWith('→ '));
+    expect(statuses.length).toBeGreaterThan(25);
+    expect(statuses.filter((line) => !/^→ 2\d\d$/.test(line)), run.stdout).toEqual([]);
+    // Customers: the login checked; categories: the chairs listed under their category; the lists: the oak chair by its category, price and title.
+    expect(run.stdout).toContain('"EMAIL":"jeanne@example.com"');
+    const [beforeLists, fromLists] = run.stdout.split('--- lists\n');
+    expect(beforeLists).toMatch(/"REF":"CHAIR-2"[^\n]*"DEFAULT_CATEGORY":2/);
+    expect(fromLists!.split('\n')[0]).toMatch(/^\[\{"ID":\d+,[^\n]*"REF":"CHAIR-2"/);
 
     expect(lines[0]).toBe('OK');
     // No answer of any step is a problem (but the batch's rows the text says are): every request was signed as the text says.
     const [beforeBatch, fromBatch] = run.stdout.split('--- batch\n');
-    const [batchOutput, changesOutput] = fromBatch!.split('--- changes\n');
+    const [batchAndLists, changesOutput] = fromBatch!.split('--- changes\n');
+    const [batchOutput] = batchAndLists!.split('--- lists\n');
     const problems = (text: string) => text.split('\n').filter((line) => line.includes('"status":4') || line.includes('"status":5'));
     expect([...problems(beforeBatch!), ...problems(changesOutput!)]).toEqual([]);
     expect(run.stdout).toContain('"TITLE":"TVA UE"');
@@ -81,8 +106,38 @@ describe('the README, as written', () => {
     expect(since!.slice(-2).map((row) => `${row.RESOURCE}.${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`product.created ${lamp.ENTITY_ID}`, `product.updated ${lamp.ENTITY_ID}`]);
     expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);
 
+    // The API keys section, its tool finding this npm start by its data dir; `OLD_KEY` set as a reader
+    // sets it, from the list: the shop-sync key the section made.
+    const keys = spawnSync(
+      'bash',
+      [
+        '-c',
+        [
+          session,
+          shellBlock('## API keys').replace(
+            /^OLD_KEY=.*$/m,
+            `OLD_KEY=$(npm run -s api-key -- list | node -e 'const keys = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(keys.find((k) => k.label === "shop-sync").apiKey)')`,
+          ),
+          'echo "--- quotas"',
+          shellBlock('## API keys', 'sh', 2),
+          'api GET /api/tax-rules >/dev/null',
+        ].join('\n'),
+      ],
+      // A reader's shell: none of this test's own table, endpoint or secret.
+      { encoding: 'utf8', timeout: 120_000, env: usersShell({ DATA_DIR: dataDir }) },
+    );
+    expect(keys.status, keys.stderr).toBe(0);
+    expect(keys.stdout).toMatch(/"revoked":"[0-9A-F]{25}"/);
+    // The list, as the tool prints it: a JSON array from a line `[` to a line `]`.
+    const keyLines = keys.stdout.split('\n');
+    const listed = JSON.parse(keyLines.slice(keyLines.indexOf('['), keyLines.indexOf(']') + 1).join('\n')) as Array<Record<string, unknown>>;
+    expect(listed.map((key) => key.label)).toEqual(expect.arrayContaining(['shop-sync', 'admin']));
+    expect(JSON.stringify(listed)).not.toContain('secureKey');
+    // The quota set on this session's key shows on its next answer.
+    expect(keys.stdout.split('--- quotas\n')[1], keys.stderr).toContain(`"apiKey":"${apiKey}","quota":{"requests":300,"seconds":60}`);
+
     server.child.kill('SIGTERM');
-  }, 180_000);
+  }, 240_000);
 
   it('runs the Webhooks section and its receiver as written: a change npm start sees reaches the receiver, verified', async () => {
     const apiKey = 'BEADED0123456789ABCDEF013';
