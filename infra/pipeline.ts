@@ -77,17 +77,32 @@ export function storePipeline(app: App, context: PipelineContext): { stack: Stac
     }),
   });
   // Beta makes its own smoke key (kept in a secret of its own), so the check works from its first deploy, on a fresh table.
-  const beta = new StoreApiStage(app, 'Beta', { env: { account: context.betaAccount, region: context.region }, disposable: true, smokeKey: true });
+  // In an account of its own, it lets the pipeline's account read that key (its step runs there).
+  const beta = new StoreApiStage(app, 'Beta', {
+    env: { account: context.betaAccount, region: context.region },
+    disposable: true,
+    smokeKey: true,
+    ...(context.betaAccount !== context.account ? { smokeKeyReaders: [context.account] } : {}),
+  });
   pipeline.addStage(beta, {
     post: [
       new CodeBuildStep('Smoke', {
         envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput, STORE_SMOKE_KEY_SECRET: beta.store.smokeKeySecretOutput! },
-        // The secret CloudFormation named after its logical id (SmokeKey…), in Beta's account.
+        // The secret CloudFormation named after its logical id (SmokeKey…), in Beta's account (and, there, its key, through Secrets Manager).
         rolePolicyStatements: [
           new PolicyStatement({
             actions: ['secretsmanager:GetSecretValue'],
             resources: [Stack.of(beta.store.dataStack).formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: 'SmokeKey*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
           }),
+          ...(context.betaAccount !== context.account
+            ? [
+                new PolicyStatement({
+                  actions: ['kms:Decrypt'],
+                  resources: [Stack.of(beta.store.dataStack).formatArn({ service: 'kms', resource: 'key', resourceName: '*' })],
+                  conditions: { StringEquals: { 'kms:ViaService': `secretsmanager.${context.region}.amazonaws.com` } },
+                }),
+              ]
+            : []),
         ],
         commands: [NODE_24, 'npm ci', 'npm run smoke -- --url "$STORE_API_URL" --key-secret "$STORE_SMOKE_KEY_SECRET"'],
       }),

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { pipelineContext, storePipeline } from '../infra/pipeline.js';
 
@@ -116,5 +116,30 @@ describe('the example pipeline', () => {
         ).findResources('AWS::KMS::Key'),
       ),
     ).toEqual([]);
+  });
+
+  it("lets the smoke step read Beta's smoke key when Beta is in an account of its own: the secret sealed by a key of Beta's that the pipeline's account may use through Secrets Manager", () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const { stack, beta } = storePipeline(
+      app,
+      pipelineContext((key) => ({ betaAccount: '444444444444' })[key as string]),
+    );
+    const data = Template.fromStack(beta.store.dataStack);
+    const [[smokeId, smoke]] = Object.entries(data.findResources('AWS::SecretsManager::Secret')).filter(([id]) => id.startsWith('SmokeKey')) as [[string, any]];
+    const [keyId] = Object.keys(data.findResources('AWS::KMS::Key')).filter((id) => id.startsWith('SmokeKeyKey'));
+    expect(smoke.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    const pipelineAccount = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::111111111111:root']] };
+    data.hasResourceProperties('AWS::SecretsManager::ResourcePolicy', {
+      SecretId: { Ref: smokeId },
+      ResourcePolicy: { Statement: [Match.objectLike({ Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], Principal: { AWS: pipelineAccount } })] },
+    });
+    const keyPolicy = JSON.stringify(data.findResources('AWS::KMS::Key')[keyId!]!.Properties.KeyPolicy);
+    expect(keyPolicy).toContain(':iam::111111111111:root');
+    expect(keyPolicy).toContain('secretsmanager.eu-west-1.amazonaws.com');
+    // The step, in the pipeline's account, may decrypt in Beta's account through Secrets Manager only.
+    const decrypts = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+      .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: any) => statement.Action === 'kms:Decrypt' && JSON.stringify(statement.Resource).includes(':444444444444:key/*'));
+    expect(decrypts).toEqual([expect.objectContaining({ Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.eu-west-1.amazonaws.com' } } })]);
   });
 });

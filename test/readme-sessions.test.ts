@@ -70,7 +70,10 @@ describe('the README, as written', () => {
     // Every answer the helper shows is a success (the batch's rows answer for themselves, inside its 200).
     const statuses = run.stderr.split('\n').filter((line) => line.startsWith('→ '));
     expect(statuses.length).toBeGreaterThan(25);
-    expect(statuses.filter((line) => !/^→ 2\d\d$/.test(line)), run.stdout).toEqual([]);
+    expect(
+      statuses.filter((line) => !/^→ 2\d\d$/.test(line)),
+      run.stdout,
+    ).toEqual([]);
     // Customers: the login checked; categories: the chairs listed under their category; the lists: the oak chair by its category, price and title.
     expect(run.stdout).toContain('"EMAIL":"jeanne@example.com"');
     const [beforeLists, fromLists] = run.stdout.split('--- lists\n');
