@@ -32,7 +32,7 @@ import { MIGRATIONS } from '../lib/migrations/steps.js';
 import { PENDING_INSERTS, PLACED_INSERTS } from '../lib/changes/placer.js';
 import { registry } from '../lib/resources.js';
 import { FEED_PARTITIONS, routes, type RouteDefinition } from '../lib/routes.js';
-import type { FunctionArchitecture } from './context.js';
+import type { FunctionArchitecture } from './constructs/function-facts.js';
 import { constructId } from './function-ids.js';
 import { PRE_TRAFFIC_HOOK, preTrafficAssets } from './function-assets.js';
 import { STAGE_KEY_SECRET } from '../lib/deploy/stage-keys.js';

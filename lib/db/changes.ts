@@ -16,7 +16,7 @@
  * marker is an item of its own in one of eight partitions picked by the record (so one record's
  * markers sort by version, and no partition takes more than an eighth of the store's writes).
  */
-import { currentScope, withinScope } from './scope.js';
+import { currentScope, withinScope, type Actor } from './scope.js';
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -65,11 +65,6 @@ export interface FieldChange {
 }
 
 /** Who made a change: the API key and the request (the request log's id), or a tool. */
-export interface Actor {
-  apiKey: string;
-  requestId: string;
-}
-
 export interface Change {
   /** Where the change item is: what a job that delivers it later reads it by. */
   key: Key;

@@ -5,7 +5,9 @@ import { request, tableName } from './client.js';
 import { WriteConflict } from './errors.js';
 import type { Key } from './keys.js';
 
-export type Item = Record<string, unknown>;
+import type { Item } from './step.js';
+
+export type { Item };
 
 /** One item, read consistently: a write just made is always seen. */
 export async function readItem(key: Key): Promise<Item | undefined> {

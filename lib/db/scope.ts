@@ -7,9 +7,22 @@
  * what they do not set.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Actor } from './changes.js';
-import type { OutcomeRecorder, WriteStep } from './transactions.js';
-import type { DatabaseUsage } from './usage.js';
+import type { OutcomeRecorder, WriteStep } from './step.js';
+
+/** Who a change is by: the API key and the request (a tool names itself). */
+export interface Actor {
+  apiKey: string;
+  requestId: string;
+}
+
+/** What one piece of work (a request) asks of DynamoDB, counted by client.ts `request()` (usage.ts). */
+export interface DatabaseUsage {
+  requests: number;
+  /** Capacity units consumed, read and write. */
+  capacity: number;
+  /** Calls that failed for throttling, after the SDK's retries. */
+  throttled: number;
+}
 
 export interface WorkScope {
   readonly deadline?: AbortSignal;

@@ -3,26 +3,18 @@
  * record is gone, a value is taken...), so that a cancelled transaction explains itself without a
  * read before the write.
  */
-import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
 import { currentScope, withinScope } from './scope.js';
 import { currentUsage } from './usage.js';
-import type { Item } from './items.js';
+import type { Item, OnConditionFailed, OutcomeRecorder, TransactItem, WriteStep } from './step.js';
 import type { Key } from './keys.js';
 import { fullJitter, retrying } from './retry.js';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** What to throw when a step's condition fails, given the item as it was (when it existed). */
-export type OnConditionFailed = (current: Item | undefined) => Error;
-
-export interface WriteStep {
-  item: TransactItem;
-  onConditionFailed?: OnConditionFailed | undefined;
-}
+export type { OnConditionFailed, OutcomeRecorder, WriteStep } from './step.js';
 
 /** A condition expression with its placeholders. */
 export interface Condition {
@@ -169,9 +161,6 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
   if (Delete) return { Delete: { ...Delete, ...old } };
   return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
-
-/** Makes the step that records a write's outcome (idempotency-store.ts), for the work it runs in. */
-export type OutcomeRecorder = (outcome: unknown) => WriteStep;
 
 /**
  * Runs `work` so that a write in it that names its outcome (`writeAtomically(steps, { outcome })`)

@@ -1,13 +1,7 @@
 /** What one piece of work (a request) asks of DynamoDB, counted by client.ts `request()`; no SDK here. */
-import { currentScope, withinScope } from './scope.js';
+import { currentScope, withinScope, type DatabaseUsage } from './scope.js';
 
-export interface DatabaseUsage {
-  requests: number;
-  /** Capacity units consumed, read and write. */
-  capacity: number;
-  /** Calls that failed for throttling, after the SDK's retries. */
-  throttled: number;
-}
+export type { DatabaseUsage };
 
 /** Runs `work`, adding what its DynamoDB calls ask to `usage`. */
 export const countingUsage = <T>(usage: DatabaseUsage, work: () => Promise<T>): Promise<T> => withinScope({ usage }, work);
