@@ -52,11 +52,11 @@ describe('secrets in the table', () => {
     expect((await get('/api/tax-rules/1', { as: before })).status).toBe(200);
     expect(await itemsHolding([clearKey])).not.toEqual([]);
 
-    const { secretsSealed } = await migrate();
+    const secretsSealed = (await migrate()).counts['secrets sealed'];
     expect(secretsSealed).toBeGreaterThanOrEqual(1);
     expect(await itemsHolding([clearKey])).toEqual([]);
     expect((await get('/api/tax-rules/1', { as: before })).status).toBe(200);
-    expect((await migrate()).secretsSealed).toBe(0);
+    expect((await migrate()).counts['secrets sealed']).toBeUndefined();
   });
 });
 

@@ -11,13 +11,10 @@ import { connectToTable } from './connect.js';
 let local: Awaited<ReturnType<typeof connectToTable>>;
 try {
   local = await connectToTable();
-  const { ran, locksMoved, summariesWritten, countsSharded, jobsRelaned, secretsSealed, productsCategorized, recordsReindexed, uncategorized, conflicts } = await runMigrations({
-    all: process.argv.includes('--all'),
-  });
+  const { ran, counts, uncategorized, conflicts } = await runMigrations({ all: process.argv.includes('--all') });
   console.log(`migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
-  console.log(
-    `locks moved to the current form: ${locksMoved}; tax-rule summaries written: ${summariesWritten}; counts moved onto shards: ${countsSharded}; webhook jobs moved into their lanes: ${jobsRelaned}; secrets sealed: ${secretsSealed}; products indexed by category: ${productsCategorized}; records whose list keys were written again: ${recordsReindexed}`,
-  );
+  const done = Object.entries(counts).map(([what, count]) => `${what}: ${count}`);
+  console.log(done.length ? done.join('; ') : 'no record needed a change');
   // Kept as they were: an earlier release took any id; the next update that sends one checks it.
   for (const product of uncategorized) console.log(`names no category (kept): ${product}`);
   for (const conflict of conflicts) console.log(`left as it was (rename one of the two): ${conflict}`);

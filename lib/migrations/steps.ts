@@ -43,24 +43,23 @@ import type { Versioned } from '../db/entity.js';
 import type { Key } from '../db/keys.js';
 import { isSealed, seal } from '../sealed-secrets.js';
 
+/**
+ * What a run did, as data: named counts, each added to by the step that does it (a new step names
+ * its own, and the tool prints whatever it finds), and the records it left as they were.
+ */
 export interface Migration {
-  locksMoved: number;
-  summariesWritten: number;
-  /** Counts moved onto shards: kinds' record counts and rules' product counts. */
-  countsSharded: number;
-  /** Webhook jobs moved into their subscription's lane. */
-  jobsRelaned: number;
-  /** API keys' secure keys and webhook secrets sealed. */
-  secretsSealed: number;
-  /** Products given the index of their default category, or counted among its references. */
-  productsCategorized: number;
-  /** Records whose index keys were written again in their current form (texts folded, GSI6). */
-  recordsReindexed: number;
+  /** By what was done: `{ 'locks moved to the current form': 3 }`. */
+  counts: Record<string, number>;
   /** Products whose default category names no category: `product 12: default category 7`. They keep it. */
   uncategorized: string[];
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
   conflicts: string[];
 }
+
+/** Adds one to what the run did. */
+const tally = (migration: Migration, done: string): void => {
+  migration.counts[done] = (migration.counts[done] ?? 0) + 1;
+};
 
 type Relockable<R> = { name: string; readAll(): Promise<R[]>; relock(record: R): Promise<WriteStep[]> };
 
@@ -70,7 +69,7 @@ async function relockEvery<R extends { id: number }>(entity: Relockable<R>, migr
     if (!steps.length) continue;
     try {
       await writeAtomically(steps);
-      migration.locksMoved++;
+      tally(migration, 'locks moved to the current form');
     } catch (error) {
       if (!(error instanceof Conflict)) throw error;
       migration.conflicts.push(`${entity.name} ${record.id}: ${error.message}`);
@@ -83,7 +82,7 @@ async function summarizeTaxRules(migration: Migration): Promise<void> {
   for (const rule of await taxRules.readAll()) {
     if (summarized.has(rule.id)) continue;
     await writeAtomically(taxRules.summarize(rule));
-    migration.summariesWritten++;
+    tally(migration, 'tax-rule summaries written');
   }
 }
 
@@ -93,7 +92,7 @@ async function moveCount(migration: Migration, makeSteps: () => Promise<WriteSte
     const steps = await makeSteps();
     if (!steps.length) return;
     await writeAtomically(steps);
-    migration.countsSharded++;
+    tally(migration, 'counts moved onto shards');
   });
 }
 
@@ -129,7 +128,7 @@ async function sealInPlace(key: Key, attribute: string, clear: string, context: 
   );
   try {
     await writeAtomically([step]);
-    migration.secretsSealed++;
+    tally(migration, 'secrets sealed');
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
   }
@@ -155,7 +154,7 @@ async function relaneJobs(migration: Migration): Promise<void> {
     for (const { pk, sk, dueAt, webhookId, changeId, changeKey, attempt, firstAttemptAt } of await deliveryJobs.due(lane, Number.MAX_SAFE_INTEGER, 10_000)) {
       const attributes = { webhookId, changeId, changeKey, attempt, ...(firstAttemptAt === undefined ? {} : { firstAttemptAt }) };
       await writeAtomically([deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, retryLane(Number(webhookId)), Number(dueAt), attributes)]);
-      migration.jobsRelaned++;
+      tally(migration, 'webhook jobs moved into their lanes');
     }
   }
 }
@@ -195,7 +194,7 @@ async function categorizeProducts(migration: Migration): Promise<void> {
       const steps = [products.reindex(product, exists ? { categoryCounted: true } : {}), ...(exists ? [countReferenceStep(product.defaultCategory, product.id, 1, raced)] : [])];
       try {
         await writeAtomically(steps);
-        migration.productsCategorized++;
+        tally(migration, 'products indexed by category');
       } catch (error) {
         if (!(error instanceof WriteConflict)) throw error;
       }
@@ -216,7 +215,7 @@ async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerat
     for (const record of page) {
       try {
         await writeAtomically([entity.reindex(record)]);
-        migration.recordsReindexed++;
+        tally(migration, 'records whose list keys were written again');
       } catch (error) {
         if (!(error instanceof WriteConflict)) throw error;
       }
@@ -230,17 +229,7 @@ export interface MigrationStep {
   up(migration: Migration): Promise<void>;
 }
 
-export const emptyMigration = (): Migration => ({
-  locksMoved: 0,
-  summariesWritten: 0,
-  countsSharded: 0,
-  jobsRelaned: 0,
-  secretsSealed: 0,
-  productsCategorized: 0,
-  recordsReindexed: 0,
-  uncategorized: [],
-  conflicts: [],
-});
+export const emptyMigration = (): Migration => ({ counts: {}, uncategorized: [], conflicts: [] });
 
 /** Every migration, in the order it runs. */
 export const MIGRATIONS: readonly MigrationStep[] = [
