@@ -15,5 +15,8 @@ export const rowText = () => v.string();
 export const rowVersion = () => v.pipe(v.number(), v.integer(), v.minValue(1));
 export const rowLocale = () => v.pipe(v.string(), v.regex(/^[a-z]{2}_[A-Z]{2}$/));
 
+/** A catalog record's localized part (lib/catalog-texts.ts `catalogTextsRow`): its locale, whether it is translated there, its texts. */
+export const catalogTextsRowEntries = () => ({ LOCALE: rowLocale(), IS_TRANSLATED: rowBit(), TITLE: rowText(), CHAPO: rowText(), DESCRIPTION: rowText(), POSTSCRIPTUM: rowText() });
+
 /** LOOP_COUNT (1-based position in the answer) and LOOP_TOTAL (rows in the answer) end every row. */
 export const loopEntries = () => ({ LOOP_COUNT: v.pipe(v.number(), v.integer(), v.minValue(1)), LOOP_TOTAL: v.pipe(v.number(), v.integer(), v.minValue(1)) });

@@ -55,7 +55,9 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
  * records, the feed it may place) weigh about 3 KiB in every route that writes or reads the feed.
  * A list that searches (CONTRACT §5.2) carries its loop arguments, the planner and the OpenSearch
  * engine with its SigV4 (lib/opensearch/): 12 KiB more. The OpenAPI route carries the document itself, and a reference route its kind's rows
- * (lib/reference/data/rows/), each once, minified, and nothing else of the data.
+ * (lib/reference/data/rows/), each once, minified, and nothing else of the data. The protected
+ * routes' bound went from 423 to 424 KiB with the lists' seventh index and its ranges, and the
+ * catalog texts written once (products/create, the largest, then weighed 423.1 KiB).
  */
 function budgetKiB(route: RouteDefinition): number {
   const kib = (bytes: number) => Math.ceil(bytes / 1024);
@@ -66,7 +68,7 @@ function budgetKiB(route: RouteDefinition): number {
   if (route.permission.resource === 'webhook') return 433;
   if (route.permission.resource === 'reference') return 423 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
   if (route.deployment.searches) return 435;
-  return 423;
+  return 424;
 }
 
 describe('the synthesized functions', () => {

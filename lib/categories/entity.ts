@@ -7,15 +7,15 @@
  * exists without any two references' writes sharing an item.
  */
 import * as v from 'valibot';
+import { CATALOG_TEXTS, StoredCatalogTexts, type CatalogText } from '../catalog-texts.js';
 import { localizedFields } from '../db/changes.js';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId } from '../db/keys.js';
 import { bit } from '../row.js';
 
-export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
-export type CategoryText = (typeof TEXT_FIELDS)[number];
-
-const Texts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
+/** Its texts in each locale: a catalog record's. */
+export const TEXT_FIELDS = CATALOG_TEXTS;
+export type CategoryText = CatalogText;
 
 export const CategoryRecord = v.object({
   id: v.number(),
@@ -24,7 +24,7 @@ export const CategoryRecord = v.object({
   visible: v.boolean(),
   /** Its place among its siblings: a new category comes after the last. */
   position: v.number(),
-  i18n: v.record(v.string(), Texts),
+  i18n: v.record(v.string(), StoredCatalogTexts),
   ...versionedEntries,
 });
 

@@ -5,14 +5,15 @@
  * transaction as the move, against every ancestor it read. A category that anything refers to
  * cannot be deleted (409), without a scan: its references are counted beside it.
  */
+import { sentTexts } from '../catalog-texts.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { readShards, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
 import { check, holds, raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
-import { localeOf, mergeTexts, type Texts } from '../i18n.js';
+import { localeOf, mergeTexts } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { categories, TEXT_FIELDS, type Category, type CategoryText } from './entity.js';
+import { categories, type Category } from './entity.js';
 import { countReferenceStep, referencesCreateSteps, referencesTo } from './references.js';
 import { categoryRow } from './row.js';
 import type { CategoryCreateInput, CategoryUpdateInput } from './schema.js';
@@ -28,8 +29,6 @@ async function readCategory(id: number): Promise<Category> {
   if (!category) throw missing();
   return category;
 }
-
-const textsOf = (input: Partial<Record<CategoryText, string | undefined>>): Texts<CategoryText> => Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
 /** After the last of the parent's children, as Thelia places a new category (one Query). */
 async function nextPosition(parent: number): Promise<number> {
@@ -65,7 +64,7 @@ export const newCategory = (fields: Omit<Category, 'version'>): Category => ({ .
 export async function createCategory(input: CategoryCreateInput, lang: Lang | undefined): Promise<Row> {
   const [id, position] = await Promise.all([categories.allocateId(), nextPosition(input.parent)]);
   const now = new Date().toISOString();
-  const category = newCategory({ id, parent: input.parent, visible: input.visible, position, i18n: { [input.locale]: textsOf(input) }, createdAt: now, updatedAt: now });
+  const category = newCategory({ id, parent: input.parent, visible: input.visible, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
   const row = categoryRow(category, localeOf(lang, input.locale));
   await retryOnConflict(() =>
     writeAtomically([...categories.create(category), ...referencesCreateSteps(id), ...(input.parent ? [countReferenceStep(input.parent, id, 1, unknownParent)] : [])], { outcome: row }),
@@ -84,7 +83,7 @@ export async function updateCategory(input: CategoryUpdateInput, lang: Lang | un
           ...(current.parent !== 0 ? [countReferenceStep(current.parent, current.id, -1, raced)] : []),
         ]
       : [];
-    const texts = textsOf(input);
+    const texts = sentTexts(input);
     const next: Category = {
       ...current,
       parent,

@@ -1,15 +1,10 @@
 /** A category's loop row, as the OpenAPI document describes it (keys in row.ts's order). */
 import * as v from 'valibot';
-import { loopEntries, rowBit, rowCount, rowDate, rowId, rowLocale, rowText, rowVersion } from '../row-schema.js';
+import { catalogTextsRowEntries, loopEntries, rowBit, rowCount, rowDate, rowId, rowVersion } from '../row-schema.js';
 
 export const CategoryRow = v.strictObject({
   ID: rowId(),
-  LOCALE: rowLocale(),
-  IS_TRANSLATED: rowBit(),
-  TITLE: rowText(),
-  CHAPO: rowText(),
-  DESCRIPTION: rowText(),
-  POSTSCRIPTUM: rowText(),
+  ...catalogTextsRowEntries(),
   PARENT: rowCount(),
   VISIBLE: rowBit(),
   POSITION: rowCount(),

@@ -1,18 +1,11 @@
 /** Inputs of the category routes (CONTRACT §6: Thelia 2.1–2.4's category forms). */
 import * as v from 'valibot';
+import { CatalogTextsInput, TEXTS_NEED_THEIR_LOCALE } from '../catalog-texts-input.js';
 import { langQuery, locale } from '../i18n.js';
-import { flag, integer, longText, requiredText } from '../validation.js';
-import { TEXT_FIELDS } from './entity.js';
-
-export const MAX_LONG_TEXT = 10_000;
+import { flag, integer } from '../validation.js';
 
 /** A locale's texts. */
-export const CategoryTexts = v.object({
-  title: requiredText(),
-  chapo: v.optional(longText(MAX_LONG_TEXT)),
-  description: v.optional(longText(MAX_LONG_TEXT)),
-  postscriptum: v.optional(longText(MAX_LONG_TEXT)),
-});
+export const CategoryTexts = CatalogTextsInput;
 
 const CategoryGeneral = v.object({
   /** An existing category's id; 0 (the default) for the root. */
@@ -32,14 +25,7 @@ export const CategoryUpdate = v.pipe(
     ...v.partial(CategoryTexts).entries,
   }),
   v.check((body) => Object.keys(body).some((field) => field !== 'id' && field !== 'locale'), 'has nothing to update: send id and at least one field to change'),
-  v.forward(
-    v.partialCheck(
-      [['locale'], ...TEXT_FIELDS.map((field) => [field] as const)],
-      (body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined),
-      'is required when a text field is sent',
-    ),
-    ['locale'],
-  ),
+  v.forward(v.partialCheck(TEXTS_NEED_THEIR_LOCALE.paths, TEXTS_NEED_THEIR_LOCALE.holds, TEXTS_NEED_THEIR_LOCALE.message), ['locale']),
 );
 
 /** `manual` is by position, as Thelia's category loop orders by default. */

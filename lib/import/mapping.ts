@@ -13,7 +13,8 @@ import { newCustomer } from '../customers/operations.js';
 import { isBcrypt } from '../customers/password.js';
 import { CustomerFields, zipcodeFits, zipcodeMismatch } from '../customers/schema.js';
 import { TEXT_FIELDS, type Product } from '../products/entity.js';
-import { newProduct, textsOf } from '../products/operations.js';
+import { newProduct } from '../products/operations.js';
+import { sentTexts } from '../catalog-texts.js';
 import { ProductGeneral, ProductTexts } from '../products/schema.js';
 import { currencyIds, defaultLang, langByLocale } from '../reference/index.js';
 import type { TaxRule } from '../tax-rules/entity.js';
@@ -223,7 +224,7 @@ function localizedTexts(
     }
     const parsed = v.safeParse(schema, texts);
     if (parsed.success) {
-      i18n[row.locale] = textsOf(parsed.output);
+      i18n[row.locale] = sentTexts(parsed.output);
       normalized.push(...changedTexts({ ...place, locale: row.locale }, texts, parsed.output, TEXT_FIELDS));
     } else problems.push(...problemsOf(parsed.issues, ([field]) => `${place.table}[${row.locale}].${String(field)}`));
   }

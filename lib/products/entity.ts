@@ -5,6 +5,7 @@
  * of a default category by id.
  */
 import * as v from 'valibot';
+import { CATALOG_TEXTS, StoredCatalogTexts, type CatalogText } from '../catalog-texts.js';
 import { localizedFields } from '../db/changes.js';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { bit } from '../row.js';
@@ -13,10 +14,9 @@ import { identityOf } from '../identity.js';
 import { decimalValue, fold } from '../db/lists/query.js';
 import { parseMicros } from '../money.js';
 
-export const TEXT_FIELDS = ['title', 'chapo', 'description', 'postscriptum'] as const;
-export type ProductText = (typeof TEXT_FIELDS)[number];
-
-const Texts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
+/** Its texts in each locale: a catalog record's. */
+export const TEXT_FIELDS = CATALOG_TEXTS;
+export type ProductText = CatalogText;
 
 export const ProductRecord = v.object({
   id: v.number(),
@@ -34,7 +34,7 @@ export const ProductRecord = v.object({
    * it then names for sure; absent on products stored before categories could be checked.
    */
   categoryCounted: v.optional(v.boolean()),
-  i18n: v.record(v.string(), Texts),
+  i18n: v.record(v.string(), StoredCatalogTexts),
   ...versionedEntries,
 });
 

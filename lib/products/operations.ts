@@ -5,17 +5,18 @@
  * products. Its default category, when it names one, is counted among the category's references the
  * same way.
  */
+import { sentTexts } from '../catalog-texts.js';
 import { countReferenceStep } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
 import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
 import { invalidField } from '../errors.js';
-import { localeOf, mergeTexts, type Texts } from '../i18n.js';
+import { localeOf, mergeTexts } from '../i18n.js';
 import { formatMicros } from '../money.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
-import { products, TEXT_FIELDS, type Product, type ProductText } from './entity.js';
+import { products, type Product } from './entity.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
@@ -56,9 +57,6 @@ function categorySteps(productId: number, from: Pick<Product, 'defaultCategory' 
   if (from?.categoryCounted && from.defaultCategory === category) return [];
   return [...(category !== 0 ? [countReferenceStep(category, productId, 1, unknownCategory)] : []), ...(from?.categoryCounted ? [countReferenceStep(from.defaultCategory, productId, -1, raced)] : [])];
 }
-
-/** The text fields sent, as one locale's texts. */
-export const textsOf = (input: Partial<Record<ProductText, string | undefined>>): Texts<ProductText> => Object.fromEntries(TEXT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
 /** The steps that move a stored product's category reference to where `next` has it (the import's updates). */
 export const categoryMoveSteps = (stored: Product, next: Product): WriteStep[] =>
@@ -109,7 +107,7 @@ export async function createProduct(input: ProductCreateInput, lang: Lang | unde
   if (!rule) throw unknownTaxRule();
   const id = await products.allocateId();
   const now = new Date().toISOString();
-  const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: textsOf(input) }, createdAt: now, updatedAt: now });
+  const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
   const row = productRow(product, localeOf(lang, input.locale), rule);
   await retryOnConflict(() => writeAtomically([...products.create(product), countInto(ruleId, id), ...categorySteps(id, undefined, product.defaultCategory)], { outcome: row }));
   return row;
@@ -129,7 +127,7 @@ export async function updateProduct(id: number, input: ProductUpdateInput, expec
     }
     // A default category sent is checked, even unchanged, unless the product is counted in it already.
     const categoryMove = input.default_category === undefined ? [] : categorySteps(id, current, input.default_category);
-    const texts = textsOf(input);
+    const texts = sentTexts(input);
     const next: Product = {
       ...current,
       ref: input.ref ?? current.ref,

@@ -1,16 +1,11 @@
 /** A product's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
 import * as v from 'valibot';
-import { loopEntries, rowBit, rowCount, rowDate, rowDecimal, rowId, rowLocale, rowText, rowVersion } from '../row-schema.js';
+import { catalogTextsRowEntries, loopEntries, rowBit, rowCount, rowDate, rowDecimal, rowId, rowText, rowVersion } from '../row-schema.js';
 
 export const ProductRow = v.strictObject({
   ID: rowId(),
   REF: rowText(),
-  LOCALE: rowLocale(),
-  IS_TRANSLATED: rowBit(),
-  TITLE: rowText(),
-  CHAPO: rowText(),
-  DESCRIPTION: rowText(),
-  POSTSCRIPTUM: rowText(),
+  ...catalogTextsRowEntries(),
   PRICE: rowDecimal(),
   CURRENCY: rowId(),
   TAXED_PRICE: rowDecimal(),

@@ -1,10 +1,10 @@
 /** A product's loop row (CONTRACT §4), with its price taxed for the shop's country. */
-import { translate } from '../i18n.js';
+import { catalogTextsRow } from '../catalog-texts.js';
 import { applyPercents, formatMicros, parseMicros } from '../money.js';
 import { defaultCountryId, taxes } from '../reference/index.js';
 import { bit, type Row } from '../row.js';
 import type { TaxRule } from '../tax-rules/index.js';
-import { TEXT_FIELDS, type Product } from './entity.js';
+import type { Product } from './entity.js';
 
 /** The price with the rule's taxes for the shop's country, in order and compounding. */
 export function taxedPrice(price: string, rule: TaxRule | undefined): string {
@@ -19,16 +19,10 @@ export function taxedPrice(price: string, rule: TaxRule | undefined): string {
 }
 
 export function productRow(p: Product, locale: string, rule: TaxRule | undefined): Row {
-  const { translated, texts } = translate(p.i18n, locale, TEXT_FIELDS);
   return {
     ID: p.id,
     REF: p.ref,
-    LOCALE: locale,
-    IS_TRANSLATED: bit(translated),
-    TITLE: texts.title,
-    CHAPO: texts.chapo,
-    DESCRIPTION: texts.description,
-    POSTSCRIPTUM: texts.postscriptum,
+    ...catalogTextsRow(p.i18n, locale),
     PRICE: p.price,
     CURRENCY: p.currency,
     TAXED_PRICE: taxedPrice(p.price, rule),

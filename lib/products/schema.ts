@@ -1,11 +1,9 @@
 /** Inputs of the product routes (seed §2.2, CONTRACT §6). */
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
+import { CatalogTextsInput, TEXTS_NEED_THEIR_LOCALE } from '../catalog-texts-input.js';
 import { langQuery, locale } from '../i18n.js';
-import { decimal, flag, identifier, integer, knownId, longText, requiredText } from '../validation.js';
-import { TEXT_FIELDS } from './entity.js';
-
-export const MAX_LONG_TEXT = 10_000;
+import { decimal, flag, identifier, integer, knownId } from '../validation.js';
 /** Prices and weights up to 999 999 999 999.999999, in millionths. */
 export const MAX_DECIMAL = 10n ** 18n - 1n;
 
@@ -22,26 +20,14 @@ export const ProductGeneral = v.object({
 });
 
 /** A locale's texts. */
-export const ProductTexts = v.object({
-  title: requiredText(),
-  chapo: v.optional(longText(MAX_LONG_TEXT)),
-  description: v.optional(longText(MAX_LONG_TEXT)),
-  postscriptum: v.optional(longText(MAX_LONG_TEXT)),
-});
+export const ProductTexts = CatalogTextsInput;
 
 export const ProductCreate = v.strictObject({ ...ProductGeneral.entries, locale: locale(), ...ProductTexts.entries });
 
 export const ProductUpdate = v.pipe(
   v.strictObject({ ...v.partial(ProductGeneral).entries, locale: v.optional(locale()), ...v.partial(ProductTexts).entries }),
   v.check((body) => Object.keys(body).some((field) => field !== 'locale'), 'has nothing to update: send at least one field to change'),
-  v.forward(
-    v.partialCheck(
-      [['locale'], ...TEXT_FIELDS.map((field) => [field] as const)],
-      (body) => body.locale !== undefined || TEXT_FIELDS.every((field) => body[field] === undefined),
-      'is required when a text field is sent',
-    ),
-    ['locale'],
-  ),
+  v.forward(v.partialCheck(TEXTS_NEED_THEIR_LOCALE.paths, TEXTS_NEED_THEIR_LOCALE.holds, TEXTS_NEED_THEIR_LOCALE.message), ['locale']),
 );
 
 export const ProductQuery = langQuery();

@@ -16,6 +16,8 @@ type Layer = 'function' | 'http' | 'resource' | 'db' | 'leaf' | 'tooling' | 'dat
 
 const LEAVES = [
   'lib/identity.ts',
+  'lib/catalog-texts.ts',
+  'lib/catalog-texts-input.ts',
   'lib/money.ts',
   'lib/validation.ts',
   'lib/i18n.ts',

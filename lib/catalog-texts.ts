@@ -1,0 +1,25 @@
+/**
+ * The texts a catalog record (a product, a category) has in each of its locales, as Thelia names
+ * them: title, chapo, description, postscriptum. Written once for both: how they are stored and shown
+ * in a row (CONTRACT §4); how they are sent and checked, in catalog-texts-input.ts, which only the
+ * routes that take them bundle.
+ */
+import * as v from 'valibot';
+import { translate, type I18n, type Texts } from './i18n.js';
+import { bit } from './row.js';
+
+export const CATALOG_TEXTS = ['title', 'chapo', 'description', 'postscriptum'] as const;
+export type CatalogText = (typeof CATALOG_TEXTS)[number];
+
+/** A locale's texts as stored. */
+export const StoredCatalogTexts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
+
+/** The texts an input sends, and only those. */
+export const sentTexts = (input: Partial<Record<CatalogText, string | undefined>>): Texts<CatalogText> =>
+  Object.fromEntries(CATALOG_TEXTS.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]));
+
+/** A row's localized part, in the contract's order: LOCALE, IS_TRANSLATED, then the texts in `locale` (else the default language's). */
+export function catalogTextsRow(i18n: I18n<CatalogText>, locale: string) {
+  const { translated, texts } = translate(i18n, locale, CATALOG_TEXTS);
+  return { LOCALE: locale, IS_TRANSLATED: bit(translated), TITLE: texts.title, CHAPO: texts.chapo, DESCRIPTION: texts.description, POSTSCRIPTUM: texts.postscriptum };
+}
