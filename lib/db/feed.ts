@@ -275,7 +275,7 @@ export async function changesDated(from: number, to: number): Promise<Change[]> 
   const tail = await placedTail();
   const dateOfItem = async (n: number): Promise<number> => {
     const item = await readItem(feedKey(n));
-    const [first] = (item?.entries as Entry[] | undefined) ?? [];
+    const [first] = item ? StoredFeedItem.parse(item).entries : [];
     if (!item || expired(item, Date.now()) || !first) return -Infinity; // gone with the retention: before any date asked for
     const change = await readItem(entryKey(first));
     return change ? Date.parse(String(change.date)) : -Infinity;

@@ -11,8 +11,10 @@
  * With `bounded` (one shard), the count can refuse to grow past a maximum in the write's own
  * condition: for small sets (1 000 tax rules, 50 webhooks), where one item is no hot spot.
  */
+import * as v from 'valibot';
 import { queryAll } from './items.js';
 import type { Key } from './keys.js';
+import { defineStored } from './stored.js';
 import { ABSENT, remove, put, update, type OnConditionFailed, type WriteStep } from './transactions.js';
 
 export interface ShardedCount {
@@ -23,6 +25,8 @@ export interface ShardedCount {
 
 const SHARD_PREFIX = 'S#';
 const VALUE = 'n';
+/** A shard: its part of the count. */
+const StoredShard = defineStored('count shard', { sk: v.string(), [VALUE]: v.optional(v.number(), 0) });
 
 export const shardedCount = (partition: string, shards: number): ShardedCount => ({ partition, shards });
 
@@ -70,7 +74,7 @@ export async function readShards(count: ShardedCount): Promise<ShardValues | und
     ExpressionAttributeValues: { ':pk': count.partition, ':prefix': SHARD_PREFIX },
     ConsistentRead: true,
   });
-  return shards.length ? new Map(shards.map((shard) => [String(shard.sk), Number(shard[VALUE] ?? 0)])) : undefined;
+  return shards.length ? new Map(shards.map(StoredShard.parse).map((shard) => [shard.sk, shard[VALUE]])) : undefined;
 }
 
 export const sumOf = (shards: ShardValues | undefined): number => [...(shards?.values() ?? [])].reduce((sum, value) => sum + value, 0);

@@ -6,7 +6,9 @@
  * again next time, until a person has renamed one. A step that throws stops the run: what ran
  * before it stays recorded, and the error names the step.
  */
+import * as v from 'valibot';
 import { readItem } from '../db/items.js';
+import { defineStored } from '../db/stored.js';
 import type { Key } from '../db/keys.js';
 import { update, writeAtomically } from '../db/transactions.js';
 import { emptyMigration, MIGRATIONS, type Migration, type MigrationStep } from './steps.js';
@@ -15,6 +17,9 @@ const RECORD: Key = { pk: 'SETUP', sk: 'MIGRATIONS' };
 /** What an earlier version wrote once it had migrated a table: every step up to 005 had run. */
 const FORMER_MARKER: Key = { pk: 'SETUP', sk: 'MIGRATION' };
 const FORMER_VERSION = 'identity-locks+tax-rule-summaries+sharded-counts+job-lanes+sealed-secrets';
+/** The record of the steps run (a string set), and the marker an earlier version left. */
+const StoredRecord = defineStored('migrations record', { ran: v.optional(v.set(v.string()), () => new Set<string>()) });
+const StoredFormerMarker = defineStored('former migration marker', { version: v.optional(v.string()) });
 
 export class MigrationFailed extends Error {
   constructor(
@@ -34,8 +39,8 @@ export interface MigrationRun extends Migration {
 /** The ids of the steps the table records as run. */
 async function migrationsRun(): Promise<Set<string>> {
   const [record, former] = await Promise.all([readItem(RECORD), readItem(FORMER_MARKER)]);
-  const ran = new Set((record?.ran as Set<string> | undefined) ?? []);
-  if (former?.version === FORMER_VERSION) for (const step of MIGRATIONS.slice(0, 5)) ran.add(step.id);
+  const ran = new Set(record ? StoredRecord.parse(record).ran : []);
+  if (former && StoredFormerMarker.parse(former).version === FORMER_VERSION) for (const step of MIGRATIONS.slice(0, 5)) ran.add(step.id);
   return ran;
 }
 
