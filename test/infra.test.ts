@@ -32,6 +32,18 @@ function fromContext(context: Record<string, string>) {
   return synthesize(props, name);
 }
 
+/** The store with no -c, and with every -c these tests set (each checked on its own below: the CPU, the retention, the throttle, an alarm email, a smoke key, a disposable stage): two syntheses for all of them. */
+const withoutOptions = fromContext({});
+const withOptions = fromContext({
+  architecture: 'x86_64',
+  changeRetentionDays: '30',
+  throttleRate: '40',
+  throttleBurst: '80',
+  alarmEmail: 'ops@example.com',
+  smokeKey: 'true',
+  disposable: 'true',
+});
+
 const store = synthesize();
 const { data, routes: routesTemplates, api } = store;
 const all = [data, ...routesTemplates, api];
@@ -143,7 +155,7 @@ describe('StoreApi', () => {
     }
     expect(ourFunctions(routesTemplates).filter((fn) => fn.Properties.Environment.Variables.STORE_RELEASE_CHECK_KEY_ARN)).toHaveLength(routesTemplates.length);
     // A stage that asks for a smoke key (-c smokeKey=true) has it too, named to the migrations and given as an output.
-    const smoked = fromContext({ stage: 'smoked', smokeKey: 'true' });
+    const smoked = withOptions;
     const [, [smokeId]] = keySecrets(smoked.data).sort(([a], [b]) => a.localeCompare(b)) as [[string, Resource], [string, Resource]];
     expect(smokeId).toMatch(/^SmokeKey/);
     const [smokedMigrations] = Object.values(smoked.data.findResources('Custom::StoreMigrations')) as Resource[];
@@ -152,13 +164,10 @@ describe('StoreApi', () => {
   });
 
   it('builds x86_64 functions when the context asks for them (npm run sam on an x86_64 host), and arm64 ones by default', () => {
-    const architectures = (context: Record<string, string>) => {
-      const { data, routes, api } = fromContext(context);
-      return new Set(ourFunctions([data, ...routes, api]).map((fn) => fn.Properties.Architectures.join()));
-    };
-    expect(architectures({ architecture: 'x86_64' })).toEqual(new Set(['x86_64']));
-    expect(architectures({ architecture: 'arm64' })).toEqual(new Set(['arm64']));
-    expect(architectures({})).toEqual(new Set(['arm64']));
+    const architectures = ({ data, routes, api }: typeof withOptions) => new Set(ourFunctions([data, ...routes, api]).map((fn) => fn.Properties.Architectures.join()));
+    expect(architectures(withOptions)).toEqual(new Set(['x86_64']));
+    expect(architectures(withoutOptions)).toEqual(new Set(['arm64']));
+    expect(storeFromContext((key) => ({ architecture: 'arm64' })[key]).props.architecture).toBe('arm64');
     expect(() => storeFromContext((key) => ({ architecture: 'amd64' })[key])).toThrow('-c architecture must be one of arm64, x86_64');
   });
 
@@ -173,12 +182,9 @@ describe('StoreApi', () => {
   });
 
   it("gives every function the changes' retention, 365 days unless -c changeRetentionDays says otherwise", () => {
-    const retention = (context: Record<string, string>) => {
-      const { data, routes, api } = fromContext(context);
-      return ourFunctions([data, ...routes, api]).map((fn) => fn.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS);
-    };
-    expect(new Set(retention({}))).toEqual(new Set(['365']));
-    expect(new Set(retention({ changeRetentionDays: '30' }))).toEqual(new Set(['30']));
+    const retention = ({ data, routes, api }: typeof withOptions) => ourFunctions([data, ...routes, api]).map((fn) => fn.Properties.Environment.Variables.STORE_CHANGE_RETENTION_DAYS);
+    expect(new Set(retention(withoutOptions))).toEqual(new Set(['365']));
+    expect(new Set(retention(withOptions))).toEqual(new Set(['30']));
     expect(() => storeFromContext((key) => ({ changeRetentionDays: '0' })[key])).toThrow('-c changeRetentionDays must be a positive number of days');
   });
 
@@ -214,7 +220,7 @@ describe('StoreApi', () => {
     expect(resources('AWS::CloudWatch::Dashboard')).toHaveLength(1);
     // Without an email, no topic; with one, every alarm of every stack notifies it.
     expect(resources('AWS::SNS::Topic')).toHaveLength(0);
-    const withEmail = synthesize({ alarmEmail: 'ops@example.com' }, 'Alerting');
+    const withEmail = withOptions;
     withEmail.data.resourceCountIs('AWS::SNS::Topic', 1);
     withEmail.data.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     for (const alarm of resourcesOf([withEmail.data, ...withEmail.routes, withEmail.api], 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toHaveLength(1);
@@ -243,12 +249,12 @@ describe('StoreApi', () => {
 
   it('protects the stacks of a kept stage from deletion, not those of a disposable one', () => {
     expect([store.store.dataStack, ...store.store.routesStacks, store.store.apiStack].map((stack) => stack.terminationProtection)).toEqual(Array(2 + store.store.routesStacks.length).fill(true));
-    const disposable = synthesize({ disposable: true }, 'Disposable').store;
+    const disposable = withOptions.store;
     expect([disposable.dataStack, ...disposable.routesStacks, disposable.apiStack].every((stack) => !stack.terminationProtection)).toBe(true);
   });
 
   it('lets a dev stage destroy its table', () => {
-    const dev = synthesize({ disposable: true }).data;
+    const dev = withOptions.data;
     dev.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
     dev.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
   });
@@ -377,12 +383,12 @@ describe('StoreApi', () => {
   });
 
   it('throttles the stage as -c throttleRate and -c throttleBurst say, 100 and 200 requests a second unless they do', () => {
-    const stage = (context: Record<string, string>) => {
-      const [found] = Object.values(fromContext(context).api.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
+    const stage = ({ api }: typeof withOptions) => {
+      const [found] = Object.values(api.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
       return found!.Properties.DefaultRouteSettings;
     };
-    expect(stage({})).toMatchObject({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
-    expect(stage({ throttleRate: '40', throttleBurst: '80' })).toMatchObject({ ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 });
+    expect(stage(withoutOptions)).toMatchObject({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    expect(stage(withOptions)).toMatchObject({ ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 });
     for (const bad of ['0', '-5', '1.5', 'many']) expect(() => storeFromContext((key) => ({ throttleRate: bad })[key]), bad).toThrow('-c throttleRate must be a positive whole number');
   });
 

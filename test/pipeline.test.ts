@@ -9,14 +9,35 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { pipelineContext, storePipeline } from '../infra/pipeline.js';
 
+/** The pipeline made from this context, its app synthesized as the CLI would (the stages' checks run). */
+function synthesized(context: Record<string, string>) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const pipeline = storePipeline(
+    app,
+    pipelineContext((key) => context[key]),
+  );
+  app.synth();
+  return pipeline;
+}
+
+/** As the placeholders make it: one account for the pipeline and both stages. */
+const placeholders = synthesized({});
+/** Set up with every option: its own account and region, a codeconnections connection, Beta and Prod each in an account of its own. */
+const SET_UP = {
+  account: '222222222222',
+  region: 'eu-central-1',
+  repo: "acme/store's-api",
+  branch: 'release',
+  connectionArn: 'arn:aws:codeconnections:eu-central-1:222222222222:connection/abc',
+  alarmEmail: 'ops@example.com',
+  betaAccount: '444444444444',
+  prodAccount: '333333333333',
+};
+const setUp = synthesized(SET_UP);
+
 describe('the example pipeline', () => {
   it('tests and synthesizes, deploys Beta all at once and smoke-checks it, then waits for an approval before Prod', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const { stack, beta, prod } = storePipeline(
-      app,
-      pipelineContext(() => undefined),
-    );
-    app.synth();
+    const { stack, beta, prod } = placeholders;
     const template = Template.fromStack(stack);
     const [pipeline] = Object.values(template.findResources('AWS::CodePipeline::Pipeline')) as Array<{
       Properties: { Stages: Array<{ Name: string; Actions: Array<{ Name: string; ActionTypeId: { Category: string; Provider: string }; RunOrder?: number }> }> };
@@ -67,19 +88,8 @@ describe('the example pipeline', () => {
   });
 
   it('is a V2 pipeline whose synth step passes on the context it was set up with, so that its self-update keeps it', () => {
-    const context = {
-      account: '222222222222',
-      region: 'eu-central-1',
-      repo: "acme/store's-api",
-      branch: 'release',
-      connectionArn: 'arn:aws:codeconnections:eu-central-1:222222222222:connection/abc',
-      alarmEmail: 'ops@example.com',
-    };
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const { stack } = storePipeline(
-      app,
-      pipelineContext((key) => context[key as keyof typeof context]),
-    );
+    const context = SET_UP;
+    const { stack } = setUp;
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::CodePipeline::Pipeline', { PipelineType: 'V2' });
     const projects = Object.values(template.findResources('AWS::CodeBuild::Project')) as Array<{ Properties: { Source: { BuildSpec?: string } } }>;
@@ -95,51 +105,31 @@ describe('the example pipeline', () => {
   });
 
   it('lets its source use a codeconnections connection by that service prefix, and keys its artifacts when the stages are in other accounts', () => {
-    const connectionArn = 'arn:aws:codeconnections:eu-west-1:111111111111:connection/abc';
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const { stack } = storePipeline(
-      app,
-      pipelineContext((key) => ({ connectionArn, prodAccount: '333333333333' })[key as string]),
-    );
-    const template = Template.fromStack(stack);
+    const template = Template.fromStack(setUp.stack);
     const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('codeconnections:UseConnection');
     expect(Object.keys(template.findResources('AWS::KMS::Key')).length).toBeGreaterThan(0);
-    const sameAccount = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    expect(
-      Object.keys(
-        Template.fromStack(
-          storePipeline(
-            sameAccount,
-            pipelineContext(() => undefined),
-          ).stack,
-        ).findResources('AWS::KMS::Key'),
-      ),
-    ).toEqual([]);
+    expect(Object.keys(Template.fromStack(placeholders.stack).findResources('AWS::KMS::Key'))).toEqual([]);
   });
 
   it("lets the smoke step read Beta's smoke key when Beta is in an account of its own: the secret sealed by a key of Beta's that the pipeline's account may use through Secrets Manager", () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const { stack, beta } = storePipeline(
-      app,
-      pipelineContext((key) => ({ betaAccount: '444444444444' })[key as string]),
-    );
+    const { stack, beta } = setUp;
     const data = Template.fromStack(beta.store.dataStack);
     const [[smokeId, smoke]] = Object.entries(data.findResources('AWS::SecretsManager::Secret')).filter(([id]) => id.startsWith('SmokeKey')) as [[string, any]];
     const [keyId] = Object.keys(data.findResources('AWS::KMS::Key')).filter((id) => id.startsWith('SmokeKeyKey'));
     expect(smoke.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
-    const pipelineAccount = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::111111111111:root']] };
+    const pipelineAccount = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::222222222222:root']] };
     data.hasResourceProperties('AWS::SecretsManager::ResourcePolicy', {
       SecretId: { Ref: smokeId },
       ResourcePolicy: { Statement: [Match.objectLike({ Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], Principal: { AWS: pipelineAccount } })] },
     });
     const keyPolicy = JSON.stringify(data.findResources('AWS::KMS::Key')[keyId!]!.Properties.KeyPolicy);
-    expect(keyPolicy).toContain(':iam::111111111111:root');
-    expect(keyPolicy).toContain('secretsmanager.eu-west-1.amazonaws.com');
+    expect(keyPolicy).toContain(':iam::222222222222:root');
+    expect(keyPolicy).toContain('secretsmanager.eu-central-1.amazonaws.com');
     // The step, in the pipeline's account, may decrypt in Beta's account through Secrets Manager only.
     const decrypts = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
       .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement)
       .filter((statement: any) => statement.Action === 'kms:Decrypt' && JSON.stringify(statement.Resource).includes(':444444444444:key/*'));
-    expect(decrypts).toEqual([expect.objectContaining({ Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.eu-west-1.amazonaws.com' } } })]);
+    expect(decrypts).toEqual([expect.objectContaining({ Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.eu-central-1.amazonaws.com' } } })]);
   });
 });
