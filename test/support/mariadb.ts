@@ -24,8 +24,9 @@ export interface MariaDb {
 
 export const READER = { user: 'thelia_reader', password: 'p@ss:w/rd#Thelia' };
 
-function installDataDir(dataDir: string, user: string): void {
-  const result = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${dataDir}`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db'], {
+/** Its data and its temporary tables both in `dir`: servers started at once never share /tmp's (one removed another's temporary table once). */
+function installDataDir(dataDir: string, tmpDir: string, user: string): void {
+  const result = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${dataDir}`, `--tmpdir=${tmpDir}`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db'], {
     encoding: 'utf8',
   });
   if (result.error) throw new Error(`MariaDB is not installed (mariadb-install-db: ${result.error.message}); apt-get install mariadb-server`);
@@ -52,13 +53,14 @@ export async function startMariaDb(): Promise<MariaDb> {
   const dataDir = path.join(dir, 'data');
   const socketPath = path.join(dir, 'mariadb.sock');
   const user = userInfo().username;
-  installDataDir(dataDir, user);
+  installDataDir(dataDir, dir, user);
   const port = await freePort();
   const server = spawn(
     binary,
     [
       '--no-defaults',
       `--datadir=${dataDir}`,
+      `--tmpdir=${dir}`,
       `--socket=${socketPath}`,
       `--port=${port}`,
       '--bind-address=127.0.0.1',
