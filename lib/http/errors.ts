@@ -54,11 +54,12 @@ const PROBLEMS: readonly ProblemOf[] = [
 export function toProblem(error: unknown): HttpProblem {
   const known = PROBLEMS.find((entry) => entry.errors.some((errorClass) => error instanceof errorClass));
   if (known) return known.problem(error as never);
-  const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
+  const cause = (error as { cause?: { package?: string; data?: unknown } } | undefined)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
-    return (error as Error).message === 'Unsupported Media Type'
-      ? new HttpProblem(415, 'the body must be JSON (Content-Type: application/json)')
-      : new HttpProblem(400, 'the body is not valid JSON', { errors: [{ field: 'body', message: 'is not valid JSON' }] });
+    if ((error as Error).message === 'Unsupported Media Type') return new HttpProblem(415, 'the body must be JSON (Content-Type: application/json)');
+    // The parser refuses what could reach an object's prototype: a member `__proto__`, or `constructor` holding `prototype`.
+    const refused = (error as Error).message === 'Forbidden key in JSON body' ? `has a member named ${String(cause.data)}, which no field takes` : undefined;
+    return new HttpProblem(400, refused ? `body: ${refused}` : 'the body is not valid JSON', { errors: [{ field: 'body', message: refused ?? 'is not valid JSON' }] });
   }
   return new HttpProblem(500, 'internal error');
 }
