@@ -14,18 +14,28 @@ import { DependencyUnavailable, SecretMissing } from './errors.js';
 
 let fetched: Promise<string> | undefined;
 
-async function fetchSecret(arn: string): Promise<string> {
-  // Loaded on first need, from the Lambda runtime's AWS SDK (not bundled): no cold start parses it.
+/**
+ * A Secrets Manager secret's value, read with the Lambda runtime's own AWS SDK (not bundled, loaded
+ * on first need: no cold start parses it). The server secret's reader, and the stage keys' (lib/deploy/stage-keys.ts).
+ */
+export async function readSecretString(secretId: string, clientConfig: Record<string, unknown> = {}): Promise<string> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } });
+  const client = new SecretsManagerClient(clientConfig);
   try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!SecretString) throw new Error('the server secret is empty');
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+    if (!SecretString) throw new Error(`the secret ${secretId} is empty`);
     return SecretString;
-  } catch (error) {
-    throw new DependencyUnavailable('the server secret could not be read', error);
   } finally {
     client.destroy();
+  }
+}
+
+/** The server secret, within a request's time: two tries, each bounded. */
+async function fetchSecret(arn: string): Promise<string> {
+  try {
+    return await readSecretString(arn, { maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } });
+  } catch (error) {
+    throw new DependencyUnavailable('the server secret could not be read', error);
   }
 }
 

@@ -9,6 +9,7 @@
  * the pre-traffic hook bundles this module.
  */
 import type { KeyProfile } from '../api-keys/index.js';
+import { readSecretString } from '../secrets.js';
 import { type ACCESSES, GRANTS } from '../routes.js';
 
 /** The stage keys, by the name the stack and the custom resource give them. */
@@ -40,15 +41,5 @@ export function stageKeyOf(secret: string): { apiKey: string; secureKey: string 
   return { apiKey: secret.slice(0, 25), secureKey: secret.slice(25) };
 }
 
-/** A secret's value, from the Lambda runtime's own AWS SDK (never bundled). */
-export async function readSecret(secretId: string): Promise<string> {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({ maxAttempts: 3 });
-  try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!SecretString) throw new Error(`the secret ${secretId} is empty`);
-    return SecretString;
-  } finally {
-    client.destroy();
-  }
-}
+/** A stage key's secret, read at deploy time (the migrations) or release time (the hook): the SDK's own retries. */
+export const readSecret = (secretId: string): Promise<string> => readSecretString(secretId, { maxAttempts: 3 });
