@@ -35,7 +35,7 @@ import { FEED_PARTITIONS, routes, type RouteDefinition } from '../lib/routes.js'
 import type { FunctionArchitecture } from './constructs/function-facts.js';
 import { constructId } from './function-ids.js';
 import { PRE_TRAFFIC_HOOK, preTrafficAssets } from './function-assets.js';
-import { STAGE_KEY_SECRET } from '../lib/deploy/stage-keys.js';
+import { STAGE_KEY_SECRET, type StageKeyName } from '../lib/deploy/stage-keys.js';
 import { bundledFunction, type FunctionSettings } from './constructs/bundled-function.js';
 import { ChangeEvents } from './constructs/change-events.js';
 import { BackgroundJob } from './constructs/background-job.js';
@@ -222,7 +222,7 @@ export class StoreApi extends Construct {
       // It then makes sure the stage's keys are in the table, from their secrets.
       properties: {
         Steps: MIGRATIONS.map((step) => step.id).join(','),
-        StageKeys: { releaseCheck: releaseCheckKey.secretArn, ...(smokeKey ? { smoke: smokeKey.secretArn } : {}) },
+        StageKeys: { releaseCheck: releaseCheckKey.secretArn, ...(smokeKey ? { smoke: smokeKey.secretArn } : {}) } satisfies Partial<Record<StageKeyName, string>>,
       },
     });
 

@@ -17,7 +17,7 @@ import { endpointConfig } from '../aws-endpoint.js';
 import { allows } from '../api-keys/access.js';
 import { signBody } from '../api-keys/signature.js';
 import type { Permission } from '../routes.js';
-import { STAGE_KEYS } from './stage-keys.js';
+import { STAGE_KEYS, type StageKey } from './stage-keys.js';
 
 export interface PreTrafficEvent {
   DeploymentId: string;
@@ -42,19 +42,13 @@ export interface HookRoute {
   sample: Sample;
 }
 
-/** The release-check key, as its secret holds it. */
-export interface ReleaseCheckKey {
-  apiKey: string;
-  secureKey: string;
-}
-
 interface LambdaAnswer {
   statusCode?: number;
   headers?: Record<string, string>;
 }
 
 /** The sample as the release-check key sends it: its key in `Authorization`, its body signed (`sign`). */
-export function signedSample(sample: Sample, key: ReleaseCheckKey): Sample {
+export function signedSample(sample: Sample, key: StageKey): Sample {
   const body = Buffer.from(sample.body ?? '', sample.isBase64Encoded ? 'base64' : 'utf8');
   const query = { ...sample.queryStringParameters, sign: signBody(key.secureKey, body) };
   const rawQueryString = new URLSearchParams(Object.entries(query).flatMap(([name, value]): Array<[string, string]> => (value === undefined ? [] : [[name, value]]))).toString();
@@ -95,7 +89,7 @@ export const sampleFileOf = (route: string): string => `${route.replace('/', '-'
 export async function checkDeployment(
   event: PreTrafficEvent,
   routeNamed: (route: string) => Promise<HookRoute | undefined>,
-  releaseCheckKey: () => Promise<ReleaseCheckKey>,
+  releaseCheckKey: () => Promise<StageKey>,
 ): Promise<{ status: 'Succeeded' | 'Failed'; reason?: string }> {
   const codedeploySdk = await import('@aws-sdk/client-codedeploy');
   const lambdaSdk = await import('@aws-sdk/client-lambda');

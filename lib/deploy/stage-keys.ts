@@ -35,8 +35,14 @@ export type StageKeyName = keyof typeof STAGE_KEYS;
 /** How CloudFormation generates a stage key's secret (Secrets Manager's GenerateSecretString): 73 characters of 0-9 and A-F. */
 export const STAGE_KEY_SECRET = { passwordLength: 73, excludeLowercase: true, excludePunctuation: true, includeSpace: false, excludeCharacters: 'GHIJKLMNOPQRSTUVWXYZ' } as const;
 
+/** A stage key, as its secret holds it. */
+export interface StageKey {
+  apiKey: string;
+  secureKey: string;
+}
+
 /** A stage key's API key and secure key, from its secret; anything else in the secret is an error that says what it should hold. */
-export function stageKeyOf(secret: string): { apiKey: string; secureKey: string } {
+export function stageKeyOf(secret: string): StageKey {
   if (!/^[0-9A-F]{73}$/.test(secret)) throw new Error("a stage key's secret holds 73 uppercase hex characters: the API key (25), then its secure key (48)");
   return { apiKey: secret.slice(0, 25), secureKey: secret.slice(25) };
 }
