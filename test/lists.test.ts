@@ -188,6 +188,7 @@ describe('product lists', () => {
       `updated_since=${middle}`,
       `created_since=${middle}`,
       `updated_since=${middle}&order=updated_reverse`,
+      `created_since=${middle}&order=created`,
     ]) {
       await checkList('/api/products', query, productSpec);
     }
@@ -260,17 +261,20 @@ describe('product lists', () => {
       expect(response.status).toBe(400);
       expect(response.body.errors[0].field).toBe('title');
       expect(response.body.errors[0].message).toContain('-c search=opensearch');
-      expect((await get('/api/products?order=created')).body.errors[0].field).toBe('order');
+      expect((await get('/api/products?order=alpha')).body.errors[0].field).toBe('order');
       expect((await get('/api/products?min_price=10&order=min_price')).body.errors[0].field).toBe('min_price');
       expect((await get('/api/products?visible=1&order=ref')).status).toBe(200);
-      // By price (GSI6) and by last update (GSI7), the table's own indexes answer, whole and paged, counted.
+      // By price (GSI6), by last update (GSI7) and by creation (GSI8), the table's own indexes answer, whole and paged, counted.
       await checkList('/api/products', 'order=min_price', productSpec);
       await checkList('/api/products', 'order=max_price', productSpec);
       await checkList('/api/products', 'order=updated', productSpec);
       await checkList('/api/products', 'order=updated_reverse', productSpec);
+      await checkList('/api/products', 'order=created', productSpec);
+      await checkList('/api/products', 'order=created_reverse', productSpec);
       // What changed since, in the order of changes (a sync's question): a range of that index, not counted without the search index.
       await checkList('/api/products', `updated_since=${middle}&order=updated`, productSpec, { total: 'none' });
       await checkList('/api/products', `updated_since=${middle}&order=updated_reverse`, productSpec, { total: 'none' });
+      await checkList('/api/products', `created_since=${middle}&order=created_reverse`, productSpec, { total: 'none' });
       expect((await get(`/api/products?ref=${made[0]!.REF}&title=creme`)).status).toBe(200);
     });
   });

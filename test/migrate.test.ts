@@ -183,18 +183,20 @@ describe('npm run migrate', () => {
     expect(await deliveryJobs.due('2', Date.now(), 10)).toEqual([]);
   });
 
-  it('writes the keys of the index of updates (GSI7) on the products and categories stored before it, which the table then lists', async () => {
+  it('writes the keys of the indexes of updates and creations (GSI7, GSI8) on the products and categories stored before them, which the table then lists', async () => {
     const [product, category] = [(await createProduct()).row.ID as number, (await createCategory({ title: 'Before GSI7' })).ID];
-    // As the release before stored them: no keys of the new index.
+    // As the releases before stored them: no keys of the new indexes.
     for (const key of [products.key(product), { pk: `CATEGORY#${category}`, sk: 'CATEGORY' }]) {
-      await db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'REMOVE gsi7pk, gsi7sk' }));
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'REMOVE gsi7pk, gsi7sk, gsi8pk, gsi8sk' }));
     }
     const listed = async (path: string) => ((await get(`${path}&limit=100`)).body as Array<{ ID: number }>).map((row) => row.ID);
     expect(await listed('/api/products?order=updated')).not.toContain(product);
+    expect(await listed('/api/products?order=created')).not.toContain(product);
     expect(await listed('/api/categories?order=created')).not.toContain(category);
     const before = (await get(`/api/products/${product}`)).body[0];
     await migrate();
     expect(await listed('/api/products?order=updated')).toContain(product);
+    expect(await listed('/api/products?order=created')).toContain(product);
     expect(await listed('/api/categories?order=created')).toContain(category);
     // Its keys, not the product: the same record, version and dates.
     expect((await get(`/api/products/${product}`)).body[0]).toEqual(before);

@@ -207,7 +207,7 @@ async function categorizeProducts(migration: Migration): Promise<void> {
  * declarations make them now — texts sorted folded (products by ref and customers by last name
  * sorted by their lower case, an accented letter after `z`), and the keys of a new index (GSI6:
  * products by price, customers by registration, categories by update; GSI7: products by update,
- * categories by creation), which DynamoDB then fills the index from. A record written since was
+ * categories by creation; GSI8: products by creation), which DynamoDB then fills the index from. A record written since was
  * written so.
  */
 async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerator<R[]>; reindex(record: R): WriteStep }, migration: Migration): Promise<void> {
@@ -262,4 +262,6 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       await reindexEvery(categories, migration);
     },
   },
+  // The release of GSI8: products by creation.
+  { id: '009-creation-keys', up: (migration) => reindexEvery(products, migration) },
 ];

@@ -69,6 +69,8 @@ export const products = defineEntity({
     byPrice: { partition: () => 'PRODUCTS', counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
     // Every product by its last update (`updated`, and `updated_since` as a range of it: what a sync asks), the id keeping equal instants apart.
     byUpdate: { partition: () => 'PRODUCTS', counted: true, orders: { updated: { index: 'GSI7', sortKey: (p) => `${p.updatedAt}\u0001${byId(p)}` } } },
+    // Every product by its creation (`created`, and `created_since` as a range of it).
+    byCreation: { partition: () => 'PRODUCTS', counted: true, orders: { created: { index: 'GSI8', sortKey: (p) => `${p.createdAt}\u0001${byId(p)}` } } },
   },
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },

@@ -1,8 +1,8 @@
 /**
  * The product list's loop arguments and orders (CONTRACT §5.1), with Thelia's names, and what the
  * search index keeps of a product. The table serves a ref (its lock), the whole list by id, ref,
- * price or last update (counted; `updated_since` as a range of the last), one visibility by id or
- * ref, and one default category by id; the index, the rest.
+ * price, last update or creation (counted; `updated_since` and `created_since` as ranges of the
+ * last two), one visibility by id or ref, and one default category by id; the index, the rest.
  */
 import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
@@ -89,6 +89,11 @@ export const productRoutes: readonly TableRoute<Product>[] = [
     serves: ['updated_since'],
     orders: ['updated', 'updated_reverse'],
     read: (args, order, page) => products.list('byUpdate', { ...tableOrder(order), from: args.updated_since as string | undefined }, page),
+  },
+  {
+    serves: ['created_since'],
+    orders: ['created', 'created_reverse'],
+    read: (args, order, page) => products.list('byCreation', { ...tableOrder(order), from: args.created_since as string | undefined }, page),
   },
   {
     requires: ['visible'],
