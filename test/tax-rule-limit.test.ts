@@ -1,6 +1,7 @@
 /** CONTRACT §6: a store holds at most 1 000 tax rules (its lists read them whole); one more is a 409. */
 import { describe, expect, it } from 'vitest';
 import { createTaxRule } from '../lib/tax-rules/operations.js';
+import { commit } from '../lib/db/write-plan.js';
 import { del, get, post, tableSnapshot } from './support/api.js';
 
 const rule = (n: number) => ({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: `Rule ${n}` }] });
@@ -10,7 +11,7 @@ describe('POST /api/tax-rules at the limit', () => {
     const existing = Number((await get('/api/tax-rules?limit=1')).headers['x-total-count']);
     // The store filled to 10 short of the limit by the create's own operation, one rule after another
     // (eight clients racing the one count all the way cost a minute of retried conflicts)...
-    for (let n = existing; n < 990; n++) await createTaxRule(rule(n), undefined);
+    for (let n = existing; n < 990; n++) await commit(createTaxRule(rule(n), undefined));
     // ...then sixteen at once through the API for the last ten: the store's one count of rules takes
     // them in turn (retried on conflict), and exactly ten fit.
     const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => post('/api/tax-rules', rule(990 + i))));

@@ -1,5 +1,5 @@
 /** Categories in batches (CONTRACT §14): the single routes' schemas and operations; no natural key, so no upsert. */
-import { defineBatch } from '../batch.js';
+import { defineBatch } from '../batch/declaration.js';
 import { createCategory, deleteCategory, getCategory, updateCategory } from './operations.js';
 import { CategoryCreate, CategoryUpdate } from './schema.js';
 

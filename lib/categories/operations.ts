@@ -4,11 +4,15 @@
  * exists. A move checks that the category does not become its own ancestor, in the same
  * transaction as the move, against every ancestor it read. A category that anything refers to
  * cannot be deleted (409), without a scan: its references are counted beside it.
+ *
+ * Each write is an operation's reads, then a plan made from them alone (`…Plan`: no table, unit-tested
+ * by its steps); whoever runs it commits it (lib/db/write-plan.ts).
  */
 import { sentTexts } from '../catalog-texts.js';
 import { Conflict, NotFound } from '../db/errors.js';
-import { readShards, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
-import { check, holds, raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { readShards, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
+import { check, holds, raced, type WriteStep } from '../db/transactions.js';
+import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
@@ -37,21 +41,30 @@ async function nextPosition(parent: number): Promise<number> {
 }
 
 /**
- * The checks that keep `parent`'s ancestry as read, walking up from it: a 400 when the walk meets
- * the category itself (it would become its own ancestor) or goes deeper than MAX_DEPTH. Each
- * ancestor's check fails a concurrent move of it, which then reads again.
+ * `parent`'s ancestors, read walking up from it: until the root, the category itself (it would
+ * become its own ancestor), or MAX_DEPTH of them.
  */
-async function ancestryChecks(categoryId: number, parent: number): Promise<WriteStep[]> {
-  const steps: WriteStep[] = [];
-  for (let at = parent; at !== 0; ) {
-    if (at === categoryId) throw invalidField('parent', 'would make the category its own ancestor');
-    if (steps.length === MAX_DEPTH) throw invalidField('parent', `is more than ${MAX_DEPTH} levels deep`);
+async function readAncestry(categoryId: number, parent: number): Promise<Category[]> {
+  const chain: Category[] = [];
+  for (let at = parent; at !== 0 && at !== categoryId && chain.length < MAX_DEPTH; ) {
     const ancestor = await categories.read(at);
     if (!ancestor) throw unknownParent();
-    steps.push(check(categories.key(at), holds('parent', ancestor.parent), raced));
+    chain.push(ancestor);
     at = ancestor.parent;
   }
-  return steps;
+  return chain;
+}
+
+/**
+ * The checks that keep `parent`'s ancestry as read (`chain`, from readAncestry): a 400 when the walk
+ * met the category itself or went deeper than MAX_DEPTH. Each ancestor's check fails a concurrent
+ * move of it, which then reads again.
+ */
+function ancestryChecks(categoryId: number, parent: number, chain: readonly Category[]): WriteStep[] {
+  const stoppedAt = chain.at(-1)?.parent ?? parent;
+  if (stoppedAt === categoryId) throw invalidField('parent', 'would make the category its own ancestor');
+  if (stoppedAt !== 0) throw invalidField('parent', `is more than ${MAX_DEPTH} levels deep`);
+  return chain.map((ancestor) => check(categories.key(ancestor.id), holds('parent', ancestor.parent), raced));
 }
 
 export async function getCategory(id: number, lang: Lang | undefined): Promise<Row> {
@@ -61,56 +74,83 @@ export async function getCategory(id: number, lang: Lang | undefined): Promise<R
 /** A new category record, at version 1 (the API's, or a store's import). */
 export const newCategory = (fields: Omit<Category, 'version'>): Category => ({ ...fields, version: 1 });
 
-export async function createCategory(input: CategoryCreateInput, lang: Lang | undefined): Promise<Row> {
-  const [id, position] = await Promise.all([categories.allocateId(), nextPosition(input.parent)]);
-  const now = new Date().toISOString();
+/** A create's plan, given its id and place: the category, its count of references, and its count in its parent's (which must exist). */
+export function createCategoryPlan(input: CategoryCreateInput, lang: Lang | undefined, made: { id: number; position: number; now: string }): WritePlan<Row> {
+  const { id, position, now } = made;
   const category = newCategory({ id, parent: input.parent, visible: input.visible, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const row = categoryRow(category, localeOf(lang, input.locale));
-  await retryOnConflict(() =>
-    writeAtomically([...categories.create(category), ...referencesCreateSteps(id), ...(input.parent ? [countReferenceStep(input.parent, id, 1, unknownParent)] : [])], { outcome: row }),
-  );
-  return row;
+  const steps = [...categories.create(category), ...referencesCreateSteps(id), ...(input.parent ? [countReferenceStep(input.parent, id, 1, unknownParent)] : [])];
+  return recordedPlan(steps, categoryRow(category, localeOf(lang, input.locale)));
 }
 
-export async function updateCategory(input: CategoryUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<Row> {
-  const updated = await retryOnConflict(async () => {
+/** Planned once: a conflict sends the same category again, under the id it was given. */
+export const createCategory = (input: CategoryCreateInput, lang: Lang | undefined): Write<Row> =>
+  planOnce(async () => {
+    const [id, position] = await Promise.all([categories.allocateId(), nextPosition(input.parent)]);
+    return createCategoryPlan(input, lang, { id, position, now: new Date().toISOString() });
+  });
+
+/** What an update reads: the category, and for a move the new parent's ancestry and (without a position sent) the place after its children. */
+export interface CategoryUpdateReads {
+  current: Category;
+  ancestry: readonly Category[];
+  nextPosition: number | undefined;
+  now: string;
+}
+
+/** An update's plan: the category replaced at the version expected (else read), moved with its counts and ancestry checks when its parent changes. */
+export function updateCategoryPlan(input: CategoryUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: CategoryUpdateReads): WritePlan<Row> {
+  const { current } = reads;
+  const moves = input.parent !== undefined && input.parent !== current.parent;
+  const parent = input.parent ?? current.parent;
+  const moveSteps: WriteStep[] = moves
+    ? [
+        ...(parent !== 0 ? [...ancestryChecks(current.id, parent, reads.ancestry), countReferenceStep(parent, current.id, 1, unknownParent)] : []),
+        ...(current.parent !== 0 ? [countReferenceStep(current.parent, current.id, -1, raced)] : []),
+      ]
+    : [];
+  const texts = sentTexts(input);
+  const next: Category = {
+    ...current,
+    parent,
+    visible: input.visible ?? current.visible,
+    // A category moved without a position goes after its new siblings.
+    position: input.position ?? (moves ? (reads.nextPosition ?? current.position) : current.position),
+    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    version: current.version + 1,
+    updatedAt: reads.now,
+  };
+  if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
+  return plan([...categories.replace(current, next, expectedVersion), ...moveSteps], categoryRow(next, localeOf(lang, input.locale)));
+}
+
+export const updateCategory = (input: CategoryUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
+  new Write(async () => {
     const current = await readCategory(input.id);
-    const moves = input.parent !== undefined && input.parent !== current.parent;
-    const parent = moves ? input.parent! : current.parent;
-    const moveSteps: WriteStep[] = moves
-      ? [
-          ...(parent !== 0 ? [...(await ancestryChecks(current.id, parent)), countReferenceStep(parent, current.id, 1, unknownParent)] : []),
-          ...(current.parent !== 0 ? [countReferenceStep(current.parent, current.id, -1, raced)] : []),
-        ]
-      : [];
-    const texts = sentTexts(input);
-    const next: Category = {
-      ...current,
-      parent,
-      visible: input.visible ?? current.visible,
-      // A category moved without a position goes after its new siblings.
-      position: input.position ?? (moves ? await nextPosition(parent) : current.position),
-      i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
-      version: current.version + 1,
-      updatedAt: new Date().toISOString(),
-    };
-    if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
-    await writeAtomically([...categories.replace(current, next, expectedVersion), ...moveSteps]);
-    return next;
+    const movedTo = input.parent !== current.parent ? input.parent : undefined;
+    const [ancestry, position] = movedTo === undefined ? [[], undefined] : await Promise.all([readAncestry(current.id, movedTo), input.position === undefined ? nextPosition(movedTo) : undefined]);
+    return updateCategoryPlan(input, lang, expectedVersion, { current, ancestry, nextPosition: position, now: new Date().toISOString() });
   });
-  return categoryRow(updated, localeOf(lang, input.locale));
+
+/**
+ * A delete's plan: refused (409) while anything refers to the category; else the category, its
+ * counts as read (a reference counted in since fails a shard's condition: read again), and its
+ * count in its parent's.
+ */
+export function deleteCategoryPlan(category: Category, references: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+  const count = sumOf(references);
+  if (count > 0) throw new Conflict(`category ${category.id} has ${count} child categories or products that refer to it: move or delete them first`);
+  return plan(
+    [
+      ...categories.remove(category, expectedVersion),
+      ...removeAsReadSteps(referencesTo(category.id), references, raced),
+      ...(category.parent !== 0 ? [countReferenceStep(category.parent, category.id, -1, raced)] : []),
+    ],
+    undefined,
+  );
 }
 
-export async function deleteCategory(id: number, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => {
+export const deleteCategory = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async () => {
     const [category, references] = await Promise.all([readCategory(id), readShards(referencesTo(id))]);
-    const count = sumOf(references);
-    if (count > 0) throw new Conflict(`category ${id} has ${count} child categories or products that refer to it: move or delete them first`);
-    // A reference counted in since the read fails a shard's condition: read again.
-    await writeAtomically([
-      ...categories.remove(category, expectedVersion),
-      ...removeAsReadSteps(referencesTo(id), references, raced),
-      ...(category.parent !== 0 ? [countReferenceStep(category.parent, id, -1, raced)] : []),
-    ]);
+    return deleteCategoryPlan(category, references, expectedVersion);
   });
-}

@@ -1,5 +1,5 @@
 /** Customers in batches (CONTRACT §14): the single routes' schemas and operations; upsert by `email`. */
-import { defineBatch } from '../batch.js';
+import { defineBatch } from '../batch/declaration.js';
 import { identityOf } from '../identity.js';
 import { customers } from './entity.js';
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './operations.js';

@@ -1,10 +1,13 @@
 /**
  * Customer operations. Each write is one transaction over the customer, its email lock (which
- * carries the password hash for checkLogin) and the list counters, all declared in entity.ts.
+ * carries the password hash for checkLogin) and the list counters, all declared in entity.ts. Each
+ * write is an operation's reads (and hashing), then a plan made from them alone (`…Plan`, unit-tested
+ * by its steps), committed by whoever runs it (lib/db/write-plan.ts).
  */
 import { NotFound, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
-import { retryOnConflict, writeAtomically } from '../db/transactions.js';
+import { writeAtomically } from '../db/transactions.js';
+import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, type Customer } from './entity.js';
@@ -53,48 +56,56 @@ export function newCustomer(fields: Omit<CustomerCreateInput, 'password'>, creat
   };
 }
 
-export async function createCustomer(input: CustomerCreateInput): Promise<Row> {
-  const [id, passwordHash] = await Promise.all([customers.allocateId(), hashPassword(input.password)]);
-  const now = new Date().toISOString();
-  const customer = newCustomer(input, { id, passwordHash, createdAt: now, updatedAt: now });
-  const row = customerRow(customer);
-  await retryOnConflict(() => writeAtomically(customers.create(customer), { outcome: row }));
-  return row;
+/** A create's plan, given its id, hash and instant: the customer, its email lock and its count. */
+export function createCustomerPlan(input: CustomerCreateInput, made: { id: number; passwordHash: string; now: string }): WritePlan<Row> {
+  const customer = newCustomer(input, { id: made.id, passwordHash: made.passwordHash, createdAt: made.now, updatedAt: made.now });
+  return recordedPlan(customers.create(customer), customerRow(customer));
 }
 
-export async function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Promise<Row> {
-  const newHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
-  const updated = await retryOnConflict(async () => {
-    const current = await readCustomer(input.id);
-    const next: Customer = {
-      ...current,
-      title: input.title ?? current.title,
-      firstname: input.firstname ?? current.firstname,
-      lastname: input.lastname ?? current.lastname,
-      email: input.email ?? current.email,
-      langId: input.lang_id ?? current.langId,
-      country: input.country ?? current.country,
-      zipcode: input.zipcode ?? current.zipcode,
-      city: input.city ?? current.city,
-      address1: input.address1 ?? current.address1,
-      address2: input.address2 ?? current.address2,
-      address3: input.address3 ?? current.address3,
-      passwordHash: newHash ?? current.passwordHash,
-      version: current.version + 1,
-      updatedAt: new Date().toISOString(),
-    };
-    // Sent together, the schema checked them; sent alone, either one meets the stored other here.
-    const alone = (input.country === undefined) !== (input.zipcode === undefined);
-    if (alone && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
-    await writeAtomically(customers.replace(current, next, expectedVersion));
-    return next;
+/** Planned once: a conflict sends the same customer again, under the id and hash it was given. */
+export const createCustomer = (input: CustomerCreateInput): Write<Row> =>
+  planOnce(async () => {
+    const [id, passwordHash] = await Promise.all([customers.allocateId(), hashPassword(input.password)]);
+    return createCustomerPlan(input, { id, passwordHash, now: new Date().toISOString() });
   });
-  return customerRow(updated);
+
+/** An update's plan: the customer replaced at the version expected (else read), its email lock moved with a new email. */
+export function updateCustomerPlan(input: CustomerUpdateInput, expectedVersion: number | undefined, reads: { current: Customer; newHash: string | undefined; now: string }): WritePlan<Row> {
+  const { current } = reads;
+  const next: Customer = {
+    ...current,
+    title: input.title ?? current.title,
+    firstname: input.firstname ?? current.firstname,
+    lastname: input.lastname ?? current.lastname,
+    email: input.email ?? current.email,
+    langId: input.lang_id ?? current.langId,
+    country: input.country ?? current.country,
+    zipcode: input.zipcode ?? current.zipcode,
+    city: input.city ?? current.city,
+    address1: input.address1 ?? current.address1,
+    address2: input.address2 ?? current.address2,
+    address3: input.address3 ?? current.address3,
+    passwordHash: reads.newHash ?? current.passwordHash,
+    version: current.version + 1,
+    updatedAt: reads.now,
+  };
+  // Sent together, the schema checked them; sent alone, either one meets the stored other here.
+  const alone = (input.country === undefined) !== (input.zipcode === undefined);
+  if (alone && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
+  return plan(customers.replace(current, next, expectedVersion), customerRow(next));
 }
 
-export async function deleteCustomer(id: number, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => writeAtomically(customers.remove(await readCustomer(id), expectedVersion)));
+/** A new password is hashed once, whatever attempts its write takes. */
+export function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Write<Row> {
+  let newHash: Promise<string> | undefined;
+  return new Write(async () => {
+    if (input.password !== undefined) newHash ??= hashPassword(input.password);
+    const [current, hash] = await Promise.all([readCustomer(input.id), newHash]);
+    return updateCustomerPlan(input, expectedVersion, { current, newHash: hash, now: new Date().toISOString() });
+  });
 }
+
+export const deleteCustomer = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => plan(customers.remove(await readCustomer(id), expectedVersion), undefined));
 
 const noMatch = () => new NotFound('customer with this email and password');
 

@@ -1,13 +1,12 @@
 /**
  * What the data layer knows of the work it serves (a request, the import, a tool), in one
  * AsyncLocalStorage: the deadline every DynamoDB call is bounded by (client.ts), the usage they add
- * to (usage.ts), who the changes its writes record name (changes.ts), and what records a write's
- * outcome in its transaction, marks it, or collects it instead (transactions.ts). Each is set by the edge that owns it (the budget,
- * the request log, the handler, the idempotency lease) for the work it runs, nested scopes keeping
- * what they do not set.
+ * to (usage.ts) and who the changes its writes record name (changes.ts). Each is set by the edge
+ * that owns it (the budget, the request log, the handler) for the work it runs, nested scopes
+ * keeping what they do not set. How a write is sent is never here: whoever runs an operation
+ * commits its plan and says how (write-plan.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { OutcomeRecorder, WriteStep } from './step.js';
 
 /** Who a change is by: the API key and the request (a tool names itself). */
 export interface Actor {
@@ -28,11 +27,6 @@ export interface WorkScope {
   readonly deadline?: AbortSignal;
   readonly usage?: DatabaseUsage;
   readonly actor?: Actor;
-  readonly recorder?: OutcomeRecorder;
-  /** Adds its step to every write of the work (a batch row's marker), with the write's outcome when it names one. */
-  readonly marker?: OutcomeRecorder;
-  /** Where the work's writes go instead of committing (an atomic batch commits them together). */
-  readonly collector?: WriteStep[];
 }
 
 const scopes = new AsyncLocalStorage<WorkScope>();

@@ -8,9 +8,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
 import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
-import { currentScope, withinScope } from './scope.js';
 import { currentUsage } from './usage.js';
-import type { Item, OnConditionFailed, OutcomeRecorder, TransactItem, WriteStep } from './step.js';
+import type { Item, OnConditionFailed, TransactItem, WriteStep } from './step.js';
 import type { Key } from './keys.js';
 import { fullJitter, retrying } from './retry.js';
 
@@ -162,24 +161,6 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
   return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
 
-/**
- * Runs `work` so that a write in it that names its outcome (`writeAtomically(steps, { outcome })`)
- * also records that outcome, in the same transaction: it is then applied exactly once, or not at all.
- */
-export const recordingOutcomes = <T>(recorder: OutcomeRecorder, work: () => Promise<T>): Promise<T> => withinScope({ recorder }, work);
-
-/**
- * Runs `work` so that each of its writes also writes the marker's step, in the same transaction
- * (a batch row's marker: the row is then applied at most once, whatever attempt of the batch runs it).
- */
-export const markingWrites = <T>(marker: OutcomeRecorder, work: () => Promise<T>): Promise<T> => withinScope({ marker }, work);
-
-/**
- * Runs `work` so that its writes are collected into `steps` instead of committed: an atomic batch
- * runs its rows' operations so, then commits every step at once (`writeSteps`).
- */
-export const collectingWrites = <T>(steps: WriteStep[], work: () => Promise<T>): Promise<T> => withinScope({ collector: steps }, work);
-
 /** A transaction cancelled by the condition of one of its steps: which one, and the error that step declares. */
 export class StepFailed extends Error {
   constructor(
@@ -192,20 +173,12 @@ export class StepFailed extends Error {
 }
 
 /**
- * Writes every step or none. Throws the failing step's error, WriteConflict, Unavailable, or Refused. Given
- * the `outcome` the write produces (the row a create answers), the work's outcome recorder, if any,
- * adds its step to the same transaction; the work's marker, if any, adds its own to every write; in
- * a collecting work, the steps are collected, not written.
+ * Writes every step or none. Throws the failing step's error, WriteConflict, Unavailable, or Refused.
+ * A resource's writes are plans sent by write-plan.ts's `commit`; this sends the steps of tooling's.
  */
-export async function writeAtomically(steps: readonly WriteStep[], options: { outcome?: unknown } = {}): Promise<void> {
-  const { recorder, marker, collector } = currentScope();
-  const all = [...steps, ...(recorder && options.outcome !== undefined ? [recorder(options.outcome)] : []), ...(marker ? [marker(options.outcome)] : [])];
-  if (collector) {
-    collector.push(...all);
-    return;
-  }
+export async function writeAtomically(steps: readonly WriteStep[]): Promise<void> {
   try {
-    await writeSteps(all);
+    await writeSteps(steps);
   } catch (error) {
     throw error instanceof StepFailed ? error.error : error;
   }

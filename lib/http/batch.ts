@@ -11,11 +11,12 @@ import middy from '@middy/core';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/access.js';
-import type { BatchDeclaration } from '../batch.js';
+import type { BatchDeclaration } from '../batch/declaration.js';
 import { actingAs } from '../db/changes.js';
-import { Conflict, NotFound, WriteConflict } from '../db/errors.js';
+import { Conflict, NotFound } from '../db/errors.js';
 import { RowApplied } from '../db/idempotency-store.js';
-import { collectingWrites, markingWrites, retryOnConflict, StepFailed, writeSteps, type WriteStep } from '../db/transactions.js';
+import type { OutcomeRecorder } from '../db/step.js';
+import { commit, commitTogether, mapWrite, Write } from '../db/write-plan.js';
 import { InvalidInput, type FieldError } from '../errors.js';
 import { langQuery } from '../i18n.js';
 import { inTurns } from '../in-turns.js';
@@ -29,6 +30,7 @@ import { bodyLimit } from './body-limit.js';
 import { budgetEnd, withinBudget } from './budget.js';
 import { problemErrors, toProblem } from './errors.js';
 import { exactJsonBody } from './exact-numbers.js';
+import type { Lease } from '../db/idempotency-store.js';
 import { appliedBatchRows, batchRowMarker, idempotency, recordAnswer } from './idempotency.js';
 import { jsonRequest } from './json-request.js';
 import { toLoop, type LoopRow } from './loop.js';
@@ -148,33 +150,47 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   const statusOf = (op: 'create' | 'update' | 'delete') => routeByName(`${declaration.folder}/${op}` as RouteName).status;
   const { create, update, remove, read, upsert } = declaration;
 
-  /** What the row does, through the resource's operations; its answer as the single route's. */
-  async function apply(row: Ready, lang: Lang | undefined): Promise<Applied> {
+  /**
+   * The write a row makes, through the resource's operations, answering as the single route would.
+   * An upsert looks its key up at each plan: the record it names, updated; none, a create.
+   */
+  function writeOf(row: Ready, lang: Lang | undefined): Write<Applied> {
+    const created = (write: Write<Row>) => mapWrite(write, (made): Applied => ({ status: statusOf('create'), id: Number(made.ID), row: made }));
+    const updated = (id: number, write: Write<Row | undefined>) => mapWrite(write, (changed): Applied => ({ status: statusOf('update'), id, row: changed }));
+    const id = row.id ?? 0;
     switch (row.op) {
-      case 'create': {
-        const created = await create.run(row.input, lang);
-        return { status: statusOf('create'), id: Number(created.ID), row: created };
-      }
+      case 'create':
+        return created(create.run(row.input, lang));
       case 'update':
-        return { status: statusOf('update'), id: row.id!, row: (await update.run(row.id!, row.input, row.version, lang)) ?? undefined };
+        return updated(id, update.run(id, row.input, row.version, lang));
       case 'delete':
-        await remove(row.id!, row.version);
-        return { status: statusOf('delete'), id: row.id! };
-      case 'upsert':
-        // Other writers (another batch's upserts) may take the key between the look and the create,
-        // or delete the record between the look and the update: look again, until the request's
-        // budget ends (its DynamoDB calls then end as Unavailable, a 503).
-        for (;;) {
-          const found = await upsert!.find(row.input);
-          try {
-            if (found !== undefined) return { status: statusOf('update'), id: found, row: (await upsert!.update(found, row.input, lang)) ?? undefined };
-            const created = await create.run(row.input, lang);
-            return { status: statusOf('create'), id: Number(created.ID), row: created };
-          } catch (error) {
-            const lostTheRace = found === undefined ? error instanceof Conflict && error.field === upsert!.field : error instanceof NotFound;
-            if (!lostTheRace) throw error;
-          }
-        }
+        return mapWrite(remove(id, row.version), (): Applied => ({ status: statusOf('delete'), id }));
+      case 'upsert': {
+        const { find, update: updateFound } = upsert as NonNullable<typeof upsert>;
+        return new Write(async () => {
+          const found = await find(row.input);
+          return (found === undefined ? created(create.run(row.input, lang)) : updated(found, updateFound(found, row.input, lang))).plan();
+        });
+      }
+    }
+  }
+
+  /**
+   * Another writer (another batch's upsert) may take an upsert's key between its look and its
+   * create, or delete the record between the look and the update: it looks again, until the
+   * request's budget ends (its DynamoDB calls then end as Unavailable, a 503).
+   */
+  const lostTheRace = (row: Ready, error: unknown) => row.op === 'upsert' && ((error instanceof Conflict && error.field === upsert?.field) || error instanceof NotFound);
+
+  /** A row's write committed in its own transaction, marked under a key (its create's row recorded with the marker). */
+  async function apply(row: Ready, lang: Lang | undefined, lease: Lease | undefined): Promise<Applied> {
+    const recording = { marker: lease && rowMarker(lease, row.index) };
+    for (;;) {
+      try {
+        return await commit(writeOf(row, lang), recording);
+      } catch (error) {
+        if (!lostTheRace(row, error)) throw error;
+      }
     }
   }
 
@@ -220,8 +236,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
       const started = Date.now();
       if (endsAt - started < typicalRowMs() + ROW_MARGIN_MS) return failure(row.index, outOfTime(), row.id);
       try {
-        const work = () => apply(row, lang);
-        const applied = await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work());
+        const applied = await apply(row, lang, lease);
         rowTimes.push(Date.now() - started);
         return result(row.index, applied);
       } catch (error) {
@@ -233,44 +248,18 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   }
 
   /**
-   * Every row's steps, collected by running its operation without committing, then committed in one
-   * transaction: every row applied, or none. A failed condition names its step, so its row.
+   * Every row's write planned, then their steps joined into one transaction: every row applied, or
+   * none. A row that fails to plan, or whose step's condition fails, is named with its problem.
    */
   async function applyAtomically(rows: readonly Ready[], lang: Lang | undefined, context: HttpContext): Promise<BatchResult[]> {
     const lease = context.idempotencyLease;
     if (lease && (await appliedBatchRows(lease, 1)).size) return applyEach(rows, lang, context);
-    return retryOnConflict(async () => {
-      const steps: WriteStep[] = [];
-      const owners: number[] = [];
-      const applied = new Map<number, Applied>();
-      const failed = new Map<number, HttpProblem>();
-      for (const row of rows) {
-        const from = steps.length;
-        try {
-          const work = () => collectingWrites(steps, () => apply(row, lang));
-          applied.set(row.index, await (lease ? markingWrites((outcome) => batchRowMarker(lease, row.index, outcome as Row | undefined), work) : work()));
-        } catch (error) {
-          failed.set(row.index, problemOf(row, error));
-        }
-        for (let step = from; step < steps.length; step++) owners[step] = row.index;
-      }
-      if (!failed.size && steps.length > MAX_ATOMIC_STEPS) {
-        throw new HttpProblem(400, `an atomic batch's rows must fit in one DynamoDB transaction of ${MAX_ATOMIC_STEPS} writes; these make ${steps.length}: send fewer rows, or atomic: false`, {
-          errors: [{ field: 'atomic', message: `its rows make ${steps.length} writes, more than the ${MAX_ATOMIC_STEPS} one transaction holds` }],
-        });
-      }
-      if (!failed.size) {
-        try {
-          await writeSteps(steps);
-          return rows.map((row) => result(row.index, applied.get(row.index)!));
-        } catch (error) {
-          if (!(error instanceof StepFailed) || error.error instanceof WriteConflict) throw error instanceof StepFailed ? error.error : error;
-          const row = rows.find((candidate) => candidate.index === owners[error.index])!;
-          failed.set(row.index, problemOf(row, error.error));
-        }
-      }
-      return rows.map((row) => (failed.has(row.index) ? failure(row.index, failed.get(row.index)!, row.id) : failure(row.index, notApplied(), row.id)));
-    });
+    const outcome = await commitTogether(
+      rows.map((row) => ({ write: writeOf(row, lang), recording: { marker: lease && rowMarker(lease, row.index) } })),
+      { maxSteps: MAX_ATOMIC_STEPS, tooMany: tooManySteps },
+    );
+    if (outcome.committed) return rows.map((row, k) => result(row.index, outcome.answers[k] as Applied));
+    return rows.map((row, k) => (outcome.failed.has(k) ? failure(row.index, problemOf(row, outcome.failed.get(k)), row.id) : failure(row.index, notApplied(), row.id)));
   }
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
@@ -310,6 +299,18 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     .use(exactJsonBody());
   return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { body: BatchBody } });
 }
+
+/** The marker of a batch row applied, holding the row its create answered (recorded with it). */
+const rowMarker =
+  (lease: Lease, index: number): OutcomeRecorder =>
+  (applied) =>
+    batchRowMarker(lease, index, (applied as Applied | undefined)?.row);
+
+/** An atomic batch whose rows' writes do not fit in one transaction: 400, nothing written. */
+const tooManySteps = (steps: number) =>
+  new HttpProblem(400, `an atomic batch's rows must fit in one DynamoDB transaction of ${MAX_ATOMIC_STEPS} writes; these make ${steps}: send fewer rows, or atomic: false`, {
+    errors: [{ field: 'atomic', message: `its rows make ${steps} writes, more than the ${MAX_ATOMIC_STEPS} one transaction holds` }],
+  });
 
 /** What a row needs beyond the longest row so far to start: its writes' round trips on a slow day. */
 const ROW_MARGIN_MS = 1_000;

@@ -8,15 +8,16 @@
  * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → quota (429) → profile (403) →
  * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412); all of it
  * within the request's time budget (budget.ts).
- * Operations answer with a row, a page of rows, or nothing; this module turns each into the
- * response: loop rows with an ETag, or loop rows with the page's headers.
+ * Operations answer with a row, a page of rows, or nothing, or return the write that will: this
+ * module commits it (with the step recording its answer under an Idempotency-Key) and turns each
+ * answer into the response: loop rows with an ETag, or loop rows with the page's headers.
  */
 import middy from '@middy/core';
 import * as v from 'valibot';
 import type { Page, PageRequest } from '../db/page.js';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { actingAs } from '../db/changes.js';
-import { recordingOutcomes } from '../db/transactions.js';
+import type { Write } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';
 import type { Row } from '../row.js';
@@ -62,9 +63,10 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
   positionOf: (cursor: string) => Promise<unknown>;
 }
 
-/** A row; a page of rows (lists); or nothing (204). */
+/** A row; a page of rows (lists); nothing (204); or a write that answers one of those, which this module commits. */
 // biome-ignore lint/suspicious/noConfusingVoidType: an operation that answers 204 returns nothing: `void`, as its async function's type says.
-export type OperationResult = Row | Page<Row> | void;
+export type OperationAnswer = Row | Page<Row> | void;
+export type OperationResult = OperationAnswer | Write<OperationAnswer>;
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -99,6 +101,12 @@ function listParameters(event: HttpEvent): URLSearchParams {
   return params;
 }
 
+/**
+ * A write an operation returned, told apart by its shape: importing its class here would bundle the
+ * write path into every route, the reads' included.
+ */
+const isWrite = (result: OperationResult): result is Write<OperationAnswer> => typeof (result as Partial<Write<unknown>> | undefined)?.commit === 'function';
+
 const isPage = (result: Row | Page<Row>): result is Page<Row> => Array.isArray(result.items);
 
 /** What a cursor is bound to: the list's route, and its order, filters and `lang` (everything but the paging itself). */
@@ -111,7 +119,7 @@ const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
   body: JSON.stringify(toLoop([row])),
 });
 
-async function respond(route: RouteDefinition, result: OperationResult, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
+async function respond(route: RouteDefinition, result: OperationAnswer, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
   if (result === undefined || route.status === 204) return { statusCode: 204 };
   if (isPage(result)) {
     const { page: answered, body } = loopBody(result);
@@ -125,7 +133,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
   name: Name,
   /** Its input schemas; `cursorsOf`: the list whose cursors its body carries (a replay's), for `positionOf`. */
   schemas: { body?: Body; query?: Query; cursorsOf?: RouteName },
-  operation: (input: OperationInput<Name, Output<Body>, Output<Query>>) => Promise<OperationResult>,
+  operation: (input: OperationInput<Name, Output<Body>, Output<Query>>) => OperationResult | Promise<OperationResult>,
 ) {
   const route = routeByName(name);
   if (!route.permission) throw new Error(`${name} is an open route: use defineOpenHandler`);
@@ -146,26 +154,25 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     const fromNow = route.followed && cursor === 'now';
     const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
     const caller = context.apiKey!;
-    // The changes a write records name the key and the request (the request log's id).
-    const run = () =>
-      actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, () =>
-        operation({
-          body: parsed.body as Output<Body>,
-          query: listQuery as Output<Query>,
-          params: params as PathParams<Name>,
-          page,
-          expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
-          caller,
-          positionOf: (text) => {
-            const list = schemas.cursorsOf;
-            if (!list) throw new Error(`${name} takes no cursor of another list`);
-            return text === 'now' && routeByName(list).followed ? Promise.resolve('now') : decodeCursor(cursorScope(list, {}), text);
-          },
-        }),
-      );
-    // Under an Idempotency-Key, the create's transaction records its row too.
+    // Under an Idempotency-Key, a create's transaction records its row too.
     const lease = context.idempotencyLease;
-    const result = lease ? await recordingOutcomes(outcomeRecorder(lease), run) : await run();
+    // The changes a write records name the key and the request (the request log's id).
+    const result = await actingAs({ apiKey: caller.apiKey, requestId: context.awsRequestId }, async () => {
+      const answer = await operation({
+        body: parsed.body as Output<Body>,
+        query: listQuery as Output<Query>,
+        params: params as PathParams<Name>,
+        page,
+        expectedVersion: route.method === 'PUT' || route.method === 'DELETE' ? parseIfMatch(event) : undefined,
+        caller,
+        positionOf: (text) => {
+          const list = schemas.cursorsOf;
+          if (!list) throw new Error(`${name} takes no cursor of another list`);
+          return text === 'now' && routeByName(list).followed ? Promise.resolve('now') : decodeCursor(cursorScope(list, {}), text);
+        },
+      });
+      return isWrite(answer) ? answer.commit({ answer: lease && outcomeRecorder(lease) }) : answer;
+    });
     return respond(route, result, event, scope, page);
   };
 

@@ -23,6 +23,7 @@ import { LIMITS } from '../limits.js';
 import { readItem, readItems, type Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
 import { ABSENT, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { commit, type Write } from '../db/write-plan.js';
 import { seededTaxRules } from '../local/setup.js';
 import { products, type Product } from '../products/entity.js';
 import { categoryMoveSteps, deleteProduct } from '../products/operations.js';
@@ -116,7 +117,7 @@ interface Kind {
   counter: Counter | undefined;
   pages(): AsyncGenerator<Stored[]>;
   /** The domain's own delete, at the version given. */
-  remove(id: number, version: number): Promise<void>;
+  remove(id: number, version: number): Write<void>;
   /** Why a record cannot be deleted yet, if it cannot: a rule some products use, less those `freed` by this run's deletions. */
   inUse?(record: Stored, freed: number): Promise<string | undefined>;
   /** The rule a record uses, which its deletion frees (a dry run counts them, as it deletes nothing). */
@@ -461,7 +462,7 @@ export class Destination {
       return DELETED;
     }
     try {
-      await patiently(() => removal.remove(record.id, record.version));
+      await patiently(() => commit(removal.remove(record.id, record.version)));
       return DELETED;
     } catch (error) {
       // Deleted by an attempt whose answer was lost (or by someone since it was read).

@@ -1,5 +1,5 @@
 /** Products in batches (CONTRACT §14): the single routes' schemas and operations; upsert by `ref`. */
-import { defineBatch } from '../batch.js';
+import { defineBatch } from '../batch/declaration.js';
 import { identityOf } from '../identity.js';
 import { products } from './entity.js';
 import { createProduct, deleteProduct, getProduct, updateProduct } from './operations.js';
@@ -9,7 +9,7 @@ export const productBatch = defineBatch({
   folder: 'products',
   grant: 'product',
   create: { schema: ProductCreate, run: createProduct },
-  update: { schema: ProductUpdate, idInBody: false, run: (id, input, version) => updateProduct(id, input, version).then(() => undefined) },
+  update: { schema: ProductUpdate, idInBody: false, run: updateProduct },
   remove: deleteProduct,
   read: getProduct,
   upsert: {
@@ -17,6 +17,6 @@ export const productBatch = defineBatch({
     key: (input) => identityOf(input.ref),
     // The lock alone: the update that follows reads the record itself.
     find: (input) => products.ownerByLock('ref', input.ref),
-    update: (id, input) => updateProduct(id, input, undefined).then(() => undefined),
+    update: (id, input) => updateProduct(id, input, undefined),
   },
 });

@@ -3,13 +3,15 @@
  * product into its shard of the rule's product count on condition that the shard exists (it lives
  * as long as the rule), which is also what lets a rule's deletion refuse (409) without scanning
  * products. Its default category, when it names one, is counted among the category's references the
- * same way.
+ * same way. Each write is an operation's reads, then a plan made from them alone (`…Plan`,
+ * unit-tested by its steps), committed by whoever runs it (lib/db/write-plan.ts).
  */
 import { sentTexts } from '../catalog-texts.js';
 import { countReferenceStep } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
-import { raced, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { raced, type WriteStep } from '../db/transactions.js';
+import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts } from '../i18n.js';
 import { formatMicros } from '../money.js';
@@ -101,56 +103,63 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
   };
 }
 
-export async function createProduct(input: ProductCreateInput, lang: Lang | undefined): Promise<Row> {
-  const ruleId = await resolveTaxRule(input.tax_rule);
-  const rule = await readTaxRule(ruleId);
-  if (!rule) throw unknownTaxRule();
-  const id = await products.allocateId();
-  const now = new Date().toISOString();
-  const product = newProduct(input, { id, taxRuleId: ruleId, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const row = productRow(product, localeOf(lang, input.locale), rule);
-  await retryOnConflict(() => writeAtomically([...products.create(product), countInto(ruleId, id), ...categorySteps(id, undefined, product.defaultCategory)], { outcome: row }));
-  return row;
+/** A create's plan, given its id, its rule as read and the instant: the product, its ref lock and counts, and its counts in its rule and category (which must exist). */
+export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; rule: TaxRule; now: string }): WritePlan<Row> {
+  const { id, rule, now } = made;
+  const product = newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
+  const steps = [...products.create(product), countInto(rule.id, id), ...categorySteps(id, undefined, product.defaultCategory)];
+  return recordedPlan(steps, productRow(product, localeOf(lang, input.locale), rule));
 }
 
-export async function updateProduct(id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => {
-    const current = await readProduct(id);
-    const ruleSteps: WriteStep[] = [];
-    let taxRuleId = current.taxRuleId;
-    if (input.tax_rule !== undefined) {
-      const resolved = await resolveTaxRule(input.tax_rule);
-      if (resolved !== current.taxRuleId) {
-        taxRuleId = resolved;
-        ruleSteps.push(countInto(resolved, id), countProductStep(current.taxRuleId, id, -1, raced));
-      }
-    }
-    // A default category sent is checked, even unchanged, unless the product is counted in it already.
-    const categoryMove = input.default_category === undefined ? [] : categorySteps(id, current, input.default_category);
-    const texts = sentTexts(input);
-    const next: Product = {
-      ...current,
-      ref: input.ref ?? current.ref,
-      price: input.price !== undefined ? formatMicros(input.price) : current.price,
-      weight: input.weight !== undefined ? formatMicros(input.weight) : current.weight,
-      currency: input.currency ?? current.currency,
-      taxRuleId,
-      visible: input.visible ?? current.visible,
-      brandId: input.brand_id ?? current.brandId,
-      defaultCategory: input.default_category ?? current.defaultCategory,
-      ...(input.default_category === undefined ? {} : { categoryCounted: input.default_category !== 0 }),
-      i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
-      version: current.version + 1,
-      updatedAt: new Date().toISOString(),
-    };
-    if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
-    await writeAtomically([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove]);
+/** Planned once: a conflict sends the same product again, under the id it was given. */
+export const createProduct = (input: ProductCreateInput, lang: Lang | undefined): Write<Row> =>
+  planOnce(async () => {
+    const rule = await readTaxRule(await resolveTaxRule(input.tax_rule));
+    if (!rule) throw unknownTaxRule();
+    return createProductPlan(input, lang, { id: await products.allocateId(), rule, now: new Date().toISOString() });
   });
+
+/**
+ * An update's plan, given the product and the rule it asks for (resolved: 0 is the default as read):
+ * the product replaced at the version expected (else read), its ref lock moved with a new ref, and
+ * its counts moved to a new rule or category (which must exist).
+ */
+export function updateProductPlan(input: ProductUpdateInput, expectedVersion: number | undefined, reads: { current: Product; taxRuleId: number; now: string }): WritePlan<undefined> {
+  const { current, taxRuleId } = reads;
+  const id = current.id;
+  const ruleSteps = taxRuleId === current.taxRuleId ? [] : [countInto(taxRuleId, id), countProductStep(current.taxRuleId, id, -1, raced)];
+  // A default category sent is checked, even unchanged, unless the product is counted in it already.
+  const categoryMove = input.default_category === undefined ? [] : categorySteps(id, current, input.default_category);
+  const texts = sentTexts(input);
+  const next: Product = {
+    ...current,
+    ref: input.ref ?? current.ref,
+    price: input.price !== undefined ? formatMicros(input.price) : current.price,
+    weight: input.weight !== undefined ? formatMicros(input.weight) : current.weight,
+    currency: input.currency ?? current.currency,
+    taxRuleId,
+    visible: input.visible ?? current.visible,
+    brandId: input.brand_id ?? current.brandId,
+    defaultCategory: input.default_category ?? current.defaultCategory,
+    ...(input.default_category === undefined ? {} : { categoryCounted: input.default_category !== 0 }),
+    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    version: current.version + 1,
+    updatedAt: reads.now,
+  };
+  if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
+  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove], undefined);
 }
 
-export async function deleteProduct(id: number, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => {
+/** It answers nothing (204): the route's answer, as Thelia's. */
+export const updateProduct = (id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Write<undefined> =>
+  new Write(async () => {
     const current = await readProduct(id);
-    await writeAtomically([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, id, -1, raced), ...categorySteps(id, current, 0)]);
+    const taxRuleId = input.tax_rule === undefined ? current.taxRuleId : await resolveTaxRule(input.tax_rule);
+    return updateProductPlan(input, expectedVersion, { current, taxRuleId, now: new Date().toISOString() });
   });
-}
+
+/** A delete's plan: the product, its ref lock and count, and its counts in its rule and category. */
+export const deleteProductPlan = (current: Product, expectedVersion: number | undefined): WritePlan<void> =>
+  plan([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0)], undefined);
+
+export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => deleteProductPlan(await readProduct(id), expectedVersion));

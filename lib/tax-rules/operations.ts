@@ -1,13 +1,16 @@
 /**
  * Tax-rule operations. Lists sort the rules' summaries in memory (at most 1 000 per store) and read
  * only the page's rules; the default is a pointer moved in the same transaction as the rules' flags;
- * the products using a rule are a sharded count beside it (entity.ts).
+ * the products using a rule are a sharded count beside it (entity.ts). Each write is an operation's
+ * reads, then a plan made from them (`…Plan`, unit-tested by its steps), committed by whoever runs it
+ * (lib/db/write-plan.ts).
  */
 import { Conflict, NotFound } from '../db/errors.js';
 import { readTogether } from '../db/items.js';
 import { pageSorted, type Page, type PageRequest, type Position } from '../db/page.js';
-import { addStep, createSteps, readShards, readTotal, removeAsReadSteps, sumOf } from '../db/sharded-count.js';
-import { raced, retryOnConflict, writeAtomically, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { addStep, createSteps, readShards, readTotal, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
+import { raced, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import { defaultLang, type Lang } from '../reference/index.js';
@@ -31,12 +34,15 @@ async function readRuleAndDefault(id: number): Promise<{ rule: TaxRule; defaultI
   return { rule: taxRules.fromItem(rule), defaultId: defaultTaxRule.targetOf(pointer) };
 }
 
+/** The rule the default pointer names (`previous`) when `id` takes its place: none when it is unset or `id` already. */
+const readFormerDefault = (id: number, previous: number | undefined): Promise<TaxRule | undefined> =>
+  previous !== undefined && previous !== id ? taxRules.read(previous) : Promise.resolve(undefined);
+
 /**
- * Steps that make `id` the default: the old default loses its flag (and its row changes version),
- * and the pointer moves, on condition that it still points where we read it.
+ * Steps that make `id` the default: the former default (as read) loses its flag (and its row
+ * changes version), and the pointer moves, on condition that it still points where we read it.
  */
-async function makeDefaultSteps(id: number, previous: number | undefined, now: string, byImport = false): Promise<WriteStep[]> {
-  const former = previous !== undefined && previous !== id ? await taxRules.read(previous) : undefined;
+function defaultMoveSteps(id: number, previous: number | undefined, former: TaxRule | undefined, now: string, byImport = false): WriteStep[] {
   if (!former) return [defaultTaxRule.move(previous, id)];
   const version = former.version + 1;
   // A store's import moving the default keeps the former default its own, if it was (importedVersion).
@@ -122,8 +128,9 @@ function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummar
  */
 export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule, byImport = false): Promise<WriteStep[]> {
   const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : [...taxRules.create(rule), ...createSteps(productsUsing(rule.id))];
+  const previous = rule.isDefault ? await defaultTaxRule.read() : undefined;
   const defaultSteps = rule.isDefault
-    ? await makeDefaultSteps(rule.id, await defaultTaxRule.read(), new Date().toISOString(), byImport)
+    ? defaultMoveSteps(rule.id, previous, await readFormerDefault(rule.id, previous), new Date().toISOString(), byImport)
     : replaced?.isDefault
       ? [defaultTaxRule.clear(replaced.id)]
       : [];
@@ -137,53 +144,74 @@ export function newTaxRule(input: TaxRuleCreateInput, creation: { id: number; cr
   return { ...creation, countries: input.country, taxes: input.tax, i18n, isDefault: input.default === true, version: 1 };
 }
 
-export async function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Promise<Row> {
-  const now = new Date().toISOString();
-  const rule = newTaxRule(input, { id: await taxRules.allocateId(), createdAt: now, updatedAt: now });
-  const row = taxRuleRow(rule, localeOf(lang, input.i18n[0]!.locale));
-  await retryOnConflict(async () => writeAtomically(await wholeRuleSteps(rule), { outcome: row }));
-  return row;
+/**
+ * Its id is allocated once; its plan is made again at each attempt, since it reads where the default
+ * points (a concurrent move fails the pointer's condition: read again).
+ */
+export function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Write<Row> {
+  let made: Promise<TaxRule> | undefined;
+  return new Write(async () => {
+    const now = new Date().toISOString();
+    const rule = await (made ??= taxRules.allocateId().then((id) => newTaxRule(input, { id, createdAt: now, updatedAt: now })));
+    return recordedPlan(await wholeRuleSteps(rule), taxRuleRow(rule, localeOf(lang, input.i18n[0]?.locale)));
+  });
 }
 
-export async function updateTaxRule(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Promise<Row> {
-  const updated = await retryOnConflict(async () => {
+/** What an update reads: the rule, and for one that becomes the default, where the pointer points and the rule it names. */
+export interface TaxRuleUpdateReads {
+  rule: TaxRule;
+  defaultId: number | undefined;
+  formerDefault: TaxRule | undefined;
+  now: string;
+}
+
+/** An update's plan: the rule replaced at the version expected (else read), the rules' version bumped, the default moved to it when asked. */
+export function updateTaxRulePlan(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: TaxRuleUpdateReads): WritePlan<Row> {
+  const { rule, now } = reads;
+  let i18n = rule.i18n;
+  for (const [index, entry] of (input.i18n ?? []).entries()) {
+    if (!i18n[entry.locale] && entry.title === undefined) throw invalidField(`i18n[${index}].title`, 'is required for a new locale');
+    const { locale, ...changes } = entry;
+    i18n = mergeTexts(i18n, locale, changes);
+  }
+  const becomesDefault = input.default === true && !rule.isDefault;
+  const next: TaxRule = {
+    ...rule,
+    countries: input.country ?? rule.countries,
+    taxes: input.tax ?? rule.taxes,
+    i18n,
+    isDefault: rule.isDefault || becomesDefault,
+    version: rule.version + 1,
+    updatedAt: now,
+  };
+  const steps = [...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? defaultMoveSteps(rule.id, reads.defaultId, reads.formerDefault, now) : [])];
+  return plan(steps, taxRuleRow(next, localeOf(lang, input.i18n?.[0]?.locale)));
+}
+
+export const updateTaxRule = (input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
+  new Write(async () => {
     // Only a write that may move the default needs to read the pointer with the rule.
     const { rule, defaultId } = input.default === true ? await readRuleAndDefault(input.id) : { rule: await readRule(input.id), defaultId: undefined };
-    let i18n = rule.i18n;
-    for (const [index, entry] of (input.i18n ?? []).entries()) {
-      if (!i18n[entry.locale] && entry.title === undefined) throw invalidField(`i18n[${index}].title`, 'is required for a new locale');
-      const { locale, ...changes } = entry;
-      i18n = mergeTexts(i18n, locale, changes);
-    }
-    const now = new Date().toISOString();
-    const becomesDefault = input.default === true && !rule.isDefault;
-    const next: TaxRule = {
-      ...rule,
-      countries: input.country ?? rule.countries,
-      taxes: input.tax ?? rule.taxes,
-      i18n,
-      isDefault: rule.isDefault || becomesDefault,
-      version: rule.version + 1,
-      updatedAt: now,
-    };
-    await writeAtomically([...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? await makeDefaultSteps(rule.id, defaultId, now) : [])]);
-    return next;
+    const formerDefault = input.default === true && !rule.isDefault ? await readFormerDefault(rule.id, defaultId) : undefined;
+    return updateTaxRulePlan(input, lang, expectedVersion, { rule, defaultId, formerDefault, now: new Date().toISOString() });
   });
-  return taxRuleRow(updated, localeOf(lang, input.i18n?.[0]?.locale));
+
+/**
+ * A delete's plan: refused (409) while a product uses the rule; else the rule, its count as read (a
+ * product counted in or out since fails a shard's condition: read again), the rules' version, and
+ * the pointer cleared when it was the default (the store then has none until one is chosen).
+ */
+export function deleteTaxRulePlan(rule: TaxRule, usage: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+  const used = sumOf(usage);
+  if (used > 0) throw new Conflict(`tax rule ${rule.id} is used by ${used} product(s)`);
+  return plan(
+    [...taxRules.remove(rule, expectedVersion), ...removeAsReadSteps(productsUsing(rule.id), usage, raced), taxRulesVersion.bump(), ...(rule.isDefault ? [defaultTaxRule.clear(rule.id)] : [])],
+    undefined,
+  );
 }
 
-export async function deleteTaxRule(id: number, expectedVersion: number | undefined): Promise<void> {
-  await retryOnConflict(async () => {
+export const deleteTaxRule = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async () => {
     const [rule, usage] = await Promise.all([readRule(id), readShards(productsUsing(id))]);
-    const used = sumOf(usage);
-    if (used > 0) throw new Conflict(`tax rule ${id} is used by ${used} product(s)`);
-    // The default rule can be deleted; the store then has no default until one is chosen. A product
-    // counted in or out since the read fails a shard's condition: read again.
-    await writeAtomically([
-      ...taxRules.remove(rule, expectedVersion),
-      ...removeAsReadSteps(productsUsing(id), usage, raced),
-      taxRulesVersion.bump(),
-      ...(rule.isDefault ? [defaultTaxRule.clear(id)] : []),
-    ]);
+    return deleteTaxRulePlan(rule, usage, expectedVersion);
   });
-}

@@ -22,6 +22,7 @@ export async function feedInBackground(): Promise<void> {
   const { runPlacer, follow, feedEnd } = await import('../../lib/db/feed.js');
   const { products } = await import('../../lib/products/entity.js');
   const { updateProduct } = await import('../../lib/products/operations.js');
+  const { commit } = await import('../../lib/db/write-plan.js');
   const { changeSteps } = await import('../../lib/db/changes.js');
   const { db, tableName } = await import('../../lib/db/client.js');
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -56,7 +57,7 @@ export async function feedInBackground(): Promise<void> {
       for (let n = 0; Date.now() < until; n++) {
         const id = ids[(writer * 4 + (n % 4)) % ids.length]!;
         const version = (await products.read(id))!.version + 1;
-        await updateProduct(id, { price: BigInt(n) } as never, undefined);
+        await commit(updateProduct(id, { price: BigInt(n) } as never, undefined));
         answered.set(`${id}#${version}`, performance.now());
       }
     }),

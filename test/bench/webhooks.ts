@@ -36,6 +36,7 @@ async function oneRun(withBadOnes: boolean, seconds = SECONDS): Promise<RunResul
   const { WebhookWorker } = await import('../../lib/webhooks/worker.js');
   const { createWebhook } = await import('../../lib/webhooks/operations.js');
   const { updateProduct } = await import('../../lib/products/operations.js');
+  const { commit } = await import('../../lib/db/write-plan.js');
   const { productsWrittenDirectly } = await import('../support/backlog.js');
   await setUpTable();
 
@@ -90,7 +91,7 @@ async function oneRun(withBadOnes: boolean, seconds = SECONDS): Promise<RunResul
     ids.map(async (id, writer) => {
       for (let version = 2; Date.now() < until; version++) {
         const next = performance.now() + 1000 / WRITES_PER_SECOND;
-        await updateProduct(id, { price: BigInt(version) } as never, undefined);
+        await commit(updateProduct(id, { price: BigInt(version) } as never, undefined));
         answered.set(`${id}#${version}`, performance.now());
         await pause(Math.max(0, next - performance.now()));
       }

@@ -27,7 +27,6 @@ const LEAVES = [
   'lib/routes.ts',
   'lib/route-definition.ts',
   'lib/resources.ts',
-  'lib/batch.ts',
   'lib/background-run.ts',
   'lib/in-turns.ts',
   'lib/errors.ts',
@@ -42,6 +41,8 @@ const LEAVES = [
 const RESOURCES = [
   ...new Set(registry.flatMap((resource) => (resource.protectedBy !== null && existsSync(path.join(root, 'lib', moduleOf(resource))) ? [moduleOf(resource)] : []))),
   'events',
+  // What a resource declares of itself for batch writes: its operations' writes, for lib/http/batch.ts to commit.
+  'batch',
   'migrations',
   'deploy',
   'search',

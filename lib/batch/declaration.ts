@@ -1,11 +1,13 @@
 /**
  * What a resource declares of itself for batch writes (CONTRACT §14; lib/http/batch.ts runs them):
- * each op's input schema and operation, how its record is read back, and, for `upsert`, its natural
- * key. A leaf: the resource's batch.ts fills it with its own schemas and operations.
+ * each op's input schema and operation (the write it plans: lib/http/batch.ts commits it alone, or
+ * joined with the other rows'), how its record is read back, and, for `upsert`, its natural key. The
+ * resource's batch.ts fills it with its own schemas and operations.
  */
 import type * as v from 'valibot';
-import type { Lang } from './reference/index.js';
-import type { Row } from './row.js';
+import type { Lang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import type { Write } from '../db/write-plan.js';
 
 type Schema = v.GenericSchema<unknown, unknown>;
 
@@ -15,10 +17,10 @@ export interface BatchDeclaration<Create extends Schema = Schema, Update extends
   /** The grant its routes need (the registry's `protectedBy`). */
   readonly grant: string;
   // Operations are methods: a declaration of its own inputs is then one of any inputs, as the handler takes it.
-  readonly create: { schema: Create; run(input: v.InferOutput<Create>, lang: Lang | undefined): Promise<Row> };
+  readonly create: { schema: Create; run(input: v.InferOutput<Create>, lang: Lang | undefined): Write<Row> };
   /** `idInBody`: the update's input holds `id` (customers, categories), else the id goes beside it (products). */
-  readonly update: { schema: Update; idInBody: boolean; run(id: number, input: v.InferOutput<Update>, version: number | undefined, lang: Lang | undefined): Promise<Row | undefined> };
-  remove(id: number, version: number | undefined): Promise<void>;
+  readonly update: { schema: Update; idInBody: boolean; run(id: number, input: v.InferOutput<Update>, version: number | undefined, lang: Lang | undefined): Write<Row | undefined> };
+  remove(id: number, version: number | undefined): Write<void>;
   /** The record's row, for a row applied by an earlier attempt of the batch that did not record it. */
   read(id: number, lang: Lang | undefined): Promise<Row>;
   /**
@@ -30,7 +32,7 @@ export interface BatchDeclaration<Create extends Schema = Schema, Update extends
     readonly field: string;
     key(input: v.InferOutput<Create>): string;
     find(input: v.InferOutput<Create>): Promise<number | undefined>;
-    update(id: number, input: v.InferOutput<Create>, lang: Lang | undefined): Promise<Row | undefined>;
+    update(id: number, input: v.InferOutput<Create>, lang: Lang | undefined): Write<Row | undefined>;
   };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * Writes as plans, built apart from being sent (ElectroDB's `params()` and `go()`). A resource's
+ * operation reads what it needs and returns a `Write`: its plan is the transaction's steps (each
+ * record read is written on condition of the version read) and the answer the write gives once
+ * committed. Whoever runs the operation decides how it is sent, and says so: `commit` sends one
+ * plan in its own transaction, with the step that records its answer (an Idempotency-Key) or marks
+ * it (a batch row) when asked; `commitTogether` joins several plans into one transaction (an atomic
+ * batch). No operation asks how it will be written.
+ */
+import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
+import type { OutcomeRecorder, WriteStep } from './step.js';
+import { WriteConflict } from './errors.js';
+
+export interface WritePlan<T> {
+  /** The transaction's steps: the record's own, its locks', counts' and change's. */
+  readonly steps: readonly WriteStep[];
+  /** What the write answers once committed (a row, or nothing). */
+  readonly answer: T;
+  /**
+   * Whether the answer is recorded with the write when the writer asks (a create's row: a retry is
+   * answered the very row, and never makes a second record). An update's or a delete's retry finds
+   * the record as it is then.
+   */
+  readonly answerRecorded: boolean;
+}
+
+/**
+ * A write an operation returns: `plan()` reads and plans it. On a concurrent change (WriteConflict)
+ * the executor plans it again, so the reads are fresh; a plan that must not change between attempts
+ * (a create's allocated id) is planned once (`planOnce`).
+ */
+export class Write<T> {
+  constructor(readonly plan: () => Promise<WritePlan<T>>) {}
+
+  /** Commits it alone (`commit` below): what a route that answers one write calls. */
+  commit(recording: Recording = {}): Promise<T> {
+    return commit(this, recording);
+  }
+}
+
+/**
+ * A write planned once and sent again as planned: its reads (an allocated id) are not repeated.
+ * (Functions beside the class rather than its methods: a route bundles only those it calls.)
+ */
+export function planOnce<T>(plan: () => Promise<WritePlan<T>>): Write<T> {
+  let planned: Promise<WritePlan<T>> | undefined;
+  return new Write(() => (planned ??= plan()));
+}
+
+/** The same write answering `f` of its answer (a batch row's result made from the row written). */
+export const mapWrite = <T, U>(write: Write<T>, f: (answer: T) => U): Write<U> =>
+  new Write(async () => {
+    const plan = await write.plan();
+    return { ...plan, answer: f(plan.answer) };
+  });
+
+/** What a write's transaction also holds, beyond its plan: the step recording its answer, or marking it a batch row's. */
+export interface Recording {
+  /** An Idempotency-Key's: records the answer of a plan that records it (`answerRecorded`). */
+  readonly answer?: OutcomeRecorder | undefined;
+  /** A batch row's: marks the row applied, with the answer when the plan records it. */
+  readonly marker?: OutcomeRecorder | undefined;
+}
+
+/** The steps a plan commits under `recording`. */
+export function stepsOf(plan: WritePlan<unknown>, recording: Recording = {}): WriteStep[] {
+  const recorded = plan.answerRecorded ? plan.answer : undefined;
+  return [...plan.steps, ...(recording.answer && recorded !== undefined ? [recording.answer(recorded)] : []), ...(recording.marker ? [recording.marker(recorded)] : [])];
+}
+
+/**
+ * Commits one write in its own transaction, planned again while a concurrent change gets in its
+ * way (retryOnConflict), and answers its plan's answer. Throws what the failed step declares.
+ */
+export const commit = <T>(write: Write<T>, recording: Recording = {}): Promise<T> =>
+  retryOnConflict(async () => {
+    const plan = await write.plan();
+    await writeAtomically(stepsOf(plan, recording));
+    return plan.answer;
+  });
+
+/** One write of a joined transaction: its plan and recording; its error, when planning it failed. */
+export type Joined<T> = { plan: WritePlan<T>; recording?: Recording | undefined } | { error: unknown };
+
+/** What a joined transaction came to: every answer, in order; or the writes that failed, by position, with their errors. */
+export type JoinedOutcome<T> = { committed: true; answers: T[] } | { committed: false; failed: Map<number, unknown> };
+
+/**
+ * Commits several writes in one transaction: all or none. Each is planned in turn (one that fails
+ * to plan fails the whole, and is named); the joined steps must fit `maxSteps` (else `tooMany` is
+ * thrown, given their count); a failed condition names the write whose step it was. Planned again
+ * while a concurrent change gets in the way.
+ */
+export function commitTogether<T>(
+  writes: readonly { write: Write<T>; recording?: Recording | undefined }[],
+  options: { maxSteps: number; tooMany: (steps: number) => Error },
+): Promise<JoinedOutcome<T>> {
+  return retryOnConflict(async () => {
+    const joined: Joined<T>[] = [];
+    for (const { write, recording } of writes) {
+      try {
+        joined.push({ plan: await write.plan(), recording });
+      } catch (error) {
+        joined.push({ error });
+      }
+    }
+    const failed = new Map(joined.flatMap((entry, k) => ('error' in entry ? [[k, entry.error] as const] : [])));
+    if (failed.size) return { committed: false, failed };
+    const owners: number[] = [];
+    const steps = joined.flatMap((entry, k) => {
+      const own = 'plan' in entry ? stepsOf(entry.plan, entry.recording) : [];
+      owners.push(...own.map(() => k));
+      return own;
+    });
+    if (steps.length > options.maxSteps) throw options.tooMany(steps.length);
+    try {
+      await writeSteps(steps);
+    } catch (error) {
+      if (!(error instanceof StepFailed) || error.error instanceof WriteConflict) throw error instanceof StepFailed ? error.error : error;
+      const owner = owners[error.index];
+      if (owner === undefined) throw error.error;
+      return { committed: false, failed: new Map([[owner, error.error]]) };
+    }
+    return { committed: true, answers: joined.map((entry) => (entry as { plan: WritePlan<T> }).plan.answer) };
+  });
+}
+
+/** A plan whose answer is recorded with it when the writer asks (a create's row). */
+export const recordedPlan = <T>(steps: readonly WriteStep[], answer: T): WritePlan<T> => ({ steps, answer, answerRecorded: true });
+
+/** A plan whose answer is not recorded (an update's row, a delete's nothing). */
+export const plan = <T>(steps: readonly WriteStep[], answer: T): WritePlan<T> => ({ steps, answer, answerRecorded: false });
