@@ -7,7 +7,6 @@
  * transaction, a few at once; or, `atomic`, every row's steps commit in one transaction.
  * ARCHITECTURE.md ("Batch writes") says how an Idempotency-Key covers the rows.
  */
-import middy from '@middy/core';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/access.js';
@@ -25,21 +24,15 @@ import { log } from '../log.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { routeByName, type Access, type RouteName } from '../routes.js';
-import { authenticate } from './auth.js';
-import { bodyLimit } from './body-limit.js';
-import { budgetEnd, withinBudget } from './budget.js';
-import { problemErrors, toProblem } from './errors.js';
-import { exactJsonBody } from './exact-numbers.js';
+import { budgetEnd } from './budget.js';
+import { toProblem } from './errors.js';
 import type { Lease } from '../db/idempotency-store.js';
-import { appliedBatchRows, batchRowMarker, idempotency, recordAnswer } from './idempotency.js';
-import { jsonRequest } from './json-request.js';
+import { appliedBatchRows, batchRowMarker, recordAnswer } from './idempotency.js';
 import { toLoop, type LoopRow } from './loop.js';
 import { HttpProblem, type ProblemBody } from './problem.js';
-import { chargeUnits, quotaPerKey } from './quota.js';
-import { logged } from './request-log.js';
-import { responseHeaders } from './response-headers.js';
+import { chargeUnits } from './quota.js';
+import { protectedStack } from './protected-stack.js';
 import { rawBody, type HttpContext, type HttpEvent, type HttpRequest, type HttpResponse } from './types.js';
-import { utf8Body } from './utf8-body.js';
 import { fieldErrors, parseInputs } from './validation.js';
 
 export const MAX_ROWS = 100;
@@ -285,19 +278,10 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     return response;
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core)
-    .use(responseHeaders())
-    .use(problemErrors())
-    .use(bodyLimit())
-    .use(authenticate())
-    .use(quotaPerKey())
-    // A batch costs one unit a row: the one quotaPerKey admitted, and the rest, before anything is written.
-    .use(chargeUnits((request) => Math.max(0, rowCountOf(request) - 1)))
-    .use(idempotency({ keepOnFailure: true }))
-    .use(utf8Body())
-    .use(jsonRequest())
-    .use(exactJsonBody());
-  return Object.assign(logged(route, withinBudget(handler)), { route, schemas: { body: BatchBody } });
+  // A batch's access is each op's (authorizeOps, in the core); it costs one unit a row: the one
+  // quotaPerKey admitted, and the rest, before anything is written.
+  const handler = protectedStack(route, core, { admit: [chargeUnits((request) => Math.max(0, rowCountOf(request) - 1))], idempotency: { keepOnFailure: true } });
+  return Object.assign(handler, { route, schemas: { body: BatchBody } });
 }
 
 /** The marker of a batch row applied, holding the row its create answered (recorded with it). */

@@ -1,6 +1,6 @@
 /**
- * Builds a protected route's Lambda handler: one middy stack, the same for every such route,
- * configured from the route table (open routes: open-handler.ts). A handler module only declares its input schemas and calls one domain operation:
+ * Builds a protected route's Lambda handler on the one middy stack of every such route
+ * (protected-stack.ts), configured from the route table (open routes: open-handler.ts). A handler module only declares its input schemas and calls one domain operation:
  *
  *   export const handler = defineHandler('tax-rules/create', { body: TaxRuleCreate, query: TaxRuleQuery },
  *     ({ body, query }) => createTaxRule(body, query.lang));
@@ -12,7 +12,6 @@
  * module commits it (with the step recording its answer under an Idempotency-Key) and turns each
  * answer into the response: loop rows with an ETag, or loop rows with the page's headers.
  */
-import middy from '@middy/core';
 import * as v from 'valibot';
 import type { Page, PageRequest } from '../db/page.js';
 import type { ApiKeyRecord } from '../api-keys/index.js';
@@ -22,24 +21,14 @@ import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';
 import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
-import { authenticate, authorize } from './auth.js';
-import { quotaPerKey } from './quota.js';
-import { responseHeaders } from './response-headers.js';
-import { withinBudget } from './budget.js';
-import { answeringHead } from './head.js';
-import { logged } from './request-log.js';
-import { bodyLimit } from './body-limit.js';
+import { authorize } from './auth.js';
+import { protectedStack } from './protected-stack.js';
 import { decodeCursor } from './cursor.js';
-import { problemErrors } from './errors.js';
-import { idempotency, outcomeRecorder, refusingIdempotencyKey } from './idempotency.js';
-import { exactJsonBody } from './exact-numbers.js';
-import { jsonRequest } from './json-request.js';
+import { outcomeRecorder } from './idempotency.js';
 import { PAGING_PARAMETERS, PagingQuery } from './list-query.js';
 import { loopBody, pageHeaders, toLoop } from './loop.js';
-import { HttpProblem, notFound } from './problem.js';
-import { isPathId } from './router.js';
-import { header, type HttpContext, type HttpEvent, type HttpMiddleware, type HttpResponse } from './types.js';
-import { utf8Body } from './utf8-body.js';
+import { HttpProblem } from './problem.js';
+import { header, type HttpContext, type HttpEvent, type HttpResponse } from './types.js';
 import { parseInputs } from './validation.js';
 
 type BodySchema = v.GenericSchema<unknown, unknown>;
@@ -81,16 +70,6 @@ function parseIfMatch(event: HttpEvent): number | undefined {
   if (!match) throw new HttpProblem(412, 'If-Match must be the quoted VERSION of the record, e.g. "3"');
   return Number(match[1]);
 }
-
-/**
- * API Gateway routes `{entityId}` whatever it holds: ids that are not positive integers are an
- * unknown path (404), answered before the key is even looked at, as the local router does.
- */
-const pathIds = (): HttpMiddleware => ({
-  before: async ({ event }) => {
-    for (const value of Object.values(event.pathParameters ?? {})) if (value === undefined || !isPathId(value)) throw notFound();
-  },
-});
 
 /** The query parameters that define a list as the client sent them, for its next page's link. */
 function listParameters(event: HttpEvent): URLSearchParams {
@@ -176,17 +155,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     return respond(route, result, event, scope, page);
   };
 
-  const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>(core)
-    .use(responseHeaders())
-    .use(problemErrors())
-    .use(pathIds())
-    .use(bodyLimit())
-    .use(authenticate())
-    .use(quotaPerKey())
-    .use(authorize(route.permission));
-  if (route.idempotent) handler.use(idempotency({ replay: (row) => rowResponse(route, row) }));
-  if (route.refusesIdempotencyKey) handler.use(refusingIdempotencyKey(route.refusesIdempotencyKey));
-  if (route.body) handler.use(utf8Body()).use(jsonRequest()).use(exactJsonBody());
+  const handler = protectedStack(route, core, { admit: [authorize(route.permission)], idempotency: { replay: (row) => rowResponse(route, row) } });
   // The route and schemas travel with the handler: the OpenAPI document is built from them.
-  return Object.assign(logged(route, answeringHead(withinBudget(handler))), { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
+  return Object.assign(handler, { route, schemas: { ...(schemas.body ? { body: schemas.body } : {}), ...(query ? { query } : {}) } });
 }

@@ -11,9 +11,10 @@ export interface RequestParts {
   headers?: Record<string, string>;
   apiKey?: Pick<ApiKeyRecord, 'superadmin' | 'grants'>;
   response?: HttpResponse;
+  pathParameters?: Record<string, string>;
 }
 
-export function httpRequest({ body, headers = {}, apiKey, response }: RequestParts = {}): HttpRequest {
+export function httpRequest({ body, headers = {}, apiKey, response, pathParameters }: RequestParts = {}): HttpRequest {
   const binary = Buffer.isBuffer(body);
   return {
     event: {
@@ -24,6 +25,7 @@ export function httpRequest({ body, headers = {}, apiKey, response }: RequestPar
       headers,
       requestContext: { http: { method: 'POST', path: '/api/things', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' } },
       isBase64Encoded: binary,
+      ...(pathParameters ? { pathParameters } : {}),
       ...(body === undefined ? {} : { body: binary ? body.toString('base64') : body }),
     } as HttpRequest['event'],
     context: { awsRequestId: 'unit', getRemainingTimeInMillis: () => 10_000, ...(apiKey ? { apiKey } : {}) } as HttpRequest['context'],
