@@ -31,8 +31,9 @@ export interface SynthesizedTemplate {
  */
 export function functionLogicalId(template: SynthesizedTemplate, route: RouteName | string): string {
   const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.[ROUTE_METADATA] === route);
-  if (found.length !== 1) throw new Error(`the template has ${found.length} functions for the route ${route}, not one`);
-  return found[0]![0];
+  const [only, ...others] = found;
+  if (!only || others.length) throw new Error(`the template has ${found.length} functions for the route ${route}, not one`);
+  return only[0];
 }
 
 /**

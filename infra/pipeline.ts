@@ -15,6 +15,7 @@
  * The synth step runs the app with the same context it was synthesized with, so that the pipeline's
  * self-update deploys the pipeline as it was set up, never the placeholders.
  */
+import { present } from '../lib/present.js';
 import { ArnFormat, Stack, type App } from 'aws-cdk-lib';
 import { LinuxBuildImage } from 'aws-cdk-lib/aws-codebuild';
 import { PipelineType } from 'aws-cdk-lib/aws-codepipeline';
@@ -87,7 +88,7 @@ export function storePipeline(app: App, context: PipelineContext): { stack: Stac
   pipeline.addStage(beta, {
     post: [
       new CodeBuildStep('Smoke', {
-        envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput, STORE_SMOKE_KEY_SECRET: beta.store.smokeKeySecretOutput! },
+        envFromCfnOutputs: { STORE_API_URL: beta.store.apiUrlOutput, STORE_SMOKE_KEY_SECRET: present(beta.store.smokeKeySecretOutput, "Beta's smoke key (made with smokeKey: true)") },
         // The secret CloudFormation named after its logical id (SmokeKey…), in Beta's account (and, there, its key, through Secrets Manager).
         rolePolicyStatements: [
           new PolicyStatement({

@@ -12,6 +12,7 @@
  *   <name>-Api      the HTTP API, whose integrations invoke the aliases, and the dashboard.
  * Put it in an App or a Stage (StoreApiStage), never in a Stack: it makes its own.
  */
+import { present } from '../lib/present.js';
 import { ArnFormat, CfnOutput, CustomResource, Duration, Fn, RemovalPolicy, Stack, STACK_RESOURCE_LIMIT_CONTEXT, type Environment } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -371,7 +372,7 @@ export class StoreApi extends Construct {
       // stack: a route then moves between routes stacks, or goes, in any deploy (CloudFormation
       // refuses to delete an export another stack imports). The API's stack deploys after them.
       const target = single
-        ? aliases.get(route.name)!
+        ? present(aliases.get(route.name), `the alias of ${route.name}, made in this stack`)
         : LambdaFunction.fromFunctionAttributes(apiStack, `${id}Live`, {
             functionArn: apiStack.formatArn({
               service: 'lambda',

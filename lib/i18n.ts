@@ -36,8 +36,12 @@ export const langParam = () =>
   v.optional(
     v.pipe(
       v.string(),
-      v.check((value) => findLang(value) !== undefined, 'is not a known language (a locale like fr_FR or a language id)'),
-      v.transform((value): Lang => findLang(value)!),
+      v.rawTransform(({ dataset, addIssue, NEVER }): Lang => {
+        const lang = findLang(dataset.value);
+        if (lang) return lang;
+        addIssue({ message: 'is not a known language (a locale like fr_FR or a language id)' });
+        return NEVER;
+      }),
     ),
   );
 

@@ -5,9 +5,10 @@
  */
 export async function inTurns<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One queue for every runner: each for-of takes the next entry no other runner took.
+  const queue = items.entries();
   const runner = async () => {
-    for (let k = next++; k < items.length; k = next++) results[k] = await work(items[k]!);
+    for (const [k, item] of queue) results[k] = await work(item);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, runner));
   return results;

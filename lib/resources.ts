@@ -7,6 +7,7 @@
  *
  * A leaf: every Lambda bundles it, so it holds names and route options only, never a schema.
  */
+import { present } from './present.js';
 import { FEED_PARTITIONS, route, type Access, type DynamoDbAction, type Method, type RouteDefinition } from './route-definition.js';
 
 type RouteOptions = Omit<Parameters<typeof route>[4], 'resource' | 'access'> & { access?: Access };
@@ -231,7 +232,7 @@ export const GRANTS = registry.flatMap((resource) => ('granted' in resource && r
 export const CHANGE_RESOURCES = registry.flatMap((resource) => ('change' in resource && resource.change ? [resource.change] : [])) as [string, ...string[]];
 
 /** The grant (or rule) that shows a resource's changes, by its change name. */
-export const changeGrant = (change: string): string => registry.find((resource) => 'change' in resource && resource.change === change)!.protectedBy!;
+export const changeGrant = (change: string): string => present(registry.find((resource) => 'change' in resource && resource.change === change)?.protectedBy, `the grant of the changes of ${change}`);
 
 /** A resource's domain module: `lib/<module>/`, else `lib/<folder>/`. */
 export const moduleOf = (resource: Declared): string => ('module' in resource && resource.module) || resource.folder;

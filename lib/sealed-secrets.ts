@@ -14,6 +14,7 @@
  *
  *   sealed:1:<keyring>:<wrapped data key>:<iv>:<ciphertext and tag>   (base64url fields)
  */
+import { present } from './present.js';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { endpointConfig } from './aws-endpoint.js';
 import { DependencyUnavailable, SealedSecretUnreadable, SecretMissing } from './errors.js';
@@ -72,7 +73,7 @@ async function newDataKey(): Promise<DataKey> {
     const { Plaintext, CiphertextBlob } = await kmsCall('make a data key', (sdk, client) =>
       client.send(new sdk.GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: KMS_CONTEXT })),
     );
-    return { keyring: 'kms', key: Buffer.from(Plaintext!), wrapped: Buffer.from(CiphertextBlob!) };
+    return { keyring: 'kms', key: Buffer.from(present(Plaintext, "the data key's plaintext")), wrapped: Buffer.from(present(CiphertextBlob, "the data key's wrapped form")) };
   }
   // On AWS without the key (a tool run with STORE_TABLE_NAME alone), no function could open what it sealed.
   if (!process.env.DYNAMODB_ENDPOINT) {
@@ -94,9 +95,12 @@ function openDataKey(keyring: Keyring, wrapped: string): Promise<Buffer> {
   const blob = Buffer.from(wrapped, 'base64url');
   const key =
     keyring === 'kms'
-      ? kmsCall('open a data key', (sdk, client) => client.send(new sdk.DecryptCommand({ CiphertextBlob: blob, EncryptionContext: KMS_CONTEXT }))).then(({ Plaintext }) => Buffer.from(Plaintext!))
+      ? kmsCall('open a data key', (sdk, client) => client.send(new sdk.DecryptCommand({ CiphertextBlob: blob, EncryptionContext: KMS_CONTEXT }))).then(({ Plaintext }) =>
+          Buffer.from(present(Plaintext, "the data key's plaintext")),
+        )
       : localUnwrap(blob);
-  if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value!);
+  const oldest = opened.keys().next();
+  if (opened.size >= MAX_OPENED && !oldest.done) opened.delete(oldest.value);
   opened.set(wrapped, key);
   key.catch(() => opened.delete(wrapped)); // the next request tries again
   return key;

@@ -2,6 +2,7 @@
  * Field schemas shared by the resources, with messages that read well after the field name
  * ("email: must be a valid email address").
  */
+import { present } from './present.js';
 import * as v from 'valibot';
 import { hasDefaultIgnorable } from './identity.js';
 import { parseMicros, PLAIN_DECIMAL } from './money.js';
@@ -179,7 +180,7 @@ export const orderParam = <Order extends string>(orders: readonly [Order, ...Ord
   return v.optional(
     v.pipe(
       v.picklist(values, `must be one of: ${values.join(', ')}`),
-      v.transform((value) => parsed.get(value)!),
+      v.transform((value) => present(parsed.get(value), `the order ${value}`)),
     ),
     orders[0],
   );

@@ -57,7 +57,9 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
  * engine with its SigV4 (lib/opensearch/): 12 KiB more. The OpenAPI route carries the document itself, and a reference route its kind's rows
  * (lib/reference/data/rows/), each once, minified, and nothing else of the data. The protected
  * routes' bound went from 423 to 424 KiB with the lists' seventh index and its ranges, and the
- * catalog texts written once (products/create, the largest, then weighed 423.1 KiB).
+ * catalog texts written once (products/create, the largest, then weighed 423.1 KiB); to 425 KiB with
+ * the eighth index, writes as plans and every `!` replaced by a type or a check that names what is
+ * missing (lib/present.ts): products/create then weighed 424.4 KiB.
  */
 function budgetKiB(route: RouteDefinition): number {
   const kib = (bytes: number) => Math.ceil(bytes / 1024);
@@ -68,7 +70,7 @@ function budgetKiB(route: RouteDefinition): number {
   if (route.permission.resource === 'webhook') return 433;
   if (route.permission.resource === 'reference') return 423 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
   if (route.deployment.searches) return 435;
-  return 424;
+  return 425;
 }
 
 describe('the synthesized functions', () => {

@@ -258,7 +258,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
           );
           wait = answer.retryAfter ?? wait;
           for (const result of answer.results) {
-            const index = chunk[result.INDEX]!;
+            const index = chunk[result.INDEX];
+            if (index === undefined) throw new Error(`the batch answered row ${result.INDEX}, which it was not sent`);
             results[index] = { ...result, INDEX: index };
             if (result.STATUS === 429 || result.STATUS === 503) again.push(index);
           }

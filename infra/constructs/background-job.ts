@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { present } from '../../lib/present.js';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { EventSourceMapping, FilterCriteria, StartingPosition, type Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -71,7 +72,7 @@ function wakeUps(scope: Construct, target: IFunction, table: ITableV2, options: 
   table.grantStreamRead(target);
   new EventSourceMapping(scope, 'FromStream', {
     target,
-    eventSourceArn: table.tableStreamArn!,
+    eventSourceArn: present(table.tableStreamArn, "the table's stream (the table is made with one)"),
     startingPosition: StartingPosition.LATEST,
     filters: [FilterCriteria.filter(options.filter)],
     batchSize: options.batchSize,

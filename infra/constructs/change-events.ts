@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { present } from '../../lib/present.js';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { EventSourceMapping, FilterCriteria, StartingPosition, type Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -52,7 +53,7 @@ export class ChangeEvents extends Construct {
     props.table.grantStreamRead(this.publisher);
     new EventSourceMapping(this, 'FromStream', {
       target: props.release(this.publisher),
-      eventSourceArn: props.table.tableStreamArn!,
+      eventSourceArn: present(props.table.tableStreamArn, "the table's stream (the table is made with one)"),
       startingPosition: StartingPosition.TRIM_HORIZON,
       filters: [FilterCriteria.filter(CHANGE_INSERTS)],
       batchSize: 100,

@@ -65,15 +65,16 @@ export class RouteFunction extends Construct {
     }
     const resources = route.deployment.dynamodb.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
     // A route whose writes are limited to some partitions (a read that may place the feed) writes nowhere else.
-    const limited = route.deployment.writesUnder ? route.deployment.dynamodb.filter((action) => WRITES.has(action)) : [];
+    const writesUnder = route.deployment.writesUnder;
+    const limited = writesUnder ? route.deployment.dynamodb.filter((action) => WRITES.has(action)) : [];
     const free = route.deployment.dynamodb.filter((action) => !limited.includes(action));
     if (free.length > 0) this.function.addToRolePolicy(new PolicyStatement({ actions: free.map((action) => `dynamodb:${action}`), resources }));
-    if (limited.length > 0) {
+    if (writesUnder && limited.length > 0) {
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: limited.map((action) => `dynamodb:${action}`),
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...route.deployment.writesUnder!] } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writesUnder] } },
         }),
       );
     }

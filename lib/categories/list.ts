@@ -4,6 +4,7 @@
  * `updated_since` as a range of the updates' order), and one parent's children by position or id;
  * the index, the rest.
  */
+import { present } from '../present.js';
 import type * as v from 'valibot';
 import { both, contains, defineList, listQuerySchema, noneOf, oneOf, since, visibility } from '../db/lists/arguments.js';
 import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
@@ -60,7 +61,7 @@ export const categoryRoutes: readonly TableRoute<Category>[] = [
     when: (args) => (args.parent as number[]).length === 1,
     serves: [],
     orders: ORDERS,
-    read: (args, order, page) => categories.list('byParent', { ...tableOrder(order), where: { parent: (args.parent as number[])[0]! } }, page),
+    read: (args, order, page) => categories.list('byParent', { ...tableOrder(order), where: { parent: present((args.parent as number[])[0], 'the one parent') } }, page),
   },
 ];
 

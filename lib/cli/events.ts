@@ -43,8 +43,9 @@ async function redrive(): Promise<{ redriven: number; gone: number; refused: num
   for (let letters = await receive(); letters.length; letters = await receive()) {
     const changes = await changesOf(letters);
     // A letter whose changes are past their retention has nothing left to put: it goes.
-    for (const [k, { handled }] of letters.entries()) {
-      if (!changes[k]!.length) {
+    const lettered = letters.map((letter, k) => ({ ...letter, changes: changes[k] ?? [] }));
+    for (const { handled, changes: named } of lettered) {
+      if (!named.length) {
         await handled();
         totals.gone++;
       }
@@ -52,7 +53,7 @@ async function redrive(): Promise<{ redriven: number; gone: number; refused: num
     const { refused } = await publishChanges(changes.flat());
     const refusedIds = new Set(refused.map(({ change }) => change.id));
     // A letter goes once every change it named was put; one refused again shows again after its visibility.
-    for (const [k, { handled }] of letters.entries()) if (changes[k]!.length && changes[k]!.every((change) => !refusedIds.has(change.id))) await handled();
+    for (const { handled, changes: named } of lettered) if (named.length && named.every((change) => !refusedIds.has(change.id))) await handled();
     totals.redriven += changes.flat().length - refused.length;
     totals.refused += refused.length;
     // Refused again: this run stops rather than spin on it.

@@ -11,6 +11,7 @@
  * (npm run synth; another with --template);
  * `npm run sam` (lib/cli/sam.ts) writes its own for the template it runs.
  */
+import { present } from '../present.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +57,7 @@ export async function localValues(options: { dataDir?: string; endpoint?: string
   await useDataDirSecret(dataDir);
   return {
     STORE_TABLE_NAME: options.table ?? process.env.STORE_TABLE_NAME ?? 'store',
-    STORE_SECRET: process.env.STORE_SECRET!,
+    STORE_SECRET: present(process.env.STORE_SECRET, 'STORE_SECRET (useDataDirSecret sets it)'),
     DYNAMODB_ENDPOINT: options.endpoint ?? `http://host.docker.internal:${port}`,
     npmStartRunning: hostEndpoint !== undefined,
     hostEndpoint,

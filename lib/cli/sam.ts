@@ -68,10 +68,10 @@ export function parseCommandLine(argv: string[]): SamCommandLine {
     let port = DEFAULT_API_PORT;
     const passthrough: string[] = [];
     for (let i = 0; i < rest.length; i++) {
-      const arg = rest[i]!;
+      const arg = rest[i] ?? '';
       const inline = /^(?:--port|-p)=(.*)$/.exec(arg);
       if (arg === '--port' || arg === '-p' || inline) {
-        const value = inline ? inline[1]! : rest[++i];
+        const value = inline ? inline[1] : rest[++i];
         port = Number(value);
         if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`--port must be a port number, not ${JSON.stringify(value)}`);
       } else passthrough.push(arg);

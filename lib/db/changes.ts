@@ -51,9 +51,9 @@ export type ChangeType = 'created' | 'updated' | 'deleted';
  * holds, named as the row names it (`title` → `TITLE`).
  */
 export function localizedFields(i18n: Record<string, Record<string, string | undefined>>, fields: readonly string[]): ChangeField[] {
-  return Object.keys(i18n)
-    .sort()
-    .flatMap((locale) => fields.filter((field) => i18n[locale]?.[field] !== undefined).map((field) => ({ field: field.toUpperCase(), locale, value: i18n[locale]![field] })));
+  return Object.entries(i18n)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([locale, texts]) => fields.filter((field) => texts[field] !== undefined).map((field) => ({ field: field.toUpperCase(), locale, value: texts[field] })));
 }
 
 /** One field's change: `before` and `after` as the row shows them, null where the record had none. */
@@ -115,10 +115,9 @@ export function diffFields(before: ChangeField[] | undefined, after: ChangeField
   // In the order of the record's fields after the change (then those it no longer holds).
   for (const key of new Set([...now.keys(), ...old.keys()])) {
     const [a, b] = [old.get(key), now.get(key)];
-    const same = a !== undefined && b !== undefined && isDeepStrictEqual(a.value, b.value);
-    if (same) continue;
-    const { field, locale } = (b ?? a)!;
-    changes.push({ field, locale, before: shown(a), after: shown(b) });
+    const named = b ?? a;
+    if (named === undefined || (a !== undefined && b !== undefined && isDeepStrictEqual(a.value, b.value))) continue;
+    changes.push({ field: named.field, locale: named.locale, before: shown(a), after: shown(b) });
   }
   return changes;
 }

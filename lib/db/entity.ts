@@ -141,15 +141,16 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     assertFitsOneItem(item, `${name} ${id(record)}`);
     return item;
   };
-  const summary = declaration.collection?.summary;
-  const summaryKey = (recordId: I): Key => {
-    const { partition, sortPrefix } = declaration.collection!;
-    // The record's own sort key, under the summaries' prefix.
-    return { pk: partition, sk: `${summary!.sortPrefix}${key(recordId).sk.slice(sortPrefix.length)}` };
-  };
-  const summaryItem = (record: R): Item => ({ ...summaryKey(id(record)), id: id(record), ...summary!.fields(record) });
+  const collection = declaration.collection;
+  // The summaries, when the collection keeps them, with where they live: its partition.
+  const summary = collection?.summary && { ...collection.summary, partition: collection.partition, recordPrefix: collection.sortPrefix };
+  /** The key of a record's summary: the record's own sort key, under the summaries' prefix. */
+  const summaryKey = (summaries: NonNullable<typeof summary>, recordId: I): Key => ({
+    pk: summaries.partition,
+    sk: `${summaries.sortPrefix}${key(recordId).sk.slice(summaries.recordPrefix.length)}`,
+  });
   /** The step that writes a record's summary (a put: it is derived, whatever was there). */
-  const summaryStep = (record: R): WriteStep[] => (summary ? [put(summaryItem(record))] : []);
+  const summaryStep = (record: R): WriteStep[] => (summary ? [put({ ...summaryKey(summary, id(record)), id: id(record), ...summary.fields(record) })] : []);
 
   // What a replace never writes: the key.
   const unreplaced = new Set<string>([table.partitionKey, table.sortKey]);
@@ -158,8 +159,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   const versionOf = (record: R): number => audit?.version?.(record) ?? Number((record as Partial<Versioned>).version ?? 1);
   /** The steps that record how a record changed (none when the entity is not audited). */
   const recorded = (before: R | undefined, after: R | undefined): WriteStep[] => {
-    if (!audit) return [];
-    const record = (after ?? before)!;
+    const record = after ?? before;
+    if (!audit || record === undefined) return [];
     const type = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated';
     // A record's last change is dated by its `updatedAt`, where it has one: the new change comes after it.
     const previousAt = (before as { updatedAt?: unknown } | undefined)?.updatedAt;
@@ -260,7 +261,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       if (!summary) throw new Error(`${name} keeps no summaries`);
       return queryAll({
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': declaration.collection!.partition, ':prefix': summary.sortPrefix },
+        ExpressionAttributeValues: { ':pk': summary.partition, ':prefix': summary.sortPrefix },
         ConsistentRead: true,
       });
     },
@@ -339,7 +340,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     remove(current: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       return [
         remove(key(id(current)), atVersion(expectedVersion, current.version), versionFailure(name, expectedVersion)),
-        ...(summary ? [remove(summaryKey(id(current)))] : []),
+        ...(summary ? [remove(summaryKey(summary, id(current)))] : []),
         ...locks.map(([lockName, lock]) => remove(lockKey(lockName, lock.valueOf(current)), ownedBy(current), raced)),
         ...(counter ? [countChange(counter, Number(id(current)), -1)] : []),
         ...recorded(current, undefined),

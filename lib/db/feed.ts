@@ -71,11 +71,12 @@ async function oldestPending(): Promise<Marker[]> {
     .map((item) => StoredMarker.parse(item))
     .sort((a, b) => byKey(a.sk, b.sk))
     .slice(0, PLACED_PER_ITEM);
+  // The same places, each record's markers in the order of its versions.
   const recordOf = (marker: Marker) => marker.change.pk;
   const versions = new Map<string, Marker[]>();
   for (const marker of oldest) versions.set(recordOf(marker), [...(versions.get(recordOf(marker)) ?? []), marker]);
   for (const markers of versions.values()) markers.sort((a, b) => byKey(a.change.sk, b.change.sk));
-  return oldest.map((marker) => versions.get(recordOf(marker))!.shift()!);
+  return oldest.map((marker) => versions.get(recordOf(marker))?.shift() ?? marker);
 }
 
 type Marker = ReturnType<typeof StoredMarker.parse>;
@@ -321,7 +322,8 @@ async function feedItemsFrom(n: number, tail: number, count: number, hops = 20):
       Limit: count - items.length,
     });
     items.push(...found.map((item) => StoredFeedItem.parse(item)));
-    if (found.length > 0) next = items.at(-1)!.n + 1;
+    const last = items.at(-1);
+    if (found.length > 0 && last) next = last.n + 1;
     if (found.length === 0 || !more) next = Math.max(next, (block + 1) * BLOCK);
   }
   return { items, next: Math.min(next, tail + 1) };
@@ -367,7 +369,8 @@ async function readFeed({
     }
     let i = n === position.n ? position.i : 0;
     for (; i < entries.length && picked.length < limit; i++) {
-      if (wanted(entries[i]!.r)) picked.push({ entry: entries[i]!, after: { n, i: i + 1 } });
+      const entry = entries[i];
+      if (entry && wanted(entry.r)) picked.push({ entry, after: { n, i: i + 1 } });
     }
     // Where the next page goes on: inside this item if the page filled in it, else at the next item.
     position = i < entries.length ? { n, i } : startOf(n + 1);

@@ -6,6 +6,7 @@
  * whose request died expires on its own. What an outcome is and what a fingerprint covers is the
  * caller's business. Records expire by themselves (DynamoDB TTL).
  */
+import { present } from '../present.js';
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -121,7 +122,7 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
         );
         if (taken.written) return { lease };
         // The condition failed on an item that is there: a record of this key.
-        const old = StoredRecord.parse(taken.found!);
+        const old = StoredRecord.parse(present(taken.found, 'the idempotency record the condition met'));
         return {
           found: {
             fingerprint: old.fingerprint,

@@ -82,9 +82,10 @@ export async function migrationsComplete(
 
 /** Makes sure each named stage key is in the table with its profile, read from its secret (`secrets`: its name → the secret's id). */
 export async function ensureStageKeys(secrets: Partial<Record<StageKeyName, string>>, read: (secretId: string) => Promise<string> = readSecret): Promise<StageKeyName[]> {
-  const names = (Object.keys(secrets) as StageKeyName[]).filter((name) => name in STAGE_KEYS);
-  for (const name of names) {
-    const { apiKey, secureKey } = stageKeyOf(await read(secrets[name]!));
+  const named = Object.entries(secrets).filter((entry): entry is [StageKeyName, string] => entry[0] in STAGE_KEYS && entry[1] !== undefined);
+  const names = named.map(([name]) => name);
+  for (const [name, secretId] of named) {
+    const { apiKey, secureKey } = stageKeyOf(await read(secretId));
     await ensureApiKey(apiKey, secureKey, STAGE_KEYS[name]);
   }
   return names;

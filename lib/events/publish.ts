@@ -65,7 +65,10 @@ async function putCall(call: Array<{ change: Change; entry: PutEventsRequestEntr
       async (attempt) => {
         if (attempt > 1) into.refusals += pending.length;
         const result = await eventBridge().send(new PutEventsCommand({ Entries: pending.map(({ entry }) => entry) }));
-        const refused = pending.flatMap((item, k) => (result.Entries?.[k]?.ErrorCode ? [{ ...item, code: result.Entries[k]!.ErrorCode! }] : []));
+        const refused = pending.flatMap((item, k) => {
+          const code = result.Entries?.[k]?.ErrorCode;
+          return code ? [{ ...item, code }] : [];
+        });
         into.published += pending.length - refused.length;
         if (refused.length) throw new Refused((pending = refused));
       },

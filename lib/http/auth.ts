@@ -66,8 +66,15 @@ export const authenticate = (): HttpMiddleware => ({
 /** Whether the key's profile has the route's access (403). */
 export const authorize = (permission: Permission): HttpMiddleware => ({
   before: async (request) => {
-    if (!allows(request.context.apiKey!, permission.resource, permission.access)) {
+    const key = request.context.apiKey;
+    if (!key || !allows(key, permission.resource, permission.access)) {
       throw new HttpProblem(403, `this API key may not ${permission.access} ${permission.resource}`);
     }
   },
 });
+
+/** The key authenticate admitted, for the route's core (a stack without authenticate is refused, not trusted). */
+export function callerOf(context: { apiKey?: ApiKeyRecord | undefined }): ApiKeyRecord {
+  if (!context.apiKey) throw new HttpProblem(401, 'no API key authenticated this request');
+  return context.apiKey;
+}

@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/access.js';
+import { callerOf } from './auth.js';
 import type { BatchDeclaration } from '../batch/declaration.js';
 import { actingAs } from '../db/changes.js';
 import { Conflict, NotFound } from '../db/errors.js';
@@ -112,22 +113,25 @@ async function sameRecords(declaration: BatchDeclaration, rows: readonly Ready[]
     if (row.id !== undefined) named.push(`id ${row.id}`);
     const keyValue = upsert && (row.input as Record<string, unknown>)[upsert.field];
     if (upsert && typeof keyValue === 'string') named.push(`${upsert.field} ${upsert.key(row.input as never)}`);
-    return named;
+    return { row, named };
   });
   // An upsert updates the record its key names: when other rows name records by id, it names that id too.
   if (upsert && rows.some((row) => row.id !== undefined)) {
-    const upserts = rows.flatMap((row, k) => (row.op === 'upsert' ? [k] : []));
-    await inTurns(upserts, CONCURRENCY, async (k) => {
-      const owner = await upsert.find(rows[k]!.input as never);
-      if (owner !== undefined) claims[k]!.push(`id ${owner}`);
-    });
+    await inTurns(
+      claims.filter((claim) => claim.row.op === 'upsert'),
+      CONCURRENCY,
+      async (claim) => {
+        const owner = await upsert.find(claim.row.input as never);
+        if (owner !== undefined) claim.named.push(`id ${owner}`);
+      },
+    );
   }
   const seen = new Map<string, number>();
   const errors: FieldError[] = [];
-  for (const [k, row] of rows.entries()) {
-    const clash = claims[k]!.find((record) => seen.has(record));
+  for (const { row, named } of claims) {
+    const clash = named.find((record) => seen.has(record));
     if (clash !== undefined) errors.push({ field: `rows[${row.index}]`, message: `is on the same record as rows[${seen.get(clash)}] (${clash}): send one row per record` });
-    else for (const record of claims[k]!) seen.set(record, row.index);
+    else for (const record of named) seen.set(record, row.index);
   }
   return errors;
 }
@@ -190,18 +194,16 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   /** A row an earlier attempt applied: the row it recorded, else the record as it is now (when the op answers one). */
   async function replayed(row: Ready, recorded: Row | undefined, lang: Lang | undefined): Promise<Applied> {
     if (recorded) return { status: statusOf('create'), id: Number(recorded.ID), row: recorded };
-    const id = row.id ?? (row.op === 'upsert' ? await upsert!.find(row.input) : undefined) ?? null;
+    const id = row.id ?? (row.op === 'upsert' && upsert ? await upsert.find(row.input) : undefined) ?? null;
     const status = row.op === 'delete' ? statusOf('delete') : statusOf('update');
     if (status === 204 || id === null) return { status, id };
     return { status, id, row: await read(id, lang).catch(() => undefined) };
   }
 
-  const result = (index: number, applied: Applied): BatchResult => ({
-    INDEX: index,
-    STATUS: applied.status,
-    ID: applied.id,
-    ...(applied.row && applied.status !== 204 ? { ROW: toLoop([applied.row])[0]! } : {}),
-  });
+  const result = (index: number, applied: Applied): BatchResult => {
+    const [row] = applied.row && applied.status !== 204 ? toLoop([applied.row]) : [];
+    return { INDEX: index, STATUS: applied.status, ID: applied.id, ...(row ? { ROW: row } : {}) };
+  };
   const failure = (index: number, problem: HttpProblem, id?: number): BatchResult => ({ INDEX: index, STATUS: problem.status, ID: id ?? null, PROBLEM: problem.body });
   const problemOf = (row: Ready, error: unknown): HttpProblem => {
     const problem = toProblem(error);
@@ -222,8 +224,8 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     const rowTimes: number[] = [];
     const typicalRowMs = () => [...rowTimes].sort((a, b) => a - b)[Math.floor(rowTimes.length / 2)] ?? 0;
     // The markers of this batch's rows only (one batch read): those an earlier attempt applied.
-    const markers = () => appliedBatchRows(lease!, Math.max(...rows.map((row) => row.index)) + 1);
-    const before = lease && rows.length ? await markers() : new Map<number, Row | undefined>();
+    const markers = (held: Lease) => appliedBatchRows(held, Math.max(...rows.map((row) => row.index)) + 1);
+    const before = lease && rows.length ? await markers(lease) : new Map<number, Row | undefined>();
     const runOne = async (row: Ready): Promise<BatchResult> => {
       if (before.has(row.index)) return result(row.index, await replayed(row, before.get(row.index), lang));
       const started = Date.now();
@@ -233,7 +235,8 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
         rowTimes.push(Date.now() - started);
         return result(row.index, applied);
       } catch (error) {
-        if (error instanceof RowApplied) return result(row.index, await replayed(row, (await markers()).get(row.index), lang));
+        // Only a marked row meets an earlier attempt's marker: there is a lease.
+        if (error instanceof RowApplied && lease) return result(row.index, await replayed(row, (await markers(lease)).get(row.index), lang));
         return failure(row.index, problemOf(row, error), row.id);
       }
     };
@@ -256,7 +259,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   }
 
   const core = async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
-    const caller = context.apiKey!;
+    const caller = callerOf(context);
     const { body, query } = parseInputs({ body: { schema: BatchBody, value: event.body }, query: { schema: langQuery(), value: event.queryStringParameters ?? {} } }) as {
       body: v.InferOutput<typeof BatchBody>;
       query: { lang?: Lang };

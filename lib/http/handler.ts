@@ -21,7 +21,7 @@ import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';
 import type { Row } from '../row.js';
 import { routeByName, type PathParams, type RouteDefinition, type RouteName } from '../routes.js';
-import { authorize } from './auth.js';
+import { authorize, callerOf } from './auth.js';
 import { protectedStack } from './protected-stack.js';
 import { decodeCursor } from './cursor.js';
 import { outcomeRecorder } from './idempotency.js';
@@ -132,7 +132,7 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     const scope = cursorScope(name, listQuery);
     const fromNow = route.followed && cursor === 'now';
     const page: PageRequest = { limit, offset, ...(fromNow ? { fromNow } : cursor !== undefined ? { after: await decodeCursor(scope, cursor) } : {}) };
-    const caller = context.apiKey!;
+    const caller = callerOf(context);
     // Under an Idempotency-Key, a create's transaction records its row too.
     const lease = context.idempotencyLease;
     // The changes a write records name the key and the request (the request log's id).

@@ -26,10 +26,11 @@ const quotaExceeded = (quota: Quota, admission: Admission) =>
  */
 export const chargeUnits = (units: (request: HttpRequest) => number): HttpMiddleware => ({
   before: async (request) => {
-    const quota = request.context.apiKey?.quota;
-    if (!quota) return;
+    const key = request.context.apiKey;
+    const quota = key?.quota;
+    if (!key || !quota) return;
     for (let unit = 0; unit < units(request); unit++) {
-      const admission = await admitRequest(request.context.apiKey!.apiKey, quota);
+      const admission = await admitRequest(key.apiKey, quota);
       request.context.responseHeaders = { ...request.context.responseHeaders, ...rateLimitFields(quota, admission) };
       if (!admission.admitted) throw quotaExceeded(quota, admission);
       await admission.settling;
@@ -45,9 +46,10 @@ export const quotaPerKey = (): HttpMiddleware => {
   };
   return {
     before: async (request) => {
-      const quota = request.context.apiKey?.quota;
-      if (!quota) return;
-      const admission = await admitRequest(request.context.apiKey!.apiKey, quota);
+      const key = request.context.apiKey;
+      const quota = key?.quota;
+      if (!key || !quota) return;
+      const admission = await admitRequest(key.apiKey, quota);
       request.context.responseHeaders = { ...request.context.responseHeaders, ...rateLimitFields(quota, admission) };
       if (!admission.admitted) throw quotaExceeded(quota, admission);
       settling.set(request.context, admission.settling);

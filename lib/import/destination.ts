@@ -11,6 +11,7 @@
  * once (`KINDS`): how it is counted, walked and deleted, and, for the kinds written many at a time
  * (`Writer`), how; tax rules are written one by one, with the default's pointer (`taxRule`).
  */
+import { present } from '../present.js';
 import { categories, type Category } from '../categories/entity.js';
 import { deleteCategory } from '../categories/operations.js';
 import { countReferenceStep, referencesCreateSteps, referencesTo } from '../categories/references.js';
@@ -408,8 +409,9 @@ export class Destination {
       const existing = stored.get(record.id);
       const same = existing !== undefined && kind.same(existing, record);
       if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing, record)) {
-        const [next] = kind.prepare ? await kind.prepare([asImported(record, existing.version + 1)]) : [asImported(record, existing.version + 1)];
-        outcomes.set(record.id, await this.updateOne(kind, existing, next!));
+        const next = asImported(record, existing.version + 1);
+        const [prepared = next] = kind.prepare ? await kind.prepare([next]) : [];
+        outcomes.set(record.id, await this.updateOne(kind, existing, prepared));
       } else if (existing) outcomes.set(record.id, this.alreadyThere(kind.what, kind.table, existing, record, same));
       else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
       else fresh.push(record);
@@ -428,7 +430,8 @@ export class Destination {
       else if (!(await this.writeTogether(kind, chunk))) for (const record of chunk) outcomes.set(record.id, await this.writeAlone(kind, record));
       else for (const record of chunk) outcomes.set(record.id, IMPORTED);
     }
-    for (const record of alone) outcomes.set(record.id, this.dryRun ? (await this.wouldWrite(kind, [record])).get(record.id)! : await this.writeAlone(kind, record));
+    for (const record of alone)
+      outcomes.set(record.id, this.dryRun ? present((await this.wouldWrite(kind, [record])).get(record.id), `what ${kind.what} ${record.id} would come to`) : await this.writeAlone(kind, record));
     return outcomes;
   }
 
@@ -514,7 +517,8 @@ export class Destination {
 
   /** What a record's write refused by one of its conditions comes to (the run's and the dry run's verdict alike). */
   private async refused<R extends Stored>(kind: Writer<R>, record: R, error: Conflict): Promise<Outcome> {
-    if (error.field !== undefined && GONE[error.field]) return skipped(GONE[error.field]!, error.message);
+    const column = error.field === undefined ? undefined : GONE[error.field];
+    if (column) return skipped(column, error.message);
     if (error.field !== undefined && kind.unique) {
       const lock = await readItem(kind.unique.lockKey(kind.unique.valueOf(record)));
       return this.takenBy(kind, record, lock && kind.unique.ownerOf(lock));
@@ -526,7 +530,7 @@ export class Destination {
 
   private takenBy<R extends Stored>(kind: Writer<R>, record: R, owner: number | undefined): Outcome {
     const holder = owner === undefined ? `another ${kind.what}` : `${kind.what} ${owner}`;
-    const unique = kind.unique!;
+    const unique = present(kind.unique, `the unique value of a ${kind.what}`);
     return skipped(unique.column, `${holder} already has ${JSON.stringify(unique.valueOf(record))} (compared case-insensitively)`);
   }
 
@@ -562,7 +566,7 @@ export class Destination {
 /** A step that may only create its item (attribute_not_exists): its item being there refuses the write. */
 const createsOnly = (step: WriteStep): boolean => step.item.Put?.ConditionExpression === ABSENT.expression;
 const keyOfStep = (step: WriteStep): Key => {
-  const item = step.item.Put!.Item as Key;
+  const item = present(step.item.Put, 'the put of a create-only step').Item as Key;
   return { pk: item.pk, sk: item.sk };
 };
 const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;

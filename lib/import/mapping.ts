@@ -4,6 +4,7 @@
  * the API could have written; what the API cannot represent is never guessed at but named, with the
  * Thelia column it comes from. Pure: no database here.
  */
+import { present } from '../present.js';
 import * as v from 'valibot';
 import type { Category } from '../categories/entity.js';
 import { newCategory } from '../categories/operations.js';
@@ -124,7 +125,7 @@ function countriesAndTaxes(rule: TheliaTaxRule, problems: Problem[]): { countrie
   const orders = new Map<string, number>();
   for (const [country, rows] of taxesByCountry) {
     const sorted = [...rows].sort((a, b) => a.position - b.position);
-    const shared = sorted.find((row, i) => i > 0 && sorted[i - 1]!.position === row.position);
+    const shared = sorted.find((row, i) => i > 0 && sorted[i - 1]?.position === row.position);
     if (shared) {
       problems.push({
         field: 'tax_rule_country.position',
@@ -140,7 +141,7 @@ function countriesAndTaxes(rule: TheliaTaxRule, problems: Problem[]): { countrie
   }
   const countries = [...taxesByCountry.keys()].sort((a, b) => a - b);
   const [first] = countries;
-  const taxes = first === undefined ? [] : [...taxesByCountry.get(first)!].sort((a, b) => a.position - b.position).map((row) => row.taxId);
+  const taxes = [...((first !== undefined && taxesByCountry.get(first)) || [])].sort((a, b) => a.position - b.position).map((row) => row.taxId);
   return { countries, taxes };
 }
 
@@ -170,13 +171,15 @@ export function mapTaxRule(rule: TheliaTaxRule): Mapped<TaxRule> {
     });
     for (const problem of schemaProblems) {
       if (problem.field === 'tax_rule_i18n' && /empty/.test(problem.message)) problems.push({ ...problem, message: 'has no title in any locale' });
-      else if (!known.has(problem.field.split('.')[0]!)) problems.push(problem);
+      else if (!known.has(problem.field.split('.')[0] ?? '')) problems.push(problem);
     }
   }
   if (!parsed.success || problems.length || !dates) return { problems };
   const normalized = [
     ...blankTexts(rule.i18n, { table: 'tax_rule_i18n', row: rule.id }, ['title', 'description']),
-    ...i18n.flatMap((given, index) => changedTexts({ table: 'tax_rule_i18n', row: rule.id, locale: given.locale }, given, parsed.output.i18n[index]!, ['title', 'description'])),
+    ...i18n.flatMap((given, index) =>
+      changedTexts({ table: 'tax_rule_i18n', row: rule.id, locale: given.locale }, given, present(parsed.output.i18n[index], `i18n entry ${index}`), ['title', 'description']),
+    ),
   ];
   return { record: newTaxRule(parsed.output, { id: rule.id, ...dates }), normalized };
 }
@@ -295,7 +298,7 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   }
   if (!parsed.success || problems.length || !dates) return { problems };
   normalized.push(...changedTexts({ table: 'product', row: product.id }, { ref: product.ref }, parsed.output, ['ref']));
-  if (saleElement!.weight === null) normalized.push({ table: 'product_sale_elements', row: saleElement!.id, column: 'weight', what: 'empty: 0', before: null, after: 0 });
+  if (saleElement?.weight === null) normalized.push({ table: 'product_sale_elements', row: saleElement.id, column: 'weight', what: 'empty: 0', before: null, after: 0 });
   return { record: newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }), normalized };
 }
 
@@ -360,7 +363,7 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
   const given = { firstname: customer.firstname, lastname: customer.lastname, email: customer.email, ...address };
   const normalized = [
     ...changedTexts({ table: 'customer', row: customer.id }, given, parsed.output, ['firstname', 'lastname', 'email']),
-    ...changedTexts({ table: 'address', row: address!.id }, given, parsed.output, ['zipcode', 'city', 'address1', 'address2', 'address3']),
+    ...changedTexts({ table: 'address', row: present(address, 'the default address').id }, given, parsed.output, ['zipcode', 'city', 'address1', 'address2', 'address3']),
     ...(customer.langId === null ? [{ table: 'customer', row: customer.id, column: 'lang_id', what: 'empty: the default language', before: null, after: defaultLang.id }] : []),
   ];
   return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }), normalized };

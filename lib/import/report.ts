@@ -94,7 +94,8 @@ export class ReportBuilder {
     this.records[kind][outcome.status].push(id);
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
     if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
-    if (outcome.status === 'kept' && outcome.sourceUpdatedAt) this.notApplied.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt! });
+    if (outcome.status === 'kept' && outcome.sourceUpdatedAt && outcome.tableUpdatedAt)
+      this.notApplied.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
     if (outcome.status === 'missing') this.missing.push({ kind, id, reason: outcome.reason });
     if (HOLDS_SOURCE.has(outcome.status)) this.normalized.push(...normalized.map((value) => ({ kind, id, ...value })));
   }
@@ -136,12 +137,14 @@ export class ReportBuilder {
 /** Ascending ids as ranges: 1, 3–5, 9. */
 export function idRanges(ids: readonly number[]): string {
   const ranges: string[] = [];
-  for (let i = 0; i < ids.length; ) {
-    let j = i;
-    while (j + 1 < ids.length && ids[j + 1] === ids[j]! + 1) j++;
-    ranges.push(j === i ? String(ids[i]) : `${ids[i]}–${ids[j]}`);
-    i = j + 1;
-  }
+  let start: number | undefined;
+  ids.forEach((id, i) => {
+    start ??= id;
+    const next = ids[i + 1];
+    if (next === id + 1) return;
+    ranges.push(start === id ? String(id) : `${start}–${id}`);
+    start = undefined;
+  });
   return ranges.join(', ');
 }
 
@@ -157,7 +160,7 @@ const HEADINGS: Record<OutcomeName, [run: string, dryRun: string]> = {
 };
 
 /** A value as JSON, with what a reader cannot see spelled out: spaces other than U+0020, format characters, combining marks. */
-const shown = (value: unknown): string => JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+const shown = (value: unknown): string => JSON.stringify(value).replace(/(?! )[\p{Z}\p{Cf}\p{M}]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 
 /** Where a value came from in Thelia, named as skipped records' columns are: `address.city (id 2)`, `product_i18n.title (id 10, fr_FR)`. */
 const placeOf = (value: Normalization): string => `${value.table}.${value.column} (id ${[value.row, value.locale].filter((part) => part !== undefined).join(', ')})`;
@@ -166,8 +169,8 @@ const placeOf = (value: Normalization): string => `${value.table}.${value.column
 export function formatReport(report: ImportReport): string {
   const heading = (outcome: OutcomeName) => HEADINGS[outcome][report.dryRun ? 1 : 0];
   const rows = [['', 'read', ...OUTCOMES.map(heading)], ...KINDS.map((kind) => [plural(kind), ...(['read', ...OUTCOMES] as const).map((column) => String(report.counts[kind][column]))])];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  const widths = rows.reduce((widest: number[], row) => row.map((cell, column) => Math.max(widest[column] ?? 0, cell.length)), []);
+  const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  '));
   const flags = [report.update && '--update', report.deleteMissing && '--delete-missing'].filter(Boolean).join(' ');
   const lines = [
     `${report.dryRun ? 'Dry run (nothing written)' : 'Import'}${flags ? ` (${flags})` : ''} from ${report.source} into ${report.table}: ${report.seconds} s, ${report.recordsPerSecond} records/s, peak memory ${report.peakMemoryMiB} MiB`,

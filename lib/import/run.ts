@@ -6,6 +6,7 @@
  * earlier run created whose source rows are gone are found, customers first (they hold nothing),
  * then products, then categories and rules (which a product may still use).
  */
+import { present } from '../present.js';
 import { randomUUID } from 'node:crypto';
 import { actingAs } from '../db/changes.js';
 import type { Destination, Outcome } from './destination.js';
@@ -155,7 +156,7 @@ export class StoreImport {
         const outcomes = await step.write(mapped.flatMap((m) => (m.record ? [m.record] : [])));
         for (const m of mapped) {
           this.sourceIds[step.kind].add(m.id);
-          this.report.add(step.kind, m.id, m.problems ? { status: 'skipped', problems: m.problems } : outcomes.get(m.id)!, m.normalized);
+          this.report.add(step.kind, m.id, m.problems ? { status: 'skipped', problems: m.problems } : present(outcomes.get(m.id), `the outcome of ${step.kind} ${m.id}`), m.normalized);
         }
         this.progress.advance(slice.length);
       }

@@ -4,6 +4,7 @@
  * batches of rows by ascending id with what each row needs from the other tables. Nothing is held
  * in memory beyond one batch. Table and column names are Thelia 2.4's (shared/thelia).
  */
+import { present } from '../present.js';
 import mysql from 'mysql2/promise';
 
 /** A connection URL without its password, to show. */
@@ -148,7 +149,7 @@ export class TheliaSource {
       const rows = await this.select(`SELECT ${columns} FROM \`${table}\` WHERE id > ? ORDER BY id LIMIT ?`, [after, size]);
       if (rows.length === 0) return;
       yield rows;
-      after = Number(rows.at(-1)!.id);
+      after = Number(rows.at(-1)?.id);
     }
   }
 
@@ -230,8 +231,7 @@ export class TheliaSource {
     const tree = await this.select('SELECT id, parent FROM category ORDER BY position, id');
     const children = groupBy(tree, 'parent', (row) => Number(row.id));
     const ordered: number[] = [];
-    for (let queue = [0]; queue.length; ) {
-      const parent = queue.shift()!;
+    for (let queue = [0], parent = queue.shift(); parent !== undefined; parent = queue.shift()) {
       const walked = (children.get(parent) ?? []).filter((child) => child !== 0);
       ordered.push(...walked);
       queue.push(...walked);
@@ -253,7 +253,7 @@ export class TheliaSource {
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
       const textsOf = groupBy(i18n, 'id', catalogueTexts);
       yield ids.map((id) => {
-        const row = byId.get(id)!;
+        const row = present(byId.get(id), `category ${id}, read by its id`);
         return {
           id,
           parent: Number(row.parent),

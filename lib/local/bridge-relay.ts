@@ -34,8 +34,9 @@ export function parseNetworkInspect(output: string): DockerBridge | undefined {
     const { Subnet: subnet, Gateway: gateway } = config ?? {};
     if (typeof subnet !== 'string' || !ipaddr.IPv4.isValidCIDRFourPartDecimal(subnet)) continue;
     if (typeof gateway === 'string' && ipaddr.IPv4.isValidFourPartDecimal(gateway)) return { gateway, subnet };
-    const first = ipaddr.IPv4.networkAddressFromCIDR(subnet).toByteArray();
-    first[3]! += 1;
+    // The network's first host: its address's last byte plus one.
+    const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.networkAddressFromCIDR(subnet).toByteArray();
+    const first = [a, b, c, d + 1];
     return { gateway: ipaddr.fromByteArray(first).toString(), subnet };
   }
   return undefined;

@@ -121,7 +121,8 @@ export async function startConflictProxy(options: ConflictProxyOptions): Promise
   async function nameOf(table: string, key: AttributeValue, headers: IncomingHttpHeaders): Promise<{ name: ItemName; partition: string }> {
     const attributes = await keySchema(table, headers);
     const values = attributes.map((attribute) => JSON.stringify(key[attribute]));
-    return { name: `${table}\u0000${values.join('\u0000')}`, partition: JSON.stringify(key[attributes[0]!]) };
+    const [partitionKey] = attributes;
+    return { name: `${table}\u0000${values.join('\u0000')}`, partition: JSON.stringify(partitionKey === undefined ? undefined : key[partitionKey]) };
   }
 
   /** The items of a request, each with its table and key (a Put names its item by its attributes). */

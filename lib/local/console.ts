@@ -39,7 +39,10 @@ export function consoleWriter({ write, color, now = () => new Date() }: ConsoleO
   const flush = () => {
     clearTimeout(pending);
     pending = undefined;
-    const parts = [...sums].filter(([, n]) => n > 0).map(([message, n]) => SUMMED[message]!.say(n));
+    const parts = [...sums].flatMap(([message, n]) => {
+      const summed = SUMMED[message];
+      return summed && n > 0 ? [summed.say(n)] : [];
+    });
     sums.clear();
     lastSummary = now().getTime();
     if (parts.length) write(`${time()}  ${paint(2, `background: ${parts.join(', ')}`)}`);

@@ -164,8 +164,8 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   // Kept (the last few kB) for a failure to quote; drained, so that DynamoDB Local never blocks on a full pipe.
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -217,7 +217,7 @@ export async function superviseDynamoDbLocal(options: { port?: number; dataDir: 
       if (stopping) return;
       const now = Date.now();
       restarts.push(now);
-      while (restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+      while ((restarts[0] ?? now) < now - RESTART_WINDOW_MS) restarts.shift();
       if (restarts.length > MAX_RESTARTS) {
         events.giveUp(new Error(`DynamoDB Local died ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s (last: ${signal ?? `exit code ${code}`}); see its data dir ${options.dataDir}`));
         return;

@@ -61,7 +61,8 @@ export function startPasswordWorkers(count = availableParallelism()): PasswordWo
     const chosen = workers.reduce((least, candidate) => (candidate.busy < least.busy ? candidate : least));
     const id = nextId++;
     chosen.busy++;
-    handed[workers.indexOf(chosen)]!++;
+    const k = workers.indexOf(chosen);
+    handed[k] = (handed[k] ?? 0) + 1;
     return new Promise<string>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       assigned.set(id, chosen.worker);

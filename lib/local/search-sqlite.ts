@@ -122,9 +122,11 @@ export class SqliteSearchEngine implements SearchEngine {
     const direction = query.order.reverse ? 'DESC' : 'ASC';
     const conditions = where.map((clause) => clause.sql).join(' AND ');
     const params = where.flatMap((clause) => clause.params);
-    const after: Clause = query.after
-      ? { sql: ` AND (${sort} ${query.order.reverse ? '<' : '>'} ? OR (${sort} = ? AND d.id ${query.order.reverse ? '<' : '>'} ?))`, params: [query.after[0]!, query.after[0]!, query.after[1]!] }
-      : { sql: '', params: [] };
+    const [afterValue, afterId] = query.after ?? [];
+    const after: Clause =
+      afterValue !== undefined && afterId !== undefined
+        ? { sql: ` AND (${sort} ${query.order.reverse ? '<' : '>'} ? OR (${sort} = ? AND d.id ${query.order.reverse ? '<' : '>'} ?))`, params: [afterValue, afterValue, afterId] }
+        : { sql: '', params: [] };
     const rows = this.statement(`SELECT d.id AS id, ${sort} AS sortValue FROM documents d WHERE ${conditions}${after.sql} ORDER BY sortValue ${direction}, d.id ${direction} LIMIT ? OFFSET ?`).all(
       ...params,
       ...after.params,
@@ -180,6 +182,7 @@ export class SqliteSearchEngine implements SearchEngine {
     }
     if (characters(filter.term) < 3) return texts('texts t', 'instr(t.text, ?) > 0', filter.term);
     const found = texts('text_trigrams g JOIN texts t ON t.rowid = g.rowid', 'text_trigrams MATCH ? AND instr(t.text, ?) > 0', quoted(filter.term));
-    return { sql: found.sql, params: [found.params[0]!, filter.term, ...found.params.slice(1)] };
+    const [match, ...rest] = found.params;
+    return { sql: found.sql, params: [match ?? quoted(filter.term), filter.term, ...rest] };
   }
 }

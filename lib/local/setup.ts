@@ -40,7 +40,7 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
   let existing: string[];
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-    existing = (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!);
+    existing = (Table?.GlobalSecondaryIndexes ?? []).flatMap((index) => (index.IndexName ? [index.IndexName] : []));
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
     return createTable(client, name);

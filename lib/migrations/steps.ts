@@ -178,14 +178,11 @@ async function sealSecrets(migration: Migration): Promise<void> {
 async function categorizeProducts(migration: Migration): Promise<void> {
   // Many products share a category: each is looked up once.
   const found = new Map<number, Promise<boolean>>();
-  const categoryExists = (id: number) =>
-    found.get(id) ??
-    found
-      .set(
-        id,
-        categories.read(id).then((category) => category !== undefined),
-      )
-      .get(id)!;
+  const categoryExists = (id: number): Promise<boolean> => {
+    const known = found.get(id) ?? categories.read(id).then((category) => category !== undefined);
+    found.set(id, known);
+    return known;
+  };
   for await (const page of products.pages()) {
     for (const product of page) {
       const counted = product.categoryCounted === true || product.defaultCategory === 0;

@@ -4,6 +4,7 @@
  * requests of events/. Build-time only: the document is generated into openapi.json (`npm run
  * openapi`), which the `GET /api/openapi.json` route serves as it is.
  */
+import { present } from '../present.js';
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { sampleRequests } from '../local/sample-events.js';
@@ -108,7 +109,7 @@ function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   // A route's rows are its resource's, named by the folder its handler is in (resources.ts).
-  const row = ref(`schemas/${(ROUTE_ROWS[route.name] ?? rows.get(route.name.split('/')[0]!))!.name}`);
+  const row = ref(`schemas/${present(ROUTE_ROWS[route.name] ?? rows.get(route.name.split('/')[0] ?? ''), `the rows of ${route.name}`).name}`);
   if (route.name.endsWith('/batch')) return batchSuccess(row);
   const many = ROUTE_ROWS[route.name]?.many === true;
   const headers: Record<string, JsonObject> = {
@@ -244,7 +245,7 @@ export function openApiDocument(handlers: readonly DocumentedHandler[], rows: Re
         'Idempotent-Replayed': { description: '`true` when the answer is the recorded one of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
       },
       schemas: {
-        ...Object.fromEntries([...rows.values(), ...Object.values(ROUTE_ROWS)].map((row) => [row!.name, convert(row!.schema)])),
+        ...Object.fromEntries([...rows.values(), ...Object.values(ROUTE_ROWS)].flatMap((row) => (row ? [[row.name, convert(row.schema)]] : []))),
         Problem: {
           type: 'object',
           properties: {

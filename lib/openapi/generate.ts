@@ -1,4 +1,5 @@
 /** `npm run openapi`: writes lib/openapi/openapi.json from the route table and the handlers' schemas. */
+import { present } from '../present.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,7 +21,7 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   for (const resource of registry) {
     if (!('row' in resource) || !resource.row) continue;
     const module = (await import(pathToFileURL(path.join(root, `lib/${moduleOf(resource)}/row-schema.ts`)).href)) as Record<string, DocumentedRow['schema']>;
-    rows.set(resource.folder, { name: resource.row, schema: module[resource.row]! });
+    rows.set(resource.folder, { name: resource.row, schema: present(module[resource.row], `${resource.row} in lib/${moduleOf(resource)}/row-schema.ts`) });
   }
   const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
   return openApiDocument(handlers, rows, version);

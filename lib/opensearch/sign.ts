@@ -48,7 +48,7 @@ export function signatureHeaders(request: SignedRequest, credentials: Credential
     ...(credentials.sessionToken ? { 'x-amz-security-token': credentials.sessionToken } : {}),
   };
   const names = Object.keys(headers).sort();
-  const canonical = [request.method, canonicalPath(request.path), '', ...names.map((name) => `${name}:${headers[name]!.trim()}`), '', names.join(';'), payloadHash].join('\n');
+  const canonical = [request.method, canonicalPath(request.path), '', ...names.map((name) => `${name}:${(headers[name] ?? '').trim()}`), '', names.join(';'), payloadHash].join('\n');
   const scope = `${day}/${region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), service), 'aws4_request');

@@ -4,6 +4,7 @@
  * price, last update or creation (counted; `updated_since` and `created_since` as ranges of the
  * last two), one visibility by id or ref, and one default category by id; the index, the rest.
  */
+import { present } from '../present.js';
 import * as v from 'valibot';
 import { both, bound, contains, defineList, listQuerySchema, noneOf, oneOf, search, since, textIs, visibility } from '../db/lists/arguments.js';
 import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
@@ -107,7 +108,7 @@ export const productRoutes: readonly TableRoute<Product>[] = [
       when: (args) => oneId(args[name]) !== undefined,
       serves: [],
       orders: ['id', 'id_reverse'],
-      read: (args, order, page) => products.list('byCategory', { ...tableOrder(order), where: { defaultCategory: oneId(args[name])! } }, page),
+      read: (args, order, page) => products.list('byCategory', { ...tableOrder(order), where: { defaultCategory: present(oneId(args[name]), `the one ${name}`) } }, page),
     }),
   ),
 ];

@@ -1,4 +1,5 @@
 /** A product's loop row (CONTRACT §4), with its price taxed for the shop's country. */
+import { present } from '../present.js';
 import { catalogTextsRow } from '../catalog-texts.js';
 import { applyPercents, formatMicros, parseMicros } from '../money.js';
 import { defaultCountryId, taxes } from '../reference/index.js';
@@ -8,7 +9,7 @@ import type { Product } from './entity.js';
 
 /** The price with the rule's taxes for the shop's country, in order and compounding. */
 export function taxedPrice(price: string, rule: TaxRule | undefined): string {
-  const micros = parseMicros(price)!;
+  const micros = present(parseMicros(price), `the stored price ${price}`);
   if (!rule?.countries.includes(defaultCountryId)) return formatMicros(micros);
   return formatMicros(
     applyPercents(

@@ -3,6 +3,7 @@
  * that inputs are validated and prices taxed with. It is a projection of the whole data (records.ts),
  * generated into data/runtime.json by `npm run reference`, so that a Lambda bundles only this.
  */
+import { present } from '../present.js';
 import runtime from './data/runtime.json' with { type: 'json' };
 
 export interface Lang {
@@ -26,7 +27,10 @@ export interface Tax {
 }
 
 export const langs: readonly Lang[] = runtime.langs;
-export const defaultLang: Lang = langs.find((l) => l.byDefault)!;
+export const defaultLang: Lang = present(
+  langs.find((l) => l.byDefault),
+  'the default language',
+);
 export const langByLocale = new Map(langs.map((l) => [l.locale, l]));
 export const langById = new Map(langs.map((l) => [l.id, l]));
 

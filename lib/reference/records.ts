@@ -3,6 +3,7 @@
  * what the table setup loads, and what the runtime projection (runtime.json) is made from. Tooling
  * only: a Lambda bundles the projection (index.ts), never these files.
  */
+import { present } from '../present.js';
 import langsJson from './data/langs.json' with { type: 'json' };
 import titlesJson from './data/titles.json' with { type: 'json' };
 import currenciesJson from './data/currencies.json' with { type: 'json' };
@@ -36,7 +37,10 @@ export function runtimeProjection() {
     currencyIds: currenciesJson.map((c) => c.id),
     /** [id, ISO alpha-2, zip code format] */
     countries: countriesJson.map((c) => [c.id, c.isoalpha2, c.zipCodeFormat] as const),
-    defaultCountryId: countriesJson.find((c) => c.byDefault)!.id,
+    defaultCountryId: present(
+      countriesJson.find((c) => c.byDefault),
+      'the default country',
+    ).id,
     /** [id, percent rate] */
     taxes: taxesJson.map((t) => [t.id, t.requirements.percent] as const),
   };

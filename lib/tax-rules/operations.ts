@@ -104,8 +104,8 @@ export async function listTaxRules(query: TaxRuleListInput, page: PageRequest): 
   const found = pageSorted(summaries, page, keyOf, compare);
   const rules = await taxRulesById(found.items.map((entry) => entry.id));
   const kept = found.items.flatMap((entry, i) => {
-    const rule = rules.get(entry.id);
-    return rule ? [{ row: taxRuleRow(rule, locale), position: found.positions![i]! }] : [];
+    const [rule, position] = [rules.get(entry.id), found.positions?.[i]];
+    return rule && position ? [{ row: taxRuleRow(rule, locale), position }] : [];
   });
   return { ...found, items: kept.map((k) => k.row), positions: kept.map((k) => k.position) };
 }

@@ -119,5 +119,6 @@ export async function checkWebhookUrl(text: string, options: AddressOptions = {}
   // Where `http` is allowed at all, it is for this machine's own receivers only: nowhere else does a delivery travel unencrypted.
   if (plainHttp && !addresses.every(({ address }) => LOOPBACK.has(address))) throw new AddressRefused('must be https (http is allowed only to 127.0.0.1 and ::1)');
   const [first] = addresses;
-  return { url, address: first!.address, family: first!.family === 6 ? 6 : 4 };
+  if (!first) throw new AddressRefused('does not resolve');
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

@@ -61,11 +61,12 @@ export async function attemptDelivery(webhook: WebhookSubscription, { change, jo
     nextAttempt: next !== undefined && !failing ? new Date(next).toISOString() : null,
   });
   const reason: DisabledReason | undefined = gone ? 'gone' : failing ? 'failing' : undefined;
-  if (attempt.delivered || reason) {
+  // Not delivered and not given up on: a next attempt is scheduled (without one, it is `failing`).
+  if (attempt.delivered || reason || next === undefined) {
     return { outcome: reason ? { kind: 'disabled', reason } : { kind: 'delivered' }, steps: [logged, ...(job ? [deliveryJobs.complete(job, lost)] : [])] };
   }
-  const again = job ? deliveryJobs.reschedule(job, next!, { attempt: number + 1, firstAttemptAt }, lost) : deliveryJob(webhook.id, change, next!, { attempt: 2, firstAttemptAt });
-  return { outcome: { kind: 'failed', nextAt: next!, attempt: number + 1, retry: jobKey(webhook.id, change.id) }, steps: [logged, again] };
+  const again = job ? deliveryJobs.reschedule(job, next, { attempt: number + 1, firstAttemptAt }, lost) : deliveryJob(webhook.id, change, next, { attempt: 2, firstAttemptAt });
+  return { outcome: { kind: 'failed', nextAt: next, attempt: number + 1, retry: jobKey(webhook.id, change.id) }, steps: [logged, again] };
 }
 
 /**

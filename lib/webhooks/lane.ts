@@ -12,6 +12,7 @@
  * its cursor waits, until one probe (the job furthest along its schedule) is due; a delivered probe
  * closes it. It starts no attempt that could not be recorded before the worker's deadline.
  */
+import { present } from '../present.js';
 import { changeOf, type Change } from '../db/changes.js';
 import { Gone } from '../db/errors.js';
 import { feedEnd, follow, type FeedPage, type FeedPosition } from '../db/feed.js';
@@ -95,7 +96,8 @@ async function fromFeed(webhook: WebhookSubscription, state: LaneState, room: nu
   }
   const changes: Change[] = [];
   for (const [k, change] of page.changes.entries()) {
-    if (!takes(webhook, change, page.positions[k]!)) continue;
+    const position = page.positions[k];
+    if (!position || !takes(webhook, change, position)) continue;
     if (changes.length === room) return { changes, moveTo: page.positions[k - 1] ?? from };
     changes.push(change);
   }
@@ -181,7 +183,7 @@ export async function runLane(webhook: WebhookSubscription, state: LaneState, de
       const room = roundSize - jobs.length;
       const feed = await fromFeed(webhook, state, room);
       full = room > 0 && feed.changes.length === room;
-      const cursor = state.cursor!;
+      const cursor = present(state.cursor, "the lane's cursor, which fromFeed read");
       if (after(feed.moveTo, cursor.position)) {
         moveTo = feed.moveTo;
         const read = [cursor.position.n, cursor.position.i];

@@ -57,9 +57,10 @@ const BUNDLED_DATA = [
 
 /**
  * The platform's facts: its limits (lib/limits.ts) and how a client reaches an endpoint given in
- * place of AWS's (lib/aws-endpoint.ts), which every layer may read, the data layer included.
+ * place of AWS's (lib/aws-endpoint.ts), and the check of a value known to be there
+ * (lib/present.ts), which every layer may read, the data layer included: each imports nothing.
  */
-const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts'];
+const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts', 'lib/present.ts'];
 
 function layerOf(file: string): Layer {
   if (PLATFORM_FILES.includes(file)) return 'limits';
@@ -175,7 +176,10 @@ describe('architecture', () => {
     const folderOf = (file: string) => path.posix.dirname(file);
     const edges = new Map<string, Set<string>>();
     for (const [from, imports] of graph) {
-      for (const to of imports) if (folderOf(from) !== folderOf(to)) edges.set(folderOf(from), new Set([...(edges.get(folderOf(from)) ?? []), folderOf(to)]));
+      // A platform file imports nothing (checked above): an import of it closes no circle, wherever it lives.
+      for (const to of imports) {
+        if (folderOf(from) !== folderOf(to) && !PLATFORM_FILES.includes(to)) edges.set(folderOf(from), new Set([...(edges.get(folderOf(from)) ?? []), folderOf(to)]));
+      }
     }
     expect(circlesOf(edges)).toEqual([]);
   });

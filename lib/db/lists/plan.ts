@@ -95,7 +95,10 @@ export async function runList<R>(run: ListRun<R>, page: PageRequest): Promise<Pa
   if (!engine) throw new NeedsSearchIndex(filteringArguments(list, args)[0] ?? 'order');
   const answer = await engine.query(query(page.limit));
   const byId = new Map((await run.readMany(answer.ids)).map((record) => [run.id(record), record]));
-  const kept = answer.ids.flatMap((id, i) => (byId.has(id) ? [{ record: byId.get(id)!, position: answer.positions[i]! }] : []));
+  const kept = answer.ids.flatMap((id, i) => {
+    const [record, position] = [byId.get(id), answer.positions[i]];
+    return record && position ? [{ record, position }] : [];
+  });
   return {
     items: kept.map((entry) => entry.record),
     positions: kept.map((entry) => entry.position),

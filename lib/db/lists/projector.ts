@@ -6,6 +6,7 @@
  * the feed's end is taken first, every record is walked into it, and it follows from that end, so
  * that no write made during the walk is missed (one made twice is put twice, the same).
  */
+import { present } from '../../present.js';
 import { Gone } from '../errors.js';
 import { feedEnd, follow, type FeedPosition } from '../feed.js';
 import type { IndexWrite, SearchEngine } from './engine.js';
@@ -54,10 +55,11 @@ export async function project(engine: SearchEngine, projections: readonly Projec
     for (const change of page.changes) idsByResource.set(change.resource, (idsByResource.get(change.resource) ?? new Set()).add(Number(change.entityId)));
     const writes = await Promise.all(
       [...idsByResource].map(async ([resource, ids]): Promise<IndexWrite> => {
-        const projection = byResource.get(resource)!;
+        // The feed was read for these resources only (`wanted`).
+        const projection = present(byResource.get(resource), `the projection of ${resource}`);
         const put = await projection.documents([...ids]);
-        const present = new Set(put.map((document) => document.id));
-        return { kind: projection.kind, put, remove: [...ids].filter((id) => !present.has(id)) };
+        const stillThere = new Set(put.map((document) => document.id));
+        return { kind: projection.kind, put, remove: [...ids].filter((id) => !stillThere.has(id)) };
       }),
     );
     await engine.write(writes, page.next);

@@ -113,7 +113,8 @@ export function compareValues(a: FieldValue, b: FieldValue): number {
   if (x === y) return 0;
   const length = Math.min(x.length, y.length);
   for (let i = 0; i < length; ) {
-    const [cx, cy] = [x.codePointAt(i)!, y.codePointAt(i)!];
+    // Within both strings' length: a code point is there.
+    const [cx, cy] = [x.codePointAt(i) ?? 0, y.codePointAt(i) ?? 0];
     if (cx !== cy) return cx - cy;
     i += cx > 0xffff ? 2 : 1;
   }
@@ -128,7 +129,7 @@ export const sortValueOf = (document: SearchDocument, order: SearchOrder, readin
 export const positionIn = (document: SearchDocument, order: SearchOrder, reading: Reading): Position => [sortValueOf(document, order, reading), document.id];
 
 /** Two positions in an order, either way. */
-export function comparePositions(a: Position, b: Position, order: SearchOrder): number {
-  const byValue = compareValues(a[0]!, b[0]!) || compareValues(a[1]!, b[1]!);
+export function comparePositions([aValue = '', aId = 0]: Position, [bValue = '', bId = 0]: Position, order: SearchOrder): number {
+  const byValue = compareValues(aValue, bValue) || compareValues(aId, bId);
   return order.reverse ? -byValue : byValue;
 }
