@@ -9,19 +9,22 @@ import type { HttpMiddleware, HttpRequest, HttpResponse } from '../../lib/http/t
 export interface RequestParts {
   body?: string | Buffer;
   headers?: Record<string, string>;
-  apiKey?: Pick<ApiKeyRecord, 'superadmin' | 'grants'>;
+  apiKey?: Partial<ApiKeyRecord>;
+  /** The query string's parameters, as API Gateway parses them. */
+  query?: Record<string, string>;
   response?: HttpResponse;
   pathParameters?: Record<string, string>;
 }
 
-export function httpRequest({ body, headers = {}, apiKey, response, pathParameters }: RequestParts = {}): HttpRequest {
+export function httpRequest({ body, headers = {}, apiKey, response, pathParameters, query }: RequestParts = {}): HttpRequest {
   const binary = Buffer.isBuffer(body);
   return {
     event: {
       version: '2.0',
       routeKey: 'POST /api/things',
       rawPath: '/api/things',
-      rawQueryString: '',
+      rawQueryString: new URLSearchParams(query).toString(),
+      ...(query ? { queryStringParameters: query } : {}),
       headers,
       requestContext: { http: { method: 'POST', path: '/api/things', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' } },
       isBase64Encoded: binary,
