@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { defineEntity, versionedEntries } from '../db/entity.js';
+import { defineStored } from '../db/stored.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { fold } from '../db/lists/query.js';
@@ -77,3 +78,6 @@ export const customers = defineEntity({
 
 /** Login checks per email (in its identity form, login-throttle.ts): at most 10 failed ones in a window of 10 minutes. */
 export const loginAttempts = defineWindowCounter({ prefix: 'LOGIN', seconds: 600, limit: 10 });
+
+/** An email's lock as checkLogin reads it: the hash it carries (`carry` above); a lock written before it carried one has none. */
+export const StoredEmailLock = defineStored('customer email lock', { passwordHash: v.optional(v.string()) });

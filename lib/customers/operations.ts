@@ -10,7 +10,7 @@ import { writeAtomically } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
-import { customers, type Customer } from './entity.js';
+import { customers, StoredEmailLock, type Customer } from './entity.js';
 import { releaseLoginCheck, reserveLoginCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { customerRow } from './row.js';
@@ -116,7 +116,7 @@ const noMatch = () => new NotFound('customer with this email and password');
  */
 export async function checkLogin(input: CheckLoginInput): Promise<Row> {
   const [login] = await Promise.all([readItem(customers.lockKey('email', input.email)), reserveLoginCheck(input.email)]);
-  const storedHash = typeof login?.passwordHash === 'string' ? login.passwordHash : undefined;
+  const storedHash = login && StoredEmailLock.parse(login).passwordHash;
   const verification = await verifyPassword(input.password, storedHash);
   const customerId = login && customers.lockOwner(login);
   if (storedHash === undefined || customerId === undefined || !verification.matches) throw noMatch();

@@ -7,6 +7,8 @@
  * never conflict; the record count is a sharded count (sharded-count.ts), added to in the writes' own
  * transactions, one shard a record, and summed on read.
  */
+import { defineStored } from './stored.js';
+import * as v from 'valibot';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
@@ -14,6 +16,9 @@ import { readItem } from './items.js';
 import type { Key } from './keys.js';
 import { addStep, readTotal, shardedCount, type ShardedCount } from './sharded-count.js';
 import { keyAttributeNames, table } from './table.js';
+
+/** The id counter's item: the last id handed out. */
+const StoredIdCounter = defineStored('id counter', { lastId: v.number() });
 import { remove, update, type WriteStep } from './transactions.js';
 
 const indexKeyAttributes = new Set(keyAttributeNames().filter((name) => name !== table.partitionKey && name !== table.sortKey));
@@ -59,7 +64,7 @@ export async function allocateId(counter: Counter): Promise<number> {
       options,
     ),
   );
-  return Number(result.Attributes?.lastId);
+  return StoredIdCounter.parse(result.Attributes ?? {}).lastId;
 }
 
 /**

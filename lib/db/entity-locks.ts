@@ -4,6 +4,8 @@
  * needs). Written with the record: taken on create, moved when the value changes, freed on remove,
  * and moved from a former form of the value to the current one (`relock`).
  */
+import { defineStored } from './stored.js';
+import * as v from 'valibot';
 import { LIMITS } from '../limits.js';
 import { Conflict } from './errors.js';
 import { readItem, type Item } from './items.js';
@@ -14,6 +16,8 @@ import type { Id, LockDeclaration } from './entity-declaration.js';
 
 const LOCK_SORT_KEY = 'LOCK';
 const LOCK_OWNER = 'ownerId';
+/** A lock item as read: its owner's id (and what it carries, which the entity's own declaration reads). */
+const StoredLock = defineStored('lock', { [LOCK_OWNER]: v.union([v.number(), v.string()]) });
 
 export function locksOf<R extends Item, I extends Id, K extends string>(entity: { name: string; id: (record: R) => I; locks: Partial<Record<K, LockDeclaration<R>>> | undefined }) {
   const { name, id } = entity;
@@ -47,12 +51,12 @@ export function locksOf<R extends Item, I extends Id, K extends string>(entity: 
   return {
     lockKey,
     /** The id of the record a lock item belongs to. */
-    lockOwner: (item: Item): I | undefined => item[LOCK_OWNER] as I | undefined,
+    lockOwner: (item: Item): I => StoredLock.parse(item)[LOCK_OWNER] as I,
 
     /** The id of the record holding a unique value: the lock alone, one read. */
     async ownerByLock(lockName: K, value: string): Promise<I | undefined> {
       const lock = await readItem(lockKey(lockName, value));
-      return lock?.[LOCK_OWNER] as I | undefined;
+      return lock && (StoredLock.parse(lock)[LOCK_OWNER] as I);
     },
 
     /** The steps that take a new record's locks (a value another record holds: that lock's Conflict). */
@@ -87,7 +91,7 @@ export function locksOf<R extends Item, I extends Id, K extends string>(entity: 
         const [former, current] = [lockKey(lockName, lock.valueOf(record), lock.formerly), lockKey(lockName, lock.valueOf(record))];
         if (former.pk === current.pk) continue;
         const kept = await readItem(former);
-        if (kept?.[LOCK_OWNER] !== id(record)) continue;
+        if (!kept || StoredLock.parse(kept)[LOCK_OWNER] !== id(record)) continue;
         steps.push(remove(former, ownedBy(record), raced), put(lockItem(lockName, record), ABSENT, taken(lockName)));
       }
       return steps;

@@ -19,11 +19,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, StoredMarker, type Change } from './changes.js';
+import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, StoredChange, StoredMarker, type Change } from './changes.js';
 import { Contended, Gone, WriteConflict } from './errors.js';
 import { queryPage, readEach, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
-import { defineStored } from './stored.js';
+import { defineStored, expiresAtOf } from './stored.js';
 import { table } from './table.js';
 import { ABSENT, holds, put, putIf, remove, retryOnConflict, update, writeAtomically, type WriteStep } from './transactions.js';
 
@@ -151,6 +151,8 @@ async function placePending(rounds = 10): Promise<number | undefined> {
  * one another for the tail on every read.
  */
 const PLACER: Key = { pk: 'CHANGES#FEED', sk: 'PLACER' };
+/** The placer's lease as readers read it: when it was last heard of, and the retention it keeps changes for. */
+const StoredPlacer = defineStored('feed placer', { heartbeatAt: v.optional(v.number(), 0), retentionSeconds: v.optional(v.number()) });
 /**
  * A lease not renewed for this long is free again: a placer that died (a killed `npm start`, a Lambda
  * killed at its timeout) holds up the feed no longer than this. It is renewed after every round, and
@@ -227,8 +229,9 @@ export async function runPlacer(until: number, owner: string = randomUUID()): Pr
  * import, `npm run api-key`, `npm run migrate`), which run outside the stack's functions.
  */
 export async function useStoreRetention(): Promise<void> {
-  const seconds = Number((await readItem(PLACER))?.retentionSeconds);
-  if (Number.isFinite(seconds) && seconds > 0) process.env.STORE_CHANGE_RETENTION_DAYS = String(seconds / 86_400);
+  const placer = await readItem(PLACER);
+  const seconds = placer && StoredPlacer.parse(placer).retentionSeconds;
+  if (seconds !== undefined && seconds > 0) process.env.STORE_CHANGE_RETENTION_DAYS = String(seconds / 86_400);
 }
 
 /** The position after every change placed so far: what `cursor=now` answers (pending changes come after it). */
@@ -256,7 +259,7 @@ export async function follow(options: { from?: FeedPosition | undefined; wanted:
 /** The feed's tail, once what is pending is placed when no placer has been heard of for PLACER_SILENT_MS. */
 async function placedTail(): Promise<number> {
   const [placer, tailItem] = await readEach([PLACER, TAIL]);
-  const silent = Number(placer?.heartbeatAt ?? 0) < Date.now() - PLACER_SILENT_MS;
+  const silent = (placer ? StoredPlacer.parse(placer).heartbeatAt : 0) < Date.now() - PLACER_SILENT_MS;
   return (silent ? await placePending() : undefined) ?? tailOf(tailItem);
 }
 
@@ -279,7 +282,7 @@ export async function changesDated(from: number, to: number): Promise<Change[]> 
     const [first] = item ? StoredFeedItem.parse(item).entries : [];
     if (!item || expired(item, Date.now()) || !first) return -Infinity; // gone with the retention: before any date asked for
     const change = await readItem(entryKey(first));
-    return change ? Date.parse(String(change.date)) : -Infinity;
+    return change ? Date.parse(StoredChange.parse(change).date) : -Infinity;
   };
   let low = 1;
   let high = tail + 1;
@@ -329,7 +332,7 @@ async function feedItemsFrom(n: number, tail: number, count: number, hops = 20):
   return { items, next: Math.min(next, tail + 1) };
 }
 
-const expired = (item: Item, now: number) => Number(item[table.ttlAttribute] ?? Number.POSITIVE_INFINITY) <= Math.floor(now / 1000);
+const expired = (item: Item, now: number) => (expiresAtOf(item) ?? Number.POSITIVE_INFINITY) <= Math.floor(now / 1000);
 /** The position of feed item n's first entry. */
 const startOf = (n: number): FeedPosition => ({ n, i: 0 });
 

@@ -56,7 +56,7 @@ const StoredRecord = defineStored('idempotency record', {
 /** A batch row's marker: its index in its sort key, and the row it answered when its write named it. */
 const StoredRowMarker = defineStored('batch row marker', { sk: v.pipe(v.string(), v.startsWith('ROW#')), rowJson: v.optional(v.string()) });
 /** A part of a large outcome's bytes. */
-const StoredPart = defineStored('idempotency outcome part', { bytes: v.instance(Uint8Array) });
+const StoredPart = defineStored('idempotency outcome part', { sk: v.string(), bytes: v.instance(Uint8Array) });
 
 /** A batch row's marker was there already: an earlier attempt of the batch applied the row. */
 export class RowApplied extends Error {
@@ -188,7 +188,12 @@ export function defineIdempotencyStore<Outcome>(ttlSeconds: number) {
     async readParts(scope: string, fingerprint: string, count: number): Promise<Uint8Array[]> {
       const keys = Array.from({ length: count }, (_, part) => partKey({ scope, fingerprint, token: '' }, part));
       const items = await readItems(keys);
-      const bySk = new Map(items.map((item) => [item.sk as string, StoredPart.parse(item).bytes]));
+      const bySk = new Map(
+        items.map((item) => {
+          const part = StoredPart.parse(item);
+          return [part.sk, part.bytes];
+        }),
+      );
       return keys.map((k) => {
         const bytes = bySk.get(k.sk);
         if (!bytes) throw new Error(`an idempotency record names ${count} parts of its outcome, and part ${k.sk} is missing`);

@@ -16,9 +16,14 @@
  *     in the allowance (a lease is 1 to 25 units, held by each container serving the key);
  *   - a request costs a write only once per lease, in parallel with the request's own work.
  */
+import * as v from 'valibot';
+import { defineStored } from './stored.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { table } from './table.js';
+
+/** A quota window's counts as its item holds them: units leased (`taken`) and admitted (`used`). */
+const StoredWindowCounts = defineStored('quota window', { taken: v.optional(v.number(), 0), used: v.optional(v.number(), 0) });
 import { conditionally } from './transactions.js';
 
 export interface Quota {
@@ -83,8 +88,10 @@ export function defineQuotaWindows(prefix: string) {
         ),
       ),
     );
-    state.used = Number((added.written ? added.answer.Attributes : added.found)?.used ?? 0);
-    return added.written ? { written: true as const } : { written: false as const, taken: Number(added.found?.taken ?? 0) };
+    // What the window holds now (its new counts) or held when the condition failed (none: not opened yet).
+    const window = StoredWindowCounts.parse((added.written ? added.answer.Attributes : added.found) ?? {});
+    state.used = window.used;
+    return added.written ? { written: true as const } : { written: false as const, taken: window.taken };
   }
 
   /**

@@ -5,6 +5,7 @@
  * attribute by hand and an item that is not as declared says so, naming it. The item's key and TTL
  * attributes ride along (a loose object).
  */
+import { table } from './table.js';
 import * as v from 'valibot';
 import type { Item } from './items.js';
 
@@ -27,6 +28,10 @@ export function defineStored<Entries extends v.ObjectEntries>(what: string, entr
     },
   };
 }
+
+/** The TTL attribute (table.ts) of an item that expires: when DynamoDB may delete it, in epoch seconds. */
+const StoredExpiry = defineStored('expiring item', { [table.ttlAttribute]: v.optional(v.number()) });
+export const expiresAtOf = (item: Item): number | undefined => StoredExpiry.parse(item)[table.ttlAttribute];
 
 /** A key, as items that name another item hold it. */
 export const StoredKey = v.object({ pk: v.string(), sk: v.string() });

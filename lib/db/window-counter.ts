@@ -5,6 +5,7 @@
  * many arrive at once, at most `limit` get through; one that turns out well may be given back. The
  * item expires by itself (DynamoDB TTL); since TTL deletion is lazy, the window's end is checked too.
  */
+import { expiresAtOf } from './stored.js';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import type { Key } from './keys.js';
@@ -58,7 +59,7 @@ export function defineWindowCounter(window: { prefix: string; seconds: number; l
       for (let attempt = 0; attempt < 3; attempt++) {
         const counted = await conditionally(countIn(subject));
         if (counted.written) return { reserved: true };
-        const remaining = Number(counted.found?.[table.ttlAttribute] ?? 0) - nowSeconds();
+        const remaining = (counted.found ? (expiresAtOf(counted.found) ?? 0) : 0) - nowSeconds();
         if (remaining > 0) return { reserved: false, retryAfterSeconds: remaining };
         if ((await conditionally(open(subject))).written) return { reserved: true };
       }

@@ -26,6 +26,8 @@
  * - Sealed secrets (lib/sealed-secrets.ts). API keys' secure keys and webhook secrets stored in clear
  *   are sealed in place, each on condition that it still holds the value read.
  */
+import * as v from 'valibot';
+import { defineStored } from '../db/stored.js';
 import { unshardedCountSteps, type Counter } from '../db/counters.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
@@ -35,12 +37,17 @@ import { categories } from '../categories/entity.js';
 import { countReferenceStep } from '../categories/references.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
-import { productsUsing, taxRules } from '../tax-rules/entity.js';
+import { productsUsing, StoredTitles, taxRules } from '../tax-rules/entity.js';
 import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
 import { apiKeys } from '../api-keys/entity.js';
 import { sealedFor } from '../api-keys/index.js';
 import type { Versioned } from '../db/entity.js';
 import type { Key } from '../db/keys.js';
+
+/** A tax rule as releases before sharded counts stored it: its product count on the rule's own item. */
+const StoredCountedRule = defineStored('tax rule with its product count', { productCount: v.optional(v.number()) });
+/** The one dispatcher's cursor of the releases before webhook lanes: how far it had dispatched. */
+const StoredDispatchCursor = defineStored('webhook dispatch cursor', { position: v.tuple([v.number(), v.number()]) });
 import { isSealed, seal } from '../sealed-secrets.js';
 
 /**
@@ -78,7 +85,7 @@ async function relockEvery<R extends { id: number }>(entity: Relockable<R>, migr
 }
 
 async function summarizeTaxRules(migration: Migration): Promise<void> {
-  const summarized = new Set((await taxRules.readSummaries()).map((item) => Number(item.id)));
+  const summarized = new Set((await taxRules.readSummaries()).map((item) => StoredTitles.parse(item).id));
   for (const rule of await taxRules.readAll()) {
     if (summarized.has(rule.id)) continue;
     await writeAtomically(taxRules.summarize(rule));
@@ -103,8 +110,8 @@ async function shardCounts(migration: Migration): Promise<void> {
     await moveCount(migration, async () => {
       const [shards, rule] = await Promise.all([readTotal(productsUsing(id)), readItem(taxRules.key(id))]);
       if (shards !== undefined || !rule) return [];
-      // The record's schema no longer reads `productCount`: the item does.
-      const productCount = rule.productCount;
+      // The record's schema no longer reads `productCount`: the item as the release before stored it does.
+      const { productCount } = StoredCountedRule.parse(rule);
       const unchanged = productCount === undefined ? 'attribute_not_exists(productCount)' : 'productCount = :read';
       return [
         ...createSteps(productsUsing(id), Number(productCount ?? 0)),
@@ -138,7 +145,8 @@ async function sealInPlace(key: Key, attribute: string, clear: string, context: 
 const SHARED_LANES = ['0', '1', '2', '3'];
 
 async function relaneJobs(migration: Migration): Promise<void> {
-  const dispatched = (await readItem(DISPATCH_CURSOR))?.position as [number, number] | undefined;
+  const cursor = await readItem(DISPATCH_CURSOR);
+  const dispatched = cursor && StoredDispatchCursor.parse(cursor).position;
   if (dispatched) {
     for (const webhook of await webhooks.readAll()) {
       if (await readItem(laneCursorKey(webhook.id))) continue;
