@@ -13,10 +13,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../lib/api-keys/index.js';
 import { functionEnvironments } from '../lib/cli/sam-env.js';
-import { eventFile, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+import { eventFile, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
 import type { RouteDefinition } from '../lib/routes.js';
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
 import openApiDocument from '../lib/openapi/openapi.json' with { type: 'json' };
+
+/** Every route's sample, from its resource's folder, in the order they play. */
+const sampleRequests = await loadSampleRequests();
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'store-api-artifact-'));
 // The functions and this process must agree on the secret the sample key's secure key is sealed under.

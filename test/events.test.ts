@@ -4,7 +4,10 @@ import { routeByName, routes, type DynamoDbAction } from '../lib/routes.js';
 import { db } from '../lib/db/client.js';
 import { ensureApiKey } from '../lib/api-keys/index.js';
 import { lambdaContext, loadHandler } from '../lib/local/dispatch.js';
-import { eventFile, sampleEvent, sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+import { eventFile, sampleEvent, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+
+/** Every route's sample, from its resource's folder, in the order they play. */
+const sampleRequests = await loadSampleRequests();
 
 /** The IAM actions a command needs: transactions are authorized per item operation. */
 function actionsOf(commandName: string, input: any): DynamoDbAction[] {

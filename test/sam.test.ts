@@ -16,7 +16,10 @@ import { ensureApiKey } from '../lib/api-keys/index.js';
 import { routes } from '../lib/routes.js';
 import { hostArchitecture } from '../infra/context.js';
 import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../infra/function-ids.js';
-import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+import { loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+
+/** Every route's sample, from its resource's folder, in the order they play. */
+const sampleRequests = await loadSampleRequests();
 
 const work = mkdtempSync(path.join(tmpdir(), 'store-api-sam-'));
 const bin = path.join(work, 'bin');

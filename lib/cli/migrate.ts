@@ -11,12 +11,12 @@ import { connectToTable } from './connect.js';
 let local: Awaited<ReturnType<typeof connectToTable>>;
 try {
   local = await connectToTable();
-  const { ran, counts, uncategorized, conflicts } = await runMigrations({ all: process.argv.includes('--all') });
+  const { ran, counts, kept, conflicts } = await runMigrations({ all: process.argv.includes('--all') });
   console.log(`migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
   const done = Object.entries(counts).map(([what, count]) => `${what}: ${count}`);
   console.log(done.length ? done.join('; ') : 'no record needed a change');
-  // Kept as they were: an earlier release took any id; the next update that sends one checks it.
-  for (const product of uncategorized) console.log(`names no category (kept): ${product}`);
+  // Kept as they were (an earlier release took what it now checks; the next update that sends one checks it).
+  for (const record of kept) console.log(`kept as it was: ${record}`);
   for (const conflict of conflicts) console.log(`left as it was (rename one of the two): ${conflict}`);
   process.exitCode = conflicts.length ? 2 : 0;
 } catch (error) {

@@ -24,7 +24,7 @@ import { hostArchitecture, type FunctionArchitecture } from '../../infra/context
 import { functionLogicalId, routesTemplateIn, type SynthesizedTemplate } from '../../infra/function-ids.js';
 import { localValues, writeEnvVars, type LocalValues } from './sam-env.js';
 import { checkTableSecret } from '../local/table-secret.js';
-import { eventFile, sampleRequests } from '../local/sample-events.js';
+import { eventFile, loadSampleRequests } from '../local/sample-events.js';
 import { dockerBridge, startBridgeRelay, type BridgeRelay } from '../local/bridge-relay.js';
 
 /** `sam local start-api`'s port: `npm start` has 3000. */
@@ -230,6 +230,7 @@ async function runCommand(commandLine: SamCommandLine, workDir: string, values: 
     return (await runSam(invokeArgs(target, logicalId, commandLine.eventFile, commandLine.passthrough), false)).code;
   }
   // play: every sample in order, each checked against its route's status; stops at the first that differs.
+  const sampleRequests = await loadSampleRequests();
   for (const sample of sampleRequests) {
     const route = routeByName(sample.route);
     const { code, stdout } = await runSam(invokeArgs(target, functionLogicalId(parsed, route.name), eventFile(sample.route), commandLine.passthrough), true);

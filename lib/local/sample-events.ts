@@ -3,14 +3,18 @@
  * `sam local invoke -t cdk.out/StoreApi-dev.template.json <FunctionId> -e events/<route>.json`.
  *
  * They are signed with the sample key below; create it where the function will run with
- * STORE_BOOTSTRAP_API_KEY=SAMPLE_API_KEY:SAMPLE_SECURE_KEY (npm start) or `ensureApiKey`. Played in
- * this order on a fresh table they all succeed (`npm run sam -- play` does): the creates make the ids
- * the later events use, which each sample's `needs` names.
+ * STORE_BOOTSTRAP_API_KEY=SAMPLE_API_KEY:SAMPLE_SECURE_KEY (npm start) or `ensureApiKey`. Each
+ * resource declares its routes' samples in its folder (lib/samples.ts); played in `playOrder` on a
+ * fresh table they all succeed (`npm run sam -- play` does): the creates make the ids the later
+ * events use, which each sample's `needs` names.
  */
+import { existsSync } from 'node:fs';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { moduleOf, registry } from '../resources.js';
 import { routeByName, type RouteName } from '../routes.js';
+import type { SampleRequest } from '../samples.js';
 import { signBody } from '../api-keys/signature.js';
 import { toApiGatewayEvent } from './dispatch.js';
 import type { HttpEvent } from '../http/types.js';
@@ -19,107 +23,50 @@ import { sampleFileOf } from '../deploy/pre-traffic.js';
 export const SAMPLE_API_KEY = '0123456789ABCDEF012345678';
 export const SAMPLE_SECURE_KEY = '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF';
 
-interface SampleRequest {
-  route: RouteName;
-  url: string;
-  params?: Record<string, string>;
-  body?: unknown;
-  /** The samples that must have run before on the same table: they make what this one reads or changes. */
-  needs?: RouteName[];
-}
-
-export const sampleRequests: SampleRequest[] = [
+/**
+ * The samples of the API's own routes, which belong to no resource: they come first (and the
+ * unknown path's last), each resource's in between, from its folder.
+ */
+const API_SAMPLES: readonly SampleRequest[] = [
   { route: 'health/get', url: '/api' },
   { route: 'openapi/get', url: '/api/openapi.json' },
   { route: 'docs/get', url: '/api/docs' },
-  { route: 'tax-rules/list', url: '/api/tax-rules?limit=5' },
-  { route: 'tax-rules/get', url: '/api/tax-rules/1', params: { entityId: '1' } },
-  { route: 'tax-rules/create', url: '/api/tax-rules', body: { country: [64], tax: [2, 1], i18n: [{ locale: 'en_US', title: 'Sample rule' }] } },
-  { route: 'tax-rules/update', url: '/api/tax-rules', body: { id: 3, i18n: [{ locale: 'fr_FR', title: 'Règle exemple' }] }, needs: ['tax-rules/create'] },
-  {
-    route: 'customers/create',
-    url: '/api/customers',
-    body: {
-      title: 1,
-      firstname: 'Jeanne',
-      lastname: 'Martin',
-      email: 'jeanne@example.com',
-      password: 'sample password',
-      lang_id: 1,
-      country: 64,
-      zipcode: '75001',
-      city: 'Paris',
-      address1: '1 rue de Rivoli',
-    },
-  },
-  { route: 'customers/list', url: '/api/customers?order=lastname' },
-  {
-    route: 'customers/batch',
-    url: '/api/customers/batch',
-    body: {
-      rows: [
-        {
-          op: 'upsert',
-          title: 1,
-          firstname: 'Paul',
-          lastname: 'Durand',
-          email: 'paul@example.com',
-          password: 'sample password',
-          lang_id: 1,
-          country: 64,
-          zipcode: '75002',
-          city: 'Paris',
-          address1: '2 rue de Rivoli',
-        },
-      ],
-    },
-  },
-  { route: 'customers/get', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
-  { route: 'customers/update', url: '/api/customers', body: { id: 1, city: 'Lyon', zipcode: '69001' }, needs: ['customers/create'] },
-  { route: 'customers/check-login', url: '/api/customers/checkLogin', body: { email: 'jeanne@example.com', password: 'sample password' }, needs: ['customers/create'] },
-  { route: 'categories/create', url: '/api/categories', body: { title: 'Sample category', locale: 'en_US', visible: 1 } },
-  { route: 'categories/list', url: '/api/categories?parent=0' },
-  { route: 'categories/batch', url: '/api/categories/batch', body: { rows: [{ op: 'create', title: 'Batch category', locale: 'en_US' }] } },
-  { route: 'categories/get', url: '/api/categories/1', params: { entityId: '1' }, needs: ['categories/create'] },
-  { route: 'categories/update', url: '/api/categories', body: { id: 1, locale: 'fr_FR', title: 'Catégorie exemple' }, needs: ['categories/create'] },
-  {
-    route: 'products/create',
-    url: '/api/products',
-    body: { ref: 'SAMPLE-1', default_category: 1, price: '19.99', currency: 1, tax_rule: 3, locale: 'en_US', title: 'Sample product' },
-    needs: ['tax-rules/create', 'categories/create'],
-  },
-  { route: 'products/list', url: '/api/products?visible=*' },
-  {
-    route: 'products/batch',
-    url: '/api/products/batch',
-    body: { rows: [{ op: 'upsert', ref: 'SAMPLE-2', default_category: 0, price: '5', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Made or updated by a batch' }] },
-  },
-  { route: 'products/get', url: '/api/products/1', params: { productId: '1' }, needs: ['products/create'] },
-  { route: 'products/update', url: '/api/products/1', params: { productId: '1' }, body: { price: 24.5, visible: 1 }, needs: ['products/create'] },
-  { route: 'products/delete', url: '/api/products/1', params: { productId: '1' }, needs: ['products/create'] },
-  { route: 'categories/delete', url: '/api/categories/1', params: { entityId: '1' }, needs: ['categories/create', 'products/delete'] },
-  { route: 'customers/delete', url: '/api/customers/1', params: { entityId: '1' }, needs: ['customers/create'] },
-  { route: 'tax-rules/delete', url: '/api/tax-rules/3', params: { entityId: '3' }, needs: ['tax-rules/create', 'products/delete'] },
-  { route: 'changes/list', url: '/api/changes?limit=5', needs: ['tax-rules/create'] },
-  { route: 'webhooks/create', url: '/api/webhooks', body: { url: 'https://93.184.215.14/store-hooks', events: ['product.*', 'customer.created'], description: 'Sample receiver' } },
-  { route: 'webhooks/list', url: '/api/webhooks' },
-  { route: 'webhooks/get', url: '/api/webhooks/1', params: { webhookId: '1' }, needs: ['webhooks/create'] },
-  { route: 'webhooks/update', url: '/api/webhooks/1', params: { webhookId: '1' }, body: { events: ['*'] }, needs: ['webhooks/create'] },
-  { route: 'webhooks/deliveries', url: '/api/webhooks/1/deliveries', params: { webhookId: '1' }, needs: ['webhooks/create'] },
-  { route: 'webhooks/replay', url: '/api/webhooks/1/replay', params: { webhookId: '1' }, body: { cursor: 'now' }, needs: ['webhooks/create'] },
-  { route: 'webhooks/delete', url: '/api/webhooks/1', params: { webhookId: '1' }, needs: ['webhooks/create'] },
-  { route: 'title/list', url: '/api/title?lang=fr_FR' },
-  { route: 'title/get', url: '/api/title/1', params: { entityId: '1' } },
-  { route: 'countries/list', url: '/api/countries?limit=5' },
-  { route: 'countries/get', url: '/api/countries/64', params: { entityId: '64' } },
-  { route: 'currencies/list', url: '/api/currencies' },
-  { route: 'currencies/get', url: '/api/currencies/1', params: { entityId: '1' } },
-  { route: 'languages/list', url: '/api/languages' },
-  { route: 'languages/get', url: '/api/languages/2', params: { entityId: '2' } },
-  { route: 'taxes/list', url: '/api/taxes' },
-  { route: 'taxes/get', url: '/api/taxes/1', params: { entityId: '1' } },
-  { route: 'not-found/any', url: '/api/nothing-here' },
 ];
+const LAST_SAMPLES: readonly SampleRequest[] = [{ route: 'not-found/any', url: '/api/nothing-here' }];
+
+/**
+ * The order samples play in on a fresh table: each folder's in its own order (its create makes the
+ * ids its later samples use), folders in the registry's order, a sample waiting until the samples it
+ * `needs` have run (a product's create waits for a category's). Folders are taken in turns so that
+ * a waiting one lets the next go on; a sample whose needs never come is an error naming it.
+ */
+export function playOrder(folders: readonly (readonly SampleRequest[])[]): SampleRequest[] {
+  const queues = folders.map((folder) => [...folder]);
+  const played: SampleRequest[] = [];
+  const ran = new Set<string>();
+  for (;;) {
+    const queue = queues.find((waiting) => waiting[0] && (waiting[0].needs ?? []).every((route) => ran.has(route)));
+    const next = queue?.shift();
+    if (!next) break;
+    played.push(next);
+    ran.add(next.route);
+  }
+  const stuck = queues.flatMap((queue) => queue.slice(0, 1));
+  if (stuck.length) throw new Error(`samples whose needs never run: ${stuck.map((sample) => `${sample.route} (needs ${(sample.needs ?? []).join(', ')})`).join('; ')}`);
+  return played;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Every route's sample, from each resource's folder (lib/<module>/samples.ts), in the order they play. */
+export async function loadSampleRequests(): Promise<SampleRequest[]> {
+  const folders: (readonly SampleRequest[])[] = [];
+  for (const module of new Set(registry.map(moduleOf))) {
+    const file = path.join(root, 'lib', module, 'samples.ts');
+    if (existsSync(file)) folders.push(((await import(pathToFileURL(file).href)) as { samples: readonly SampleRequest[] }).samples);
+  }
+  return [...API_SAMPLES, ...playOrder(folders), ...LAST_SAMPLES];
+}
 
 export const eventFile = (route: RouteName) => `events/${sampleFileOf(route)}`;
 
@@ -144,11 +91,10 @@ export function sampleEvent(sample: SampleRequest): HttpEvent {
   return event;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /** Writes events/<route>.json for every sample request. */
 export async function writeSampleEvents(): Promise<void> {
   await mkdir(path.join(root, 'events'), { recursive: true });
+  const sampleRequests = await loadSampleRequests();
   for (const sample of sampleRequests) {
     await writeFile(path.join(root, eventFile(sample.route)), `${JSON.stringify(sampleEvent(sample), null, 2)}\n`);
   }

@@ -57,8 +57,8 @@ import { isSealed, seal } from '../sealed-secrets.js';
 export interface Migration {
   /** By what was done: `{ 'locks moved to the current form': 3 }`. */
   counts: Record<string, number>;
-  /** Products whose default category names no category: `product 12: default category 7`. They keep it. */
-  uncategorized: string[];
+  /** Records a step left as they were, each saying why: `product 12: default category 7 names no category`. */
+  kept: string[];
   /** Records whose value another record holds in the new form: `customer 12: a customer already has this email`. */
   conflicts: string[];
 }
@@ -195,7 +195,7 @@ async function categorizeProducts(migration: Migration): Promise<void> {
     for (const product of page) {
       const counted = product.categoryCounted === true || product.defaultCategory === 0;
       const exists = !counted && (await categoryExists(product.defaultCategory));
-      if (!counted && !exists) migration.uncategorized.push(`product ${product.id}: default category ${product.defaultCategory}`);
+      if (!counted && !exists) migration.kept.push(`product ${product.id}: default category ${product.defaultCategory} names no category`);
       const steps = [products.reindex(product, exists ? { categoryCounted: true } : {}), ...(exists ? [countReferenceStep(product.defaultCategory, product.id, 1, raced)] : [])];
       try {
         await writeAtomically(steps);
@@ -234,7 +234,7 @@ export interface MigrationStep {
   up(migration: Migration): Promise<void>;
 }
 
-export const emptyMigration = (): Migration => ({ counts: {}, uncategorized: [], conflicts: [] });
+export const emptyMigration = (): Migration => ({ counts: {}, kept: [], conflicts: [] });
 
 /** Every migration, in the order it runs. */
 export const MIGRATIONS: readonly MigrationStep[] = [

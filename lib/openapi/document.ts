@@ -7,7 +7,7 @@
 import { present } from '../present.js';
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { sampleRequests } from '../local/sample-events.js';
+import type { SampleRequest } from '../samples.js';
 import { PROBLEM_KINDS, problemType, type ProblemKind } from '../http/problem-types.js';
 import { PROBLEM_MEANINGS } from './problem-docs.js';
 import type { RouteDefinition } from '../routes.js';
@@ -127,7 +127,7 @@ function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow
   };
 }
 
-function operation({ route, schemas }: DocumentedHandler, rows: ReadonlyMap<string, DocumentedRow>): JsonObject {
+function operation({ route, schemas }: DocumentedHandler, rows: ReadonlyMap<string, DocumentedRow>, samples: readonly SampleRequest[]): JsonObject {
   const parameters: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -141,7 +141,7 @@ function operation({ route, schemas }: DocumentedHandler, rows: ReadonlyMap<stri
   if (route.permission) parameters.push(ref('parameters/sign'));
   if (route.method === 'PUT' || route.method === 'DELETE') parameters.push(ref('parameters/If-Match'));
   if (route.idempotent) parameters.push(ref('parameters/Idempotency-Key'));
-  const sample = sampleRequests.find((s) => s.route === route.name);
+  const sample = samples.find((s) => s.route === route.name);
   return {
     operationId: route.name.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
     tags: [route.permission?.resource ?? 'service'],
@@ -178,12 +178,12 @@ const problemHeaders = (extra: Record<string, JsonObject>) => ({
   content: { 'application/problem+json': { schema: ref('schemas/Problem') } },
 });
 
-/** The document, from the routes' handlers and their resources' rows by folder. */
-export function openApiDocument(handlers: readonly DocumentedHandler[], rows: ReadonlyMap<string, DocumentedRow>, version: string): JsonObject {
+/** The document, from the routes' handlers, their resources' rows by folder, and their samples (each operation's example). */
+export function openApiDocument(handlers: readonly DocumentedHandler[], rows: ReadonlyMap<string, DocumentedRow>, samples: readonly SampleRequest[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const handler of handlers) {
     if (handler.route.method === 'ANY') continue;
-    const get = operation(handler, rows);
+    const get = operation(handler, rows, samples);
     const path = (paths[handler.route.path] ??= {});
     path[handler.route.method.toLowerCase()] = get;
     if (handler.route.method === 'GET') path.head = headOperation(get);

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { moduleOf, registry } from '../resources.js';
 import { handlerFile, routes } from '../routes.js';
 import { openApiDocument, type DocumentedHandler, type DocumentedRow } from './document.js';
+import { loadSampleRequests } from '../local/sample-events.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const documentFile = path.join(root, 'lib/openapi/openapi.json');
@@ -24,7 +25,7 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
     rows.set(resource.folder, { name: resource.row, schema: present(module[resource.row], `${resource.row} in lib/${moduleOf(resource)}/row-schema.ts`) });
   }
   const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
-  return openApiDocument(handlers, rows, version);
+  return openApiDocument(handlers, rows, await loadSampleRequests(), version);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -17,7 +17,10 @@ import { ensureApiKey } from '../../lib/api-keys/index.js';
 import { signBody } from '../../lib/api-keys/signature.js';
 import { dockerBridge } from '../../lib/local/bridge-relay.js';
 import { freePort } from '../../lib/local/dynamodb-local.js';
-import { sampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../../lib/local/sample-events.js';
+import { loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../../lib/local/sample-events.js';
+
+/** Every route's sample, from its resource's folder, in the order they play. */
+const sampleRequests = await loadSampleRequests();
 
 const work = mkdtempSync(path.join(tmpdir(), 'store-api-real-sam-'));
 const dataDir = path.join(work, 'data');

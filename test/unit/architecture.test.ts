@@ -18,6 +18,7 @@ const LEAVES = [
   'lib/identity.ts',
   'lib/catalog-texts.ts',
   'lib/catalog-texts-input.ts',
+  'lib/samples.ts',
   'lib/money.ts',
   'lib/validation.ts',
   'lib/i18n.ts',

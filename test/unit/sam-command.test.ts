@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { routes } from '../../lib/routes.js';
 import { hostArchitecture } from '../../infra/context.js';
 import { DEFAULT_API_PORT, dockerHostArgs, invokeArgs, parseCommandLine, shellLine, startApiArgs, type SamTarget } from '../../lib/cli/sam.js';
-import { sampleRequests } from '../../lib/local/sample-events.js';
+import { loadSampleRequests, playOrder } from '../../lib/local/sample-events.js';
+import type { RouteName } from '../../lib/routes.js';
+import type { SampleRequest } from '../../lib/samples.js';
+
+/** Every route's sample, from its resource's folder, in the order they play. */
+const sampleRequests = await loadSampleRequests();
 
 const linux: SamTarget = { template: '.sam/cdk.out.x86_64/StoreApi-dev.template.json', envVars: '.sam/env.json', platform: 'linux' };
 
@@ -90,5 +95,20 @@ describe('the sample events', () => {
     const readme = readFileSync('README.md', 'utf8');
     const rows = [...readme.matchAll(/\| (\d+) \| ([a-z-]+) \|/g)].map((m) => [Number(m[1]), m[2]] as const).sort((a, b) => a[0] - b[0]);
     expect(rows.map(([, name]) => name)).toEqual(sampleRequests.map((s) => s.route.replace('/', '-')));
+  });
+});
+
+describe('the play order of the samples', () => {
+  const sample = (route: string, needs?: string[]): SampleRequest => ({ route: route as RouteName, url: '/', ...(needs ? { needs: needs as RouteName[] } : {}) });
+  const routesOf = (samples: readonly SampleRequest[]) => samples.map((s) => s.route);
+
+  it('keeps each folder’s order, folders in turn, a sample waiting for those it needs while the next folder goes on', () => {
+    const products = [sample('products/create', ['categories/create']), sample('products/list'), sample('products/delete')];
+    const categories = [sample('categories/create'), sample('categories/delete', ['products/delete'])];
+    expect(routesOf(playOrder([products, categories]))).toEqual(['categories/create', 'products/create', 'products/list', 'products/delete', 'categories/delete']);
+  });
+
+  it('names the samples whose needs never run', () => {
+    expect(() => playOrder([[sample('products/create', ['categories/create'])]])).toThrow('samples whose needs never run: products/create (needs categories/create)');
   });
 });
