@@ -1,15 +1,18 @@
 /**
- * Products written straight through the data layer, 20 to a transaction, as the import writes them:
- * a backlog of pending changes, fast, for the placer's tests and the feed's bench. Their ids, by
- * transaction (a transaction's changes share their moment).
+ * Records written straight through the data layer, several to a transaction, as the import writes
+ * them: a backlog of pending changes, fast, for the placer's tests and the feed's bench (products),
+ * and a store filled up to its limit (tax rules).
  */
 import { writeAtomically } from '../../lib/db/transactions.js';
 import { products } from '../../lib/products/entity.js';
 import { newProduct } from '../../lib/products/operations.js';
-import { countProductStep } from '../../lib/tax-rules/operations.js';
+import { createSteps } from '../../lib/db/sharded-count.js';
+import { taxRules } from '../../lib/tax-rules/entity.js';
+import { countProductStep, newTaxRule, productsUsing, taxRulesVersion } from '../../lib/tax-rules/index.js';
 
 let made = 0;
 
+/** Products, 20 to a transaction; their ids, by transaction (a transaction's changes share their moment). */
 export async function productsWrittenDirectly(count: number): Promise<number[][]> {
   const batches: number[][] = [];
   for (let written = 0; written < count; written += 20) {
@@ -29,4 +32,18 @@ export async function productsWrittenDirectly(count: number): Promise<number[][]
     batches.push(batch.map((product) => product.id));
   }
   return batches;
+}
+
+/**
+ * Tax rules as a create writes them (the rule, its summary, its change, its 16 product-count shards,
+ * the store's count of rules and the rules' version), four to a transaction: a store filled to near
+ * its limit in seconds, where a thousand creates one after another take minutes.
+ */
+export async function taxRulesWrittenDirectly(count: number): Promise<void> {
+  for (let written = 0; written < count; written += 4) {
+    const now = new Date().toISOString();
+    const ids = await Promise.all(Array.from({ length: Math.min(4, count - written) }, () => taxRules.allocateId()));
+    const rules = ids.map((id) => newTaxRule({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: `Rule ${id}` }] }, { id, createdAt: now, updatedAt: now }));
+    await writeAtomically([...taxRules.create(...rules), ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))), taxRulesVersion.bump()]);
+  }
 }
