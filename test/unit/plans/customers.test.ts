@@ -4,22 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../../lib/customers/entity.js';
 import { createCustomerPlan, newCustomer, updateCustomerPlan } from '../../../lib/customers/operations.js';
 import { CustomerCreate, CustomerUpdate } from '../../../lib/customers/schema.js';
+import { customerInput } from '../../support/fixtures.js';
 import { conditionOn, stepsOn } from '../../support/plan-steps.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA';
-const input = v.parse(CustomerCreate, {
-  title: 1,
-  firstname: 'Jeanne',
-  lastname: 'Martin',
-  email: 'jeanne@example.com',
-  password: 'correct horse battery',
-  lang_id: 1,
-  country: 64,
-  zipcode: '75001',
-  city: 'Paris',
-  address1: '1 rue de Rivoli',
-});
+const input = v.parse(CustomerCreate, customerInput({ email: 'jeanne@example.com' }));
 const stored = (): Customer => newCustomer(input, { id: 7, passwordHash: HASH, createdAt: NOW, updatedAt: NOW });
 const update = (body: object) => v.parse(CustomerUpdate, { id: 7, ...body });
 
