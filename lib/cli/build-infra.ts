@@ -13,12 +13,12 @@
  * none of the functions' dependencies, no lockfile of ours.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleBuildOptions, prebuiltDirOf } from '../../infra/constructs/bundled-function.js';
+import { bundleAllOptions, handlerModules, prebuiltDirOf } from '../../infra/constructs/bundled-function.js';
 import { assetsOf } from '../../infra/function-assets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,24 +27,18 @@ const dist = path.join(root, 'dist');
 /** The packages the library imports rather than bundles: the app's own. */
 const APP_PACKAGES = ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'];
 
-/** Every handler module: each file of functions/ is one (`functions/<resource>/<action>.ts`). */
-function handlerModules(dir = 'functions'): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return handlerModules(file);
-    return file.endsWith('.ts') ? [file] : [];
-  });
-}
-
+/** Every handler module prebuilt in one esbuild run, as a synth in the repository builds them, with the files its functions read beside it. */
 async function prebuildFunctions(): Promise<number> {
   const modules = handlerModules();
-  await Promise.all(
-    modules.map(async (entry) => {
-      const dir = path.join(dist, 'functions', prebuiltDirOf(entry));
-      await build({ ...bundleBuildOptions(path.join(root, entry), path.join(dir, 'index.mjs')), logLevel: 'warning' });
-      for (const asset of assetsOf(entry)) copyFileSync(path.join(root, asset), path.join(dir, path.basename(asset)));
-    }),
-  );
+  const functions = path.join(dist, 'functions');
+  await build({
+    ...bundleAllOptions(
+      modules.map((entry) => [prebuiltDirOf(entry), path.join(root, entry)]),
+      functions,
+    ),
+    logLevel: 'warning',
+  });
+  for (const entry of modules) for (const asset of assetsOf(entry)) copyFileSync(path.join(root, asset), path.join(functions, prebuiltDirOf(entry), path.basename(asset)));
   return modules.length;
 }
 
