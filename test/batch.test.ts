@@ -8,10 +8,10 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../lib/api-keys/index.js';
 import { db, tableName } from '../lib/db/client.js';
-import { get, keyWith, post, problemFields, tableSnapshot } from './support/api.js';
+import { del, get, keyWith, post, problemFields, tableSnapshot } from './support/api.js';
 import { cursorNow, followChanges } from './support/changes.js';
 import { CONTRACT_ROW_KEYS } from './support/contract-rows.js';
-import { createCategory, createProduct, customerInput, productInput, uniqueRef } from './support/fixtures.js';
+import { createCategory, createProduct, createTaxRule, customerInput, productInput, uniqueRef } from './support/fixtures.js';
 
 const batch = (resource: string, rows: unknown[], options: Parameters<typeof post>[2] & { atomic?: boolean } = {}) =>
   post(`/api/${resource}/batch`, { rows, ...(options.atomic ? { atomic: true } : {}) }, options);
@@ -97,6 +97,24 @@ describe('POST /api/products/batch', () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.detail).toContain('DELETE');
     expect(withoutCounters(await tableSnapshot())).toEqual(withoutCounters(before));
+  });
+
+  it('applies atomically rows that count into one shard: two products 16 ids apart moved to one rule count twice there', async () => {
+    const rule = await createTaxRule();
+    const made: number[] = [];
+    for (let i = 0; i < 17; i++) made.push((await createProduct()).row.ID as number);
+    const [first, seventeenth] = [made[0], made[16]];
+    const moved = await batch(
+      'products',
+      [
+        { op: 'update', id: first, tax_rule: rule.ID },
+        { op: 'update', id: seventeenth, tax_rule: rule.ID },
+      ],
+      { atomic: true },
+    );
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.map((r: { STATUS: number }) => r.STATUS)).toEqual([204, 204]);
+    expect((await del(`/api/tax-rules/${rule.ID}`)).body.detail).toBe(`tax rule ${rule.ID} is used by 2 product(s)`);
   });
 
   it('applies every row or none with atomic: true', async () => {

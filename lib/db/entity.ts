@@ -33,7 +33,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     firstId: declaration.counter.firstId ?? 1,
     max: max === undefined ? undefined : { count: max, full: () => new Conflict(`a store holds at most ${max} records of ${name}`) },
   };
-  const items = itemsOf<R, I>({ name, schema, id, key, lists: Object.values<ListDeclaration<R>>(declaration.lists ?? ({} as Record<L, ListDeclaration<R>>)) });
+  const items = itemsOf<R, I>({ name, schema, id, key, lists: Object.values(declaration.lists ?? {}) as ListDeclaration<R>[] });
   const locks = locksOf<R, I, K>({ name, id, locks: declaration.locks });
   const summaries = summariesOf<R, I>({ name, id, key, collection: declaration.collection });
   const recorded = auditOf<R, I>({ id, audit: declaration.audit });

@@ -10,6 +10,7 @@
 import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
 import type { OutcomeRecorder, WriteStep } from './step.js';
 import { WriteConflict } from './errors.js';
+import { joinAdditions } from './sharded-count.js';
 
 export interface WritePlan<T> {
   /** The transaction's steps: the record's own, its locks', counts' and change's. */
@@ -80,7 +81,7 @@ export const commit = <T>(write: Write<T>, recording: Recording = {}): Promise<T
   });
 
 /** One write of a joined transaction: its plan and recording; its error, when planning it failed. */
-export type Joined<T> = { plan: WritePlan<T>; recording?: Recording | undefined } | { error: unknown };
+type Joined<T> = { plan: WritePlan<T>; recording?: Recording | undefined } | { error: unknown };
 
 /** What a joined transaction came to: every answer, in order; or the writes that failed, by position, with their errors. */
 export type JoinedOutcome<T> = { committed: true; answers: T[] } | { committed: false; failed: Map<number, unknown> };
@@ -106,18 +107,20 @@ export function commitTogether<T>(
     }
     const failed = new Map(joined.flatMap((entry, k) => ('error' in entry ? [[k, entry.error] as const] : [])));
     if (failed.size) return { committed: false, failed };
-    const owners: number[] = [];
-    const steps = joined.flatMap((entry, k) => {
+    const stepOwners: number[] = [];
+    const all = joined.flatMap((entry, k) => {
       const own = 'plan' in entry ? stepsOf(entry.plan, entry.recording) : [];
-      owners.push(...own.map(() => k));
+      stepOwners.push(...own.map(() => k));
       return own;
     });
+    // Two writes counting into one shard: one step, summed (a transaction holds one operation an item).
+    const { steps, from } = joinAdditions(all);
     if (steps.length > options.maxSteps) throw options.tooMany(steps.length);
     try {
       await writeSteps(steps);
     } catch (error) {
       if (!(error instanceof StepFailed) || error.error instanceof WriteConflict) throw error instanceof StepFailed ? error.error : error;
-      const owner = owners[error.index];
+      const owner = stepOwners[from[error.index] ?? -1];
       if (owner === undefined) throw error.error;
       return { committed: false, failed: new Map([[owner, error.error]]) };
     }
