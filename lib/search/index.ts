@@ -1,21 +1,25 @@
 /**
- * What the search index keeps (CONTRACT §5.2): the products, customers and categories, each as its
- * list declares its documents; and the run that brings the index up to the change feed, for
- * `npm start`'s background work and the indexer function on AWS.
+ * What the search index keeps (CONTRACT §5.2): the records of each resource whose list route
+ * `searches` (the registry), each projected as its folder declares (`lib/<module>/search.ts`); and
+ * the run that brings the index up to the change feed, for `npm start`'s background work and the
+ * indexer function on AWS.
  */
-import { categories } from '../categories/entity.js';
-import { categoryList } from '../categories/list.js';
-import { customers } from '../customers/entity.js';
-import { customerList } from '../customers/list.js';
 import type { SearchEngine } from '../db/lists/engine.js';
+import { project, type Projection, type ProjectionRun } from '../db/lists/projector.js';
 import { searchEngine } from '../opensearch/index.js';
-import { project, projectionOf, type ProjectionRun } from '../db/lists/projector.js';
-import { products } from '../products/entity.js';
-import { productList } from '../products/list.js';
+import { moduleOf, registry } from '../resources.js';
 
-export const SEARCH_PROJECTIONS = [projectionOf(productList, products), projectionOf(customerList, customers), projectionOf(categoryList, categories)];
+/** The modules whose records the index keeps: those of the resources a list of which the index answers. */
+export const SEARCHED_MODULES = [...new Set(registry.filter((resource) => resource.routes.some((route) => route.deployment.searches)).map(moduleOf))];
+
+/**
+ * Each searched module's projection. The import names the `.ts` file: esbuild bundles every file the
+ * pattern matches (a glob import, `../*\/search.ts`, which maps no `.js` to `.ts`), and tsx and
+ * vitest load the source itself.
+ */
+export const searchProjections = (): Promise<Projection[]> => Promise.all(SEARCHED_MODULES.map(async (module) => ((await import(`../${module}/search.ts`)) as { projection: Projection }).projection));
 
 /** Brings the index up to the feed (rebuilding it when it is new or lost); undefined when this process has no index. */
 export async function followIntoSearchIndex(engine: SearchEngine | undefined = searchEngine()): Promise<ProjectionRun | undefined> {
-  return engine && project(engine, SEARCH_PROJECTIONS);
+  return engine && project(engine, await searchProjections());
 }
