@@ -300,7 +300,7 @@ describe('npm run import', () => {
     expect(again.report!.normalized.filter((value) => value.kind === 'customer').map((value) => value.id)).toEqual([1, 1, 50, 50]);
     // What was deleted through the API since the first run stays deleted: its history is kept, and
     // the record is not made again under its id.
-    expect(problemOf(again, 'product', 10)).toMatch(/^tax rule 3 was skipped \(tax_rule: tax-rule 3 was deleted since it was made/);
+    expect(problemOf(again, 'product', 10)).toMatch(/^tax rule 3 was skipped \(tax_rule.id: tax-rule 3 was deleted since it was made/);
     expect(problemOf(again, 'tax rule', 3)).toMatch(/^tax-rule 3 was deleted since it was made/);
     expect((await get('/api/products/10')).status).toBe(404);
     expect((await get('/api/customers/10')).body[0]).toMatchObject({ LASTNAME: 'Renamed', VERSION: 2 });

@@ -12,7 +12,7 @@ import { tableName } from '../db/client.js';
 import { Destination } from '../import/destination.js';
 import { Progress } from '../import/progress.js';
 import { formatReport, ReportBuilder } from '../import/report.js';
-import { StoreImport } from '../import/run.js';
+import { loadImportKinds, StoreImport } from '../import/run.js';
 import { describeSource, TheliaSource } from '../import/source.js';
 import { connectToTable } from './connect.js';
 
@@ -64,8 +64,9 @@ async function run(argv: string[]): Promise<number> {
   try {
     const shownSource = describeSource(url);
     console.error(`${dryRun ? 'Checking' : 'Importing'} ${shownSource} into table ${tableName()}${dryRun ? ' (dry run: nothing is written)' : ''}`);
-    const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun, update, deleteMissing });
-    await new StoreImport(source, new Destination(dryRun, update, deleteMissing), report, new Progress(process.stderr)).run();
+    const kinds = await loadImportKinds();
+    const report = new ReportBuilder({ source: shownSource, table: tableName(), dryRun, update, deleteMissing }, kinds);
+    await new StoreImport(source, new Destination(dryRun, update, deleteMissing), report, new Progress(process.stderr), kinds).run();
     const finished = report.finish();
     if (values.report) await writeFile(values.report, `${JSON.stringify(finished, null, 2)}\n`);
     console.log(formatReport(finished));

@@ -4,9 +4,15 @@
  * every value the import changed on its way in. Printed at the end of a run, and written as JSON with
  * `--report`.
  */
-import type { Outcome } from './destination.js';
-import { KINDS, plural, type Kind } from './kinds.js';
+import { present } from '../present.js';
+import type { Outcome } from './kind.js';
 import type { Normalization, Problem } from './mapping.js';
+
+/** A kind of record as the report names it ('tax rule'), and in the plural. */
+export interface KindName {
+  kind: string;
+  plural: string;
+}
 
 export const OUTCOMES = ['imported', 'updated', 'unchanged', 'kept', 'conflict', 'missing', 'deleted', 'skipped'] as const;
 export type OutcomeName = (typeof OUTCOMES)[number];
@@ -23,28 +29,28 @@ export type Counts = { read: number } & Record<OutcomeName, number>;
 
 /** A record changed in the source since the import, and left as the table has it: both dates. */
 export interface DatedRecord {
-  kind: Kind;
+  kind: string;
   id: number;
   sourceUpdatedAt: string;
   tableUpdatedAt: string;
 }
 
 export interface SkippedRecord {
-  kind: Kind;
+  kind: string;
   /** The record's id in Thelia (and in the API, once imported). */
   id: number;
   problems: Problem[];
 }
 
 export interface MissingRecord {
-  kind: Kind;
+  kind: string;
   id: number;
   /** Why it is still in the table. */
   reason: string;
 }
 
 /** A value of a record the table holds as the import wrote it, which differs from the source's. */
-export type NormalizedValue = { kind: Kind; id: number } & Normalization;
+export type NormalizedValue = { kind: string; id: number } & Normalization;
 
 export interface ImportReport {
   source: string;
@@ -58,9 +64,11 @@ export interface ImportReport {
   recordsPerSecond: number;
   /** The process's peak resident memory. */
   peakMemoryMiB: number;
-  counts: Record<Kind, Counts>;
+  /** The kinds the run brought, in its order. */
+  kinds: KindName[];
+  counts: Record<string, Counts>;
   /** Every record's id under its outcome, ascending. */
-  records: Record<Kind, Record<OutcomeName, number[]>>;
+  records: Record<string, Record<OutcomeName, number[]>>;
   conflicts: DatedRecord[];
   /** Kept records whose source changed since the import: a run without --update does not apply it. */
   notApplied: DatedRecord[];
@@ -75,23 +83,27 @@ const NOT_READ: ReadonlySet<OutcomeName> = new Set(['missing', 'deleted']);
 /** The outcomes after which the table holds the import's form of the source's values. */
 const HOLDS_SOURCE: ReadonlySet<OutcomeName> = new Set(['imported', 'updated', 'unchanged']);
 
-const perKind = <T>(make: () => T) => Object.fromEntries(KINDS.map((kind) => [kind, make()])) as Record<Kind, T>;
 const perOutcome = <T>(make: () => T) => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, make()])) as Record<OutcomeName, T>;
 
 export class ReportBuilder {
   private readonly started = new Date();
-  private readonly records = perKind(() => perOutcome((): number[] => []));
+  private readonly records: Record<string, Record<OutcomeName, number[]>>;
   private readonly conflicts: DatedRecord[] = [];
   private readonly notApplied: DatedRecord[] = [];
   private readonly missing: MissingRecord[] = [];
   private readonly skipped: SkippedRecord[] = [];
   private readonly normalized: NormalizedValue[] = [];
 
-  constructor(private readonly about: { source: string; table: string; dryRun: boolean; update: boolean; deleteMissing: boolean }) {}
+  constructor(
+    private readonly about: { source: string; table: string; dryRun: boolean; update: boolean; deleteMissing: boolean },
+    private readonly kinds: readonly KindName[],
+  ) {
+    this.records = Object.fromEntries(kinds.map(({ kind }) => [kind, perOutcome((): number[] => [])]));
+  }
 
   /** A record's outcome, with the values its mapping changed (reported when the table holds them). */
-  add(kind: Kind, id: number, outcome: Outcome, normalized: readonly Normalization[] = []): void {
-    this.records[kind][outcome.status].push(id);
+  add(kind: string, id: number, outcome: Outcome, normalized: readonly Normalization[] = []): void {
+    present(this.records[kind], `the report's kind ${kind}`)[outcome.status].push(id);
     if (outcome.status === 'skipped') this.skipped.push({ kind, id, problems: outcome.problems });
     if (outcome.status === 'conflict') this.conflicts.push({ kind, id, sourceUpdatedAt: outcome.sourceUpdatedAt, tableUpdatedAt: outcome.tableUpdatedAt });
     if (outcome.status === 'kept' && outcome.sourceUpdatedAt && outcome.tableUpdatedAt)
@@ -110,19 +122,21 @@ export class ReportBuilder {
 
   finish(): ImportReport {
     const seconds = (Date.now() - this.started.getTime()) / 1000;
-    for (const kind of KINDS) for (const ids of Object.values(this.records[kind])) ids.sort((a, b) => a - b);
-    const counts = perKind(() => ({ read: 0, ...perOutcome(() => 0) }));
-    for (const kind of KINDS) {
-      for (const outcome of OUTCOMES) counts[kind][outcome] = this.records[kind][outcome].length;
-      counts[kind].read = OUTCOMES.filter((outcome) => !NOT_READ.has(outcome)).reduce((sum, outcome) => sum + counts[kind][outcome], 0);
+    const counts: Record<string, Counts> = {};
+    for (const [kind, records] of Object.entries(this.records)) {
+      for (const ids of Object.values(records)) ids.sort((a, b) => a - b);
+      const outcomes = perOutcome((): number => 0);
+      for (const outcome of OUTCOMES) outcomes[outcome] = records[outcome].length;
+      counts[kind] = { ...outcomes, read: OUTCOMES.filter((outcome) => !NOT_READ.has(outcome)).reduce((sum, outcome) => sum + outcomes[outcome], 0) };
     }
-    const read = KINDS.reduce((sum, kind) => sum + counts[kind].read, 0);
+    const read = Object.values(counts).reduce((sum, kind) => sum + kind.read, 0);
     return {
       ...this.about,
       startedAt: this.started.toISOString(),
       seconds: Math.round(seconds * 10) / 10,
       recordsPerSecond: Math.round(read / Math.max(seconds, 0.001)),
       peakMemoryMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      kinds: [...this.kinds],
       counts,
       records: this.records,
       conflicts: this.conflicts,
@@ -168,7 +182,8 @@ const placeOf = (value: Normalization): string => `${value.table}.${value.column
 /** The report as a person reads it at the end of a run: nothing in the JSON is left out. */
 export function formatReport(report: ImportReport): string {
   const heading = (outcome: OutcomeName) => HEADINGS[outcome][report.dryRun ? 1 : 0];
-  const rows = [['', 'read', ...OUTCOMES.map(heading)], ...KINDS.map((kind) => [plural(kind), ...(['read', ...OUTCOMES] as const).map((column) => String(report.counts[kind][column]))])];
+  const countsOf = (kind: string) => present(report.counts[kind], `the counts of ${kind}`);
+  const rows = [['', 'read', ...OUTCOMES.map(heading)], ...report.kinds.map(({ kind, plural }) => [plural, ...(['read', ...OUTCOMES] as const).map((column) => String(countsOf(kind)[column]))])];
   const widths = rows.reduce((widest: number[], row) => row.map((cell, column) => Math.max(widest[column] ?? 0, cell.length)), []);
   const table = rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  '));
   const flags = [report.update && '--update', report.deleteMissing && '--delete-missing'].filter(Boolean).join(' ');
@@ -178,10 +193,10 @@ export function formatReport(report: ImportReport): string {
     '',
     'Records (Thelia ids):',
   ];
-  for (const kind of KINDS) {
+  for (const { kind, plural } of report.kinds) {
     for (const outcome of OUTCOMES) {
-      const ids = report.records[kind][outcome];
-      if (ids.length) lines.push(`  ${plural(kind)} ${heading(outcome)}: ${idRanges(ids)}`);
+      const ids = report.records[kind]?.[outcome] ?? [];
+      if (ids.length) lines.push(`  ${plural} ${heading(outcome)}: ${idRanges(ids)}`);
     }
   }
   const section = <T>(title: string, items: readonly T[], line: (item: T) => string) => {

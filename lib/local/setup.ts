@@ -12,12 +12,12 @@ import { Conflict } from '../db/errors.js';
 import { padId } from '../db/keys.js';
 import { keyAttributeNames, table, type KeyPair } from '../db/table.js';
 import { ABSENT, put, writeAtomically } from '../db/transactions.js';
-import type { I18n } from '../i18n.js';
-import { referenceRecords, seedTaxRules } from '../reference/records.js';
+import { referenceRecords } from '../reference/records.js';
+import { seededTaxRules } from '../tax-rules/seed.js';
 import { runMigrations } from '../migrations/run.js';
 import { checkTableSecret } from './table-secret.js';
 import { createSteps } from '../db/sharded-count.js';
-import { defaultTaxRule, productsUsing, taxRules, type TaxRule, type TaxRuleText } from '../tax-rules/entity.js';
+import { defaultTaxRule, productsUsing, taxRules } from '../tax-rules/entity.js';
 
 /** Marker items of what the setup has done, and the reference records it loads. */
 const setupMarker = (what: string) => ({ pk: 'SETUP', sk: what });
@@ -96,27 +96,6 @@ async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): 
     }
   }
   await doc.send(new PutCommand({ TableName: name, Item: { ...marker, version: referenceVersion } }));
-}
-
-/** The tax rules of a fresh Thelia install, as records. */
-export function seededTaxRules(now: string): TaxRule[] {
-  return seedTaxRules.map((seed) => {
-    const i18n: I18n<TaxRuleText> = {};
-    for (const [locale, texts] of Object.entries(seed.i18n)) {
-      if (texts.title) i18n[locale] = { title: texts.title, ...(texts.description ? { description: texts.description } : {}) };
-    }
-    const ordered = [...seed.countryTaxes].sort((a, b) => a.position - b.position);
-    return {
-      id: seed.id,
-      countries: [...new Set(ordered.map((ct) => ct.country))],
-      taxes: [...new Set(ordered.map((ct) => ct.tax))],
-      i18n,
-      isDefault: seed.isDefault,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
-  });
 }
 
 /** The seeded tax rules and the default pointer, written once. */

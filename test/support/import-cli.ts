@@ -3,7 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ImportReport } from '../../lib/import/report.js';
+import type { Counts, ImportReport as AnyStoreReport, OutcomeName } from '../../lib/import/report.js';
+
+/** The kinds this store's import brings (each resource's lib/<module>/import.ts). */
+type StoreKind = 'tax rule' | 'category' | 'product' | 'customer';
+/** The --report file of this store's import: a count and the records of each of its kinds. */
+export type ImportReport = AnyStoreReport & { counts: Record<StoreKind, Counts>; records: Record<StoreKind, Record<OutcomeName, number[]>> };
 
 export interface ImportRun {
   status: number | null;

@@ -63,8 +63,15 @@ const BUNDLED_DATA = [
  */
 const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts', 'lib/present.ts'];
 
+/**
+ * A resource's own tooling, in its folder: what it is to a store's import (`import.ts`) and the
+ * records a fresh table is seeded with (`seed.ts`). Only the CLI and the local setup load them.
+ */
+const RESOURCE_TOOLING = /^lib\/[^/]+\/(?:import|seed)\.ts$/;
+
 function layerOf(file: string): Layer {
   if (PLATFORM_FILES.includes(file)) return 'limits';
+  if (RESOURCE_TOOLING.test(file)) return 'tooling';
   if (file.startsWith('functions/')) return 'function';
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/db/')) return 'db';

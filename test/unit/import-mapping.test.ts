@@ -1,8 +1,10 @@
 /** The Thelia import's mapping (rows → records or problems) and its progress display, on their own. */
 import { describe, expect, it } from 'vitest';
-import { mapCustomer, mapProduct, mapTaxRule, whatChanged, type ProductContext } from '../../lib/import/mapping.js';
+import { mapCustomer, type TheliaCustomer } from '../../lib/customers/import.js';
+import { whatChanged } from '../../lib/import/mapping.js';
+import { mapProduct, type ProductContext, type TheliaProduct } from '../../lib/products/import.js';
+import { mapTaxRule, type TheliaTaxRule } from '../../lib/tax-rules/import.js';
 import { Progress } from '../../lib/import/progress.js';
-import type { TheliaCustomer, TheliaProduct, TheliaTaxRule } from '../../lib/import/source.js';
 
 const created = new Date('2020-01-02T03:04:05Z');
 const BCRYPT = `$2y$10$${'a'.repeat(53)}`;

@@ -11,7 +11,11 @@ describe('idRanges', () => {
 });
 
 describe('formatReport', () => {
-  const report = () => new ReportBuilder({ source: 'mysql://reader:***@db/shop', table: 'store', dryRun: false, update: true, deleteMissing: false });
+  const kinds = [
+    { kind: 'product', plural: 'products' },
+    { kind: 'customer', plural: 'customers' },
+  ];
+  const report = () => new ReportBuilder({ source: 'mysql://reader:***@db/shop', table: 'store', dryRun: false, update: true, deleteMissing: false }, kinds);
 
   it('names every record under its outcome, and each reason and changed value, leaving nothing out', () => {
     const builder = report();
