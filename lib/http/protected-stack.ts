@@ -16,23 +16,12 @@ import { exactJsonBody } from './exact-numbers.js';
 import { answeringHead } from './head.js';
 import { idempotency, refusingIdempotencyKey, type IdempotencyOptions } from './idempotency.js';
 import { jsonRequest } from './json-request.js';
-import { notFound } from './problem.js';
+import { pathIds } from './path-ids.js';
 import { quotaPerKey } from './quota.js';
 import { logged } from './request-log.js';
 import { responseHeaders } from './response-headers.js';
-import { isPathId } from './router.js';
 import type { HttpContext, HttpEvent, HttpMiddleware, HttpResponse } from './types.js';
 import { utf8Body } from './utf8-body.js';
-
-/**
- * API Gateway routes `{entityId}` whatever it holds: ids that are not positive integers are an
- * unknown path (404), answered before the key is even looked at, as the local router does.
- */
-export const pathIds = (): HttpMiddleware => ({
-  before: async ({ event }) => {
-    for (const value of Object.values(event.pathParameters ?? {})) if (value === undefined || !isPathId(value)) throw notFound();
-  },
-});
 
 export interface StackOptions {
   /** What admits the caller once its quota is counted: the profile's access (`authorize`), a batch's charge for its rows. */

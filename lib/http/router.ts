@@ -3,6 +3,7 @@
  * deployed API's catch-all function uses it to answer 404/405 the way the local server does.
  */
 import { routes, type RouteDefinition } from '../routes.js';
+import { isPathId } from './path-ids.js';
 import { HttpProblem } from './problem.js';
 
 export interface RouteMatch {
@@ -27,11 +28,6 @@ const compiled: CompiledRoute[] = routes
     });
     return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
   });
-
-/** Path ids are positive integers up to 2^53−1 (CONTRACT §1); anything else does not match. */
-export function isPathId(value: string): boolean {
-  return /^\d+$/.test(value) && value.length <= 16 && Number(value) >= 1 && Number.isSafeInteger(Number(value));
-}
 
 /** The route for a request, or the 404/405 problem to answer with. */
 export function matchRoute(method: string, path: string): RouteMatch | HttpProblem {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, isPathId } from '../../lib/http/router.js';
+import { isPathId } from '../../lib/http/path-ids.js';
+import { matchRoute } from '../../lib/http/router.js';
 import { HttpProblem } from '../../lib/http/problem.js';
 
 describe('router', () => {

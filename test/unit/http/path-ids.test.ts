@@ -1,7 +1,7 @@
-/** lib/http/protected-stack.ts `pathIds`: a path id that is no positive integer is an unknown path (404), before the key is looked at. */
+/** lib/http/path-ids.ts `pathIds`: a path id that is no positive integer is an unknown path (404), before the key is looked at. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathIds } from '../../../lib/http/protected-stack.js';
+import { pathIds } from '../../../lib/http/path-ids.js';
 import { httpRequest, outcomeOf } from '../../support/http-request.js';
 
 const outcome = (entityId: string) => outcomeOf(pathIds(), httpRequest({ pathParameters: { entityId } }));
