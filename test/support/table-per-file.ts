@@ -1,15 +1,25 @@
-/** Runs before each test file: a fresh table, set up as `npm start` would, in the shared DynamoDB Local. */
+/**
+ * Runs before each test file: a fresh table, set up as `npm start` would, in the shared DynamoDB
+ * Local — for every file but the unit tests (test/unit/) that do not ask for one (file-table.ts).
+ */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
 import { setUpTable } from '../../lib/local/setup.js';
 import { logLines, passwordsSent, responseLog, signsSent, superadminKey } from './api.js';
+import { tableWanted } from './file-table.js';
 
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.STORE_TABLE_NAME = `test-${randomUUID()}`;
 // Each file's processes sign, fingerprint and seal under a secret of its own (there is no default: lib/secrets.ts).
 process.env.STORE_SECRET ??= randomBytes(32).toString('hex');
 
-beforeAll(() => setUpTable());
+/** Whether this file has a table: the unit tests' files only when they ask (their code loaded before this hook runs). */
+let hasTable = false;
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's fixtures from its first argument's pattern; this one takes none, only the suite (the second).
+beforeAll(async ({}, suite) => {
+  hasTable = !suite.file.filepath.includes('/test/unit/') || tableWanted();
+  if (hasTable) await setUpTable();
+});
 
 /** Every log line of this file's requests (lib/log.ts writes them to stdout), kept here rather than printed. */
 const write = process.stdout.write.bind(process.stdout);
@@ -27,11 +37,12 @@ function* hexWindows(text: string): Generator<string> {
 
 /** No response and no log line of any test may carry a password, a password hash, a secure key or a sign. */
 afterAll(async () => {
-  const { secureKey } = await superadminKey();
+  // A file without a table made no key: nothing of one to look for.
+  const secureKey = hasTable ? (await superadminKey()).secureKey : undefined;
   // Signs are looked up by the hex in a text rather than searched one by one: a file of generated
   // requests sends thousands of them, and every text times every sign took seconds.
   const hexSigns = new Set([...signsSent].filter((sign) => /^[0-9a-f]{40}$/i.test(sign)).map((sign) => sign.toLowerCase()));
-  const secrets = [...passwordsSent, secureKey, ...[...signsSent].filter((sign) => !hexSigns.has(sign.toLowerCase()))];
+  const secrets = [...passwordsSent, ...(secureKey ? [secureKey] : []), ...[...signsSent].filter((sign) => !hexSigns.has(sign.toLowerCase()))];
   const carriesSign = (text: string) => [...hexWindows(text)].some((window) => hexSigns.has(window));
   const leaking = (text: string) => /\$argon2|\$2[aby]\$\d\d\$|passwordHash|secureKey/i.test(text) || secrets.some((secret) => text.includes(secret)) || carriesSign(text);
   expect(responseLog.filter(leaking)).toEqual([]);

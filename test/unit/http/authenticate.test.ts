@@ -8,6 +8,10 @@ import { createApiKey, revokeApiKey } from '../../../lib/api-keys/index.js';
 import { signBody } from '../../../lib/api-keys/signature.js';
 import { authenticate } from '../../../lib/http/auth.js';
 import { httpRequest, outcomeOf } from '../../support/http-request.js';
+import { useTable } from '../../support/file-table.js';
+
+// Its keys, leases and quota windows live in the file's table.
+useTable();
 
 let key: { apiKey: string; secureKey: string };
 const cacheSeconds = process.env.STORE_API_KEY_CACHE_SECONDS;

@@ -10,6 +10,10 @@ import { HttpProblem } from '../../../lib/http/problem.js';
 import { idempotency, recordAnswer } from '../../../lib/http/idempotency.js';
 import type { HttpRequest } from '../../../lib/http/types.js';
 import { httpRequest, outcomeOf } from '../../support/http-request.js';
+import { useTable } from '../../support/file-table.js';
+
+// Its keys, leases and quota windows live in the file's table.
+useTable();
 
 const apiKey = { apiKey: 'A'.repeat(25) };
 const sent = (key: string, body = '{"ref":"A"}') => httpRequest({ apiKey, body, headers: { 'idempotency-key': key } });

@@ -9,6 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { chargeUnits, quotaPerKey } from '../../../lib/http/quota.js';
 import type { HttpRequest } from '../../../lib/http/types.js';
 import { httpRequest, outcomeOf } from '../../support/http-request.js';
+import { useTable } from '../../support/file-table.js';
+
+// Its keys, leases and quota windows live in the file's table.
+useTable();
 
 const limitedKey = (requests: number) => ({ apiKey: randomBytes(13).toString('hex').slice(0, 25).toUpperCase(), quota: { requests, seconds: 60 } });
 
