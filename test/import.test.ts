@@ -107,6 +107,9 @@ describe('npm run import', () => {
     first = await runImport(['--from', storeUrl]);
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual(FIRST_RUN);
+    // Each kind its resource folder declares, in the order the run brought them (the table of stdout's too).
+    expect(first.report!.kinds.map(({ kind }) => kind)).toEqual(['tax rule', 'category', 'product', 'customer']);
+    expect(first.stdout).toMatch(/\n\s+read.*\ntax rules .*\ncategories .*\nproducts .*\ncustomers /);
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
     expect(skippedFields(first.report!, 'category')).toEqual(SKIPPED_CATEGORIES);
     expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
