@@ -7,7 +7,7 @@
  * success status. The samples are played in order on this file's table: the creates make the ids
  * the later events use.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,8 +48,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /**
- * What a route's bundle may weigh, in KiB. The AWS SDK (about 320 KiB of the floor handler) is
- * bundled into every route that uses DynamoDB; every protected route counts its key's quota and
+ * What a route's bundle may weigh, in KiB. The AWS SDK (about 190 KiB of the floor handler, the
+ * credentials taken from Lambda's environment: lib/lambda-credentials.ts) is bundled into every
+ * route that uses DynamoDB; the SDK's default credential chain, its STS and SSO clients, weighed
+ * 132 KiB more in each, and every bound below came down by as much when they were left out; every protected route counts its key's quota and
  * opens sealed secure keys (AES-GCM from node:crypto; KMS's client comes from the runtime): about
  * 6 KiB. The routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt). The webhook
  * routes carry ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB.
@@ -70,12 +72,12 @@ function budgetKiB(route: RouteDefinition): number {
   const kib = (bytes: number) => Math.ceil(bytes / 1024);
   if (route.name === 'openapi/get') return kib(JSON.stringify(openApiDocument).length) + 14;
   if (route.permission === null) return 80;
-  if (route.name.endsWith('/batch')) return route.deployment.hashesPasswords ? 482 : 434;
-  if (route.deployment.hashesPasswords) return 472;
-  if (route.permission.resource === 'webhook') return 433;
-  if (route.permission.resource === 'reference') return 423 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
-  if (route.deployment.searches) return 435;
-  return 426;
+  if (route.name.endsWith('/batch')) return route.deployment.hashesPasswords ? 350 : 302;
+  if (route.deployment.hashesPasswords) return 340;
+  if (route.permission.resource === 'webhook') return 301;
+  if (route.permission.resource === 'reference') return 291 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
+  if (route.deployment.searches) return 303;
+  return 294;
 }
 
 describe('the synthesized functions', () => {
@@ -83,15 +85,18 @@ describe('the synthesized functions', () => {
     for (const fn of built) {
       const budget = budgetKiB(fn.route);
       expect(statSync(fn.file).size, fn.route.name).toBeLessThan(budget * 1024);
+      // Its clients take Lambda's credentials from the environment: none of the default chain's other sources.
+      expect(readFileSync(fn.file, 'utf8'), fn.route.name).not.toContain('AWS_CONTAINER_CREDENTIALS_FULL_URI');
     }
     // The change publisher: the EventBridge client and Powertools' batch processor, no HTTP stack and
     // no DynamoDB client (it reads the stream's images): 312.5 KiB once package.json said our modules
-    // have no side effects, so that esbuild drops those whose exports nothing uses (361.6 KiB before).
+    // have no side effects, so that esbuild drops those whose exports nothing uses (361.6 KiB before);
+    // 185.7 KiB with the credentials from Lambda's environment.
     const assetOf = (resources: Record<string, any>, prefix: string) => {
       const [, fn] = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith(prefix))!;
       return path.join(assembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
     };
-    expect(statSync(path.join(assetOf(dataTemplate.Resources, 'ChangeEventsPublisher'), 'index.mjs')).size).toBeLessThan(320 * 1024);
+    expect(statSync(path.join(assetOf(dataTemplate.Resources, 'ChangeEventsPublisher'), 'index.mjs')).size).toBeLessThan(190 * 1024);
     // Each routes stack's pre-traffic hook: the runtime's CodeDeploy and Lambda clients, and the sample of every route it checks beside it.
     const hooks = Object.entries(template.Resources)
       .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && /PreTraffic[0-9A-F]{8}$/.test(id))

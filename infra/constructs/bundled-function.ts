@@ -27,6 +27,20 @@ export const BUNDLE = {
   // runtime's own AWS SDK: no function parses them at init.
   // So are CodeDeploy's and Lambda's, which only the pre-traffic hook uses.
   external: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
+  /**
+   * Modules a bundle takes from files of ours (esbuild's alias), each for a cold start's sake: the
+   * bundled clients take Lambda's credentials from its environment (lib/lambda-credentials.ts: the
+   * SDK's default chain, its other sources and their STS and SSO clients, about 130 KiB, are left
+   * out); node:http and node:util are read export by export (lib/node-http.ts, lib/node-util.ts),
+   * not loaded whole as ES modules are.
+   */
+  substitutes: {
+    '@aws-sdk/credential-provider-node': 'lib/lambda-credentials.ts',
+    'node:http': 'lib/node-http.ts',
+    http: 'lib/node-http.ts',
+    'node:util': 'lib/node-util.ts',
+    util: 'lib/node-util.ts',
+  },
 } as const;
 
 /** The esbuild options of a function's bundle as NodejsFunction gives them, for the bundles made outside a synth (the packed library's, the bench's). */
@@ -41,6 +55,7 @@ export const bundleBuildOptions = (entryPoint: string, outfile: string) => ({
   mainFields: [...BUNDLE.mainFields],
   banner: { js: BUNDLE.banner },
   external: [...BUNDLE.external],
+  alias: Object.fromEntries(Object.entries(BUNDLE.substitutes).map(([module, file]) => [module, path.join(root, file)])),
 });
 
 /** The same options for many modules in one run: each `[name, entry]` to `<outdir>/<name>/index.mjs`, each bundle whole (no chunks shared). */

@@ -1,7 +1,8 @@
 /**
  * The floor of a cold start, for `npm run bench`: the least a DynamoDB-backed Lambda can load, one
- * client and one GetItem, built the way the stack builds ours (SDK bundled, minified ESM). Every
- * function's init time is reported as a ratio to this one's, measured in the same run.
+ * client and one GetItem, built the way the stack builds ours (SDK bundled, minified ESM, the
+ * credentials from Lambda's environment). Every function's init time is reported as a ratio to this
+ * one's, measured in the same run.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 

@@ -4,8 +4,8 @@
  *   1. Cold start, as deployed: the app is synthesized; for every function, its asset's bytes and
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
  *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
- *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios. Then what
- *      --enable-source-maps would cost.
+ *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; and the floor with the
+ *      SDK's default credential chain, which ours leave out. Then what --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
  *      key's quota costs a read, against a raw GetItem (quotaCost).
@@ -63,6 +63,10 @@ async function coldStart(): Promise<void> {
   try {
     const floorFile = path.join(outdir, 'floor', 'index.mjs');
     await build(bundleBuildOptions('test/bench/floor-handler.ts', floorFile));
+    // The same floor with the SDK's default credential chain, which ours leave out (lib/lambda-credentials.ts): what that saves.
+    const defaultChainFile = path.join(outdir, 'floor-default-chain', 'index.mjs');
+    const { alias: _substitutes, ...defaultBundling } = bundleBuildOptions('test/bench/floor-handler.ts', defaultChainFile);
+    await build(defaultBundling);
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
@@ -94,6 +98,16 @@ async function coldStart(): Promise<void> {
       control.own.toFixed(1).padStart(10),
       control.floor.toFixed(1).padStart(9),
       control.ratio.toFixed(2).padStart(6),
+    );
+    const defaultChainBytes = readFileSync(defaultChainFile);
+    const defaultChain = await pairs(defaultChainFile, 'handler', Object.values(environments)[0]!);
+    console.log(
+      'floor, default chain'.padEnd(24),
+      kib(defaultChainBytes.length).padStart(11),
+      kib(gzipSync(defaultChainBytes).length).padStart(11),
+      defaultChain.own.toFixed(1).padStart(10),
+      defaultChain.floor.toFixed(1).padStart(9),
+      defaultChain.ratio.toFixed(2).padStart(6),
     );
     const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
     for (const fn of functions) {

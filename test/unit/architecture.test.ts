@@ -61,7 +61,7 @@ const BUNDLED_DATA = [
  * place of AWS's (lib/aws-endpoint.ts), and the check of a value known to be there
  * (lib/present.ts), which every layer may read, the data layer included: each imports nothing.
  */
-const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts', 'lib/present.ts'];
+const PLATFORM_FILES = ['lib/limits.ts', 'lib/aws-endpoint.ts', 'lib/present.ts', 'lib/lambda-credentials.ts', 'lib/node-http.ts', 'lib/node-util.ts'];
 
 /**
  * A resource's own tooling, in its folder: what it is to a store's import (`import.ts`) and the
