@@ -89,39 +89,27 @@ async function coldStart(): Promise<void> {
       `cold start: fresh-process import, ${PAIRS} pairs alternated with the floor handler (${kib(floorBytes.length)}, gzip ${kib(gzipSync(floorBytes).length)}); ratio = median of the pairs' ratios`,
     );
     console.log('function'.padEnd(24), 'bytes'.padStart(11), 'gzip'.padStart(11), 'import ms'.padStart(10), 'floor ms'.padStart(9), 'ratio'.padStart(6));
-    // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
-    const control = await pairs(floorFile, 'handler', Object.values(environments)[0]!);
-    console.log(
-      'floor (control)'.padEnd(24),
-      kib(floorBytes.length).padStart(11),
-      kib(gzipSync(floorBytes).length).padStart(11),
-      control.own.toFixed(1).padStart(10),
-      control.floor.toFixed(1).padStart(9),
-      control.ratio.toFixed(2).padStart(6),
-    );
-    const defaultChainBytes = readFileSync(defaultChainFile);
-    const defaultChain = await pairs(defaultChainFile, 'handler', Object.values(environments)[0]!);
-    console.log(
-      'floor, default chain'.padEnd(24),
-      kib(defaultChainBytes.length).padStart(11),
-      kib(gzipSync(defaultChainBytes).length).padStart(11),
-      defaultChain.own.toFixed(1).padStart(10),
-      defaultChain.floor.toFixed(1).padStart(9),
-      defaultChain.ratio.toFixed(2).padStart(6),
-    );
-    const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
-    for (const fn of functions) {
-      const bytes = readFileSync(fn.file);
-      const { own, floor, ratio } = await pairs(fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
-      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.deployment.hashesPasswords });
+    /** A bundle's row: its bytes, and its pairs against the floor. */
+    const measured = async (name: string, file: string, exportName: string, environment: Record<string, string>) => {
+      const bytes = readFileSync(file);
+      const result = await pairs(file, exportName, environment);
       console.log(
-        fn.route.name.padEnd(24),
+        name.padEnd(24),
         kib(bytes.length).padStart(11),
         kib(gzipSync(bytes).length).padStart(11),
-        own.toFixed(1).padStart(10),
-        floor.toFixed(1).padStart(9),
-        ratio.toFixed(2).padStart(6),
+        result.own.toFixed(1).padStart(10),
+        result.floor.toFixed(1).padStart(9),
+        result.ratio.toFixed(2).padStart(6),
       );
+      return result;
+    };
+    // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
+    await measured('floor (control)', floorFile, 'handler', Object.values(environments)[0]!);
+    await measured('floor, default chain', defaultChainFile, 'handler', Object.values(environments)[0]!);
+    const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
+    for (const fn of functions) {
+      const { ratio } = await measured(fn.route.name, fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
+      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.deployment.hashesPasswords });
     }
     for (const hashes of [false, true]) {
       const group = ratios.filter((r) => r.hashes === hashes);
