@@ -16,6 +16,7 @@ import { present } from '../present.js';
 import { moduleOf, registry } from '../resources.js';
 import type { Destination } from './destination.js';
 import { inImportOrder, type ImportContext, type ImportKind, type Outcome } from './kind.js';
+import type { Problem } from './mapping.js';
 import type { Progress } from './progress.js';
 import type { ReportBuilder } from './report.js';
 import type { TheliaSource } from './source.js';
@@ -53,8 +54,8 @@ function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
-/** Why a record cannot be referred to, from what became of it. */
-const problemOfOutcome = (outcome: Outcome): string | undefined => (outcome.status === 'skipped' ? `was skipped (${outcome.problems.map((p) => `${p.field}: ${p.message}`).join('; ')})` : undefined);
+/** Why a record cannot be referred to once it was skipped (at its mapping or its write). */
+const skippedFor = (problems: readonly Problem[]): string => `was skipped (${problems.map((p) => `${p.field}: ${p.message}`).join('; ')})`;
 
 export class StoreImport {
   /**
@@ -107,7 +108,7 @@ export class StoreImport {
         // Mapped in order: a row may refer to an earlier one of its kind (a category to its parent).
         const mapped = slice.map((row) => {
           const result = { id: row.id, ...reading.map(row) };
-          ids.set(row.id, result.problems ? problemOfOutcome({ status: 'skipped', problems: result.problems }) : undefined);
+          ids.set(row.id, result.problems && skippedFor(result.problems));
           return result;
         });
         const outcomes = await this.destination.write(
@@ -116,7 +117,7 @@ export class StoreImport {
         );
         for (const m of mapped) {
           const outcome: Outcome = m.problems ? { status: 'skipped', problems: m.problems } : present(outcomes.get(m.id), `the outcome of ${kind.kind} ${m.id}`);
-          ids.set(m.id, problemOfOutcome(outcome));
+          ids.set(m.id, outcome.status === 'skipped' ? skippedFor(outcome.problems) : undefined);
           this.report.add(kind.kind, m.id, outcome, m.normalized);
         }
         this.progress.advance(slice.length);

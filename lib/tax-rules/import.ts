@@ -150,11 +150,14 @@ export const importKind = defineImportKind<TheliaTaxRule, TaxRule>({
   },
   writer: {
     readMany: (ids) => taxRules.readMany(ids),
-    steps: (rules) => wholeRuleSteps(present(rules[0], 'a rule to write'), undefined, true),
+    steps([rule, ...others]) {
+      // Two rules in one transaction would both write the rules' version: one item, twice.
+      if (!rule || others.length) throw new Error(`tax rules are written one to a transaction, not ${others.length + (rule ? 1 : 0)}`);
+      return wholeRuleSteps(rule, undefined, true);
+    },
     updateSteps: (stored, next) => wholeRuleSteps(next, stored, true),
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     replaceable: untouchedSeed,
-    // A rule moves the rules' version and may move the default's pointer: one a transaction.
     perTransaction: 1,
   },
   pages: () => taxRules.pages(),
