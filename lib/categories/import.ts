@@ -97,7 +97,9 @@ export function mapCategory(category: TheliaCategory, context: CategoryContext):
   return { record: newCategory({ id: category.id, parent: category.parent, ...parsed.output, i18n, ...dates }), normalized };
 }
 
-const parentGone = (id: number) => () => new Conflict(`category ${id} is no longer in the table`, 'parent');
+/** A category a write counts into, found gone: the Conflict its step raises, under the field that names what referred to it. */
+export const categoryGone = (id: number, field: 'parent' | 'category') => () => new Conflict(`category ${id} is no longer in the table`, field);
+const parentGone = (id: number) => categoryGone(id, 'parent');
 
 export const importKind = defineImportKind<TheliaCategory, Category>({
   kind: 'category',

@@ -8,12 +8,9 @@
  * the rule it may still use.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { actingAs } from '../db/changes.js';
 import { present } from '../present.js';
-import { moduleOf, registry } from '../resources.js';
+import { fromResourceFolders } from '../resource-files.js';
 import type { Destination } from './destination.js';
 import { inImportOrder, type ImportContext, type ImportKind, type Outcome } from './kind.js';
 import type { Problem } from './mapping.js';
@@ -25,16 +22,9 @@ import type { TheliaSource } from './source.js';
 const SOURCE_BATCH = 500;
 const DESTINATION_BATCH = 100;
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /** Every kind the resources' folders declare (`lib/<module>/import.ts`, its `importKind`), in the order a run brings them. */
 export async function loadImportKinds(): Promise<ImportKind[]> {
-  const kinds: ImportKind[] = [];
-  for (const module of new Set(registry.map(moduleOf))) {
-    const file = path.join(root, 'lib', module, 'import.ts');
-    if (existsSync(file)) kinds.push(((await import(pathToFileURL(file).href)) as { importKind: ImportKind }).importKind);
-  }
-  return inImportOrder(kinds);
+  return inImportOrder(await fromResourceFolders<ImportKind>('import.ts', 'importKind'));
 }
 
 /** Reads the next batch while the current one is written. */

@@ -8,11 +8,10 @@
  * fresh table they all succeed (`npm run sam -- play` does): the creates make the ids the later
  * events use, which each sample's `needs` names.
  */
-import { existsSync } from 'node:fs';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { moduleOf, registry } from '../resources.js';
+import { fileURLToPath } from 'node:url';
+import { fromResourceFolders } from '../resource-files.js';
 import { routeByName, type RouteName } from '../routes.js';
 import type { SampleRequest } from '../samples.js';
 import { signBody } from '../api-keys/signature.js';
@@ -60,12 +59,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Every route's sample, from each resource's folder (lib/<module>/samples.ts), in the order they play. */
 export async function loadSampleRequests(): Promise<SampleRequest[]> {
-  const folders: (readonly SampleRequest[])[] = [];
-  for (const module of new Set(registry.map(moduleOf))) {
-    const file = path.join(root, 'lib', module, 'samples.ts');
-    if (existsSync(file)) folders.push(((await import(pathToFileURL(file).href)) as { samples: readonly SampleRequest[] }).samples);
-  }
-  return [...API_SAMPLES, ...playOrder(folders), ...LAST_SAMPLES];
+  return [...API_SAMPLES, ...playOrder(await fromResourceFolders<readonly SampleRequest[]>('samples.ts', 'samples')), ...LAST_SAMPLES];
 }
 
 export const eventFile = (route: RouteName) => `events/${sampleFileOf(route)}`;

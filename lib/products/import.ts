@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { categories } from '../categories/entity.js';
+import { categoryGone } from '../categories/import.js';
 import { countReferenceStep } from '../categories/references.js';
 import { Conflict } from '../db/errors.js';
 import { contentOf, countedInto } from '../import/destination.js';
@@ -145,7 +146,6 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
 /** What a product's write finds gone, by the Conflict field its steps name: the Thelia column at fault. */
 const GONE = { taxRule: 'product.tax_rule_id', category: 'product_category.category_id' } as const;
 const ruleGone = (id: number) => () => new Conflict(`tax rule ${id} is no longer in the table`, 'taxRule');
-const categoryGone = (id: number) => () => new Conflict(`category ${id} is no longer in the table`, 'category');
 /** Whether a product is counted among its category's references is the table's bookkeeping, not its content. */
 const sameProduct = (stored: Product, imported: Product) => contentOf(stored, ['categoryCounted']) === contentOf(imported, ['categoryCounted']);
 
@@ -192,7 +192,7 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
       ...countedInto(
         records,
         (p) => (p.categoryCounted ? p.defaultCategory : undefined),
-        (categoryId, firstId, count) => countReferenceStep(categoryId, firstId, count, categoryGone(categoryId)),
+        (categoryId, firstId, count) => countReferenceStep(categoryId, firstId, count, categoryGone(categoryId, 'category')),
       ),
     ],
     updateSteps(stored, next) {

@@ -13,11 +13,13 @@ import { moduleOf, registry } from '../resources.js';
 export const SEARCHED_MODULES = [...new Set(registry.filter((resource) => resource.routes.some((route) => route.deployment.searches)).map(moduleOf))];
 
 /**
- * Each searched module's projection. The import names the `.ts` file: esbuild bundles every file the
- * pattern matches (a glob import, `../*\/search.ts`, which maps no `.js` to `.ts`), and tsx and
- * vitest load the source itself.
+ * Each searched module's projection, loaded once (the indexer asks at every round). The import names
+ * the `.ts` file: esbuild bundles every file the pattern matches (a glob import, `../*\/search.ts`,
+ * which maps no `.js` to `.ts`), and tsx and vitest load the source itself.
  */
-export const searchProjections = (): Promise<Projection[]> => Promise.all(SEARCHED_MODULES.map(async (module) => ((await import(`../${module}/search.ts`)) as { projection: Projection }).projection));
+let projections: Promise<Projection[]> | undefined;
+export const searchProjections = (): Promise<Projection[]> =>
+  (projections ??= Promise.all(SEARCHED_MODULES.map(async (module) => ((await import(`../${module}/search.ts`)) as { projection: Projection }).projection)));
 
 /** Brings the index up to the feed (rebuilding it when it is new or lost); undefined when this process has no index. */
 export async function followIntoSearchIndex(engine: SearchEngine | undefined = searchEngine()): Promise<ProjectionRun | undefined> {

@@ -4,8 +4,8 @@
  *   1. Cold start, as deployed: the app is synthesized; for every function, its asset's bytes and
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
  *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
- *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; and the floor with the
- *      SDK's default credential chain, which ours leave out. Then what --enable-source-maps would cost.
+ *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; and the floor without the
+ *      bundles' substitutes (the SDK's default credential chain, node:http as an ES module). Then what --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
  *      key's quota costs a read, against a raw GetItem (quotaCost).
@@ -63,10 +63,11 @@ async function coldStart(): Promise<void> {
   try {
     const floorFile = path.join(outdir, 'floor', 'index.mjs');
     await build(bundleBuildOptions('test/bench/floor-handler.ts', floorFile));
-    // The same floor with the SDK's default credential chain, which ours leave out (lib/lambda-credentials.ts): what that saves.
-    const defaultChainFile = path.join(outdir, 'floor-default-chain', 'index.mjs');
-    const { alias: _substitutes, ...defaultBundling } = bundleBuildOptions('test/bench/floor-handler.ts', defaultChainFile);
-    await build(defaultBundling);
+    // The same floor without the bundles' substitutes (BUNDLE.substitutes: the SDK's default credential
+    // chain, node:http as an ES module), as every function was bundled before them: what they save.
+    const unsubstitutedFile = path.join(outdir, 'floor-no-substitutes', 'index.mjs');
+    const { alias: _substitutes, ...unsubstituted } = bundleBuildOptions('test/bench/floor-handler.ts', unsubstitutedFile);
+    await build(unsubstituted);
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
@@ -105,7 +106,7 @@ async function coldStart(): Promise<void> {
     };
     // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
     await measured('floor (control)', floorFile, 'handler', Object.values(environments)[0]!);
-    await measured('floor, default chain', defaultChainFile, 'handler', Object.values(environments)[0]!);
+    await measured('floor, no substitutes', unsubstitutedFile, 'handler', Object.values(environments)[0]!);
     const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
     for (const fn of functions) {
       const { ratio } = await measured(fn.route.name, fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
