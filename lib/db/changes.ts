@@ -79,12 +79,16 @@ export interface Change {
   date: string;
 }
 
-/** Tooling that writes outside a request and names no actor (`npm run api-key`, `npm start`'s first key). */
-const toolActor: Actor = { apiKey: 'cli', requestId: randomUUID() };
+/**
+ * Tooling that writes outside a request and names no actor (`npm run api-key`, `npm start`'s first
+ * key): one request id a process, made when first needed, since every route bundles this module and
+ * a Lambda's requests always name theirs (the first randomUUID fills Node's entropy cache: 0.3 ms of an import).
+ */
+let toolActor: Actor | undefined;
 
 /** Runs `work` so that the changes its writes record name `actor`. */
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => withinScope({ actor }, work);
-export const currentActor = (): Actor => currentScope().actor ?? toolActor;
+export const currentActor = (): Actor => currentScope().actor ?? (toolActor ??= { apiKey: 'cli', requestId: randomUUID() });
 
 /**
  * How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for
