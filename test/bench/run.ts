@@ -4,8 +4,10 @@
  *   1. Cold start, as deployed: the app is synthesized; for every function, its asset's bytes and
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
  *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
- *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; and the floor without the
- *      bundles' substitutes (the SDK's default credential chain, node:http as an ES module). Then what --enable-source-maps would cost.
+ *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; the floor with the stack's
+ *      libraries (stack-floor-handler.ts: what middy, valibot and the document client cost before any
+ *      code of ours), and the floor without the bundles' substitutes (the SDK's default credential
+ *      chain, node:http as an ES module). Then what --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
  *      key's quota costs a read, against a raw GetItem (quotaCost).
@@ -68,6 +70,8 @@ async function coldStart(): Promise<void> {
     const unsubstitutedFile = path.join(outdir, 'floor-no-substitutes', 'index.mjs');
     const { alias: _substitutes, ...unsubstituted } = bundleBuildOptions('test/bench/floor-handler.ts', unsubstitutedFile);
     await build(unsubstituted);
+    const stackFloorFile = path.join(outdir, 'stack-floor', 'index.mjs');
+    await build(bundleBuildOptions('test/bench/stack-floor-handler.ts', stackFloorFile));
     const { functions, template } = synthesizeFunctions(outdir);
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: 'bench', DYNAMODB_ENDPOINT: '' });
 
@@ -106,17 +110,23 @@ async function coldStart(): Promise<void> {
     };
     // The floor against itself: how far from 1.00 this machine's noise alone puts a ratio.
     await measured('floor (control)', floorFile, 'handler', Object.values(environments)[0]!);
-    await measured('floor, no substitutes', unsubstitutedFile, 'handler', Object.values(environments)[0]!);
-    const ratios: Array<{ name: string; ratio: number; hashes: boolean }> = [];
+    await measured('floor + the stack', stackFloorFile, 'handler', Object.values(environments)[0]!);
+    const unsubstitutedFloor = await measured('floor, no substitutes', unsubstitutedFile, 'handler', Object.values(environments)[0]!);
+    const ratios: Array<{ name: string; ratio: number; own: number; hashes: boolean }> = [];
     for (const fn of functions) {
-      const { ratio } = await measured(fn.route.name, fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
-      ratios.push({ name: fn.route.name, ratio, hashes: fn.route.deployment.hashesPasswords });
+      const { ratio, own } = await measured(fn.route.name, fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!);
+      ratios.push({ name: fn.route.name, ratio, own, hashes: fn.route.deployment.hashesPasswords });
     }
     for (const hashes of [false, true]) {
       const group = ratios.filter((r) => r.hashes === hashes);
       const worst = group.reduce((a, b) => (b.ratio > a.ratio ? b : a));
       console.log(`worst ${hashes ? 'password-hashing' : 'other'} function: ${worst.name} ${worst.ratio.toFixed(2)}× (median of the group ${median(group.map((r) => r.ratio)).toFixed(2)}×)`);
     }
+    // The same medians against the floor as the SDK ships (its default chain): not paired, so only a reading.
+    const slowest = ratios.reduce((a, b) => (b.own > a.own ? b : a));
+    console.log(
+      `against the floor without substitutes (${unsubstitutedFloor.own.toFixed(1)} ms): median ${(median(ratios.map((r) => r.own)) / unsubstitutedFloor.own).toFixed(2)}×, slowest ${slowest.name} ${(slowest.own / unsubstitutedFloor.own).toFixed(2)}×`,
+    );
 
     // The stack sets no NODE_OPTIONS: this shows what --enable-source-maps would cost (with maps built).
     console.log('\nthe cost of NODE_OPTIONS=--enable-source-maps, with source maps built (alternated, medians)');
