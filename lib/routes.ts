@@ -10,7 +10,8 @@ import { registry, type DeclaredRoute } from './resources.js';
 export * from './route-definition.js';
 export { GRANTS } from './resources.js';
 
-export const routes: readonly DeclaredRoute[] = registry.flatMap<DeclaredRoute>((resource) => resource.routes);
+// Pure to esbuild: a function's bundle, which asks for its own route only (routeByName), builds no other.
+export const routes: readonly DeclaredRoute[] = /* @__PURE__ */ registry.flatMap<DeclaredRoute>((resource) => resource.routes);
 
 export type RouteName = DeclaredRoute['name'];
 
@@ -21,7 +22,9 @@ type ParamNames<Path extends string> = Path extends `${string}{${infer Param}}${
 export type PathParams<Name extends RouteName> = { [Param in ParamNames<Extract<DeclaredRoute, { name: Name }>['path']>]: number };
 
 export function routeByName(name: RouteName): RouteDefinition {
-  const found = routes.find((r) => r.name === name);
+  // A route is named `<folder>/<action>` (resources.ts): only its resource's routes are built.
+  const folder = name.slice(0, name.indexOf('/'));
+  const found = registry.find((resource) => resource.folder === folder)?.routes.find((r) => r.name === name);
   if (!found) throw new Error(`unknown route ${name}`);
   return found;
 }
