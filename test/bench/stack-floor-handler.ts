@@ -1,6 +1,7 @@
 /**
- * The floor with the libraries the stack prescribes around every route (README, "The stack"): the
- * document client, middy with its JSON body parser, and valibot checking a query, made on first use
+ * The floor with the libraries the project's stack prescribes around every route (middy and its
+ * official middlewares, valibot for every input, the document client): the document client, middy
+ * with its JSON body parser, and valibot checking a query, the client made on first use
  * as the floor's client is. Reported by `npm run bench` beside the floor: what the stack itself costs
  * a cold start before any code of ours, so that a route's ratio can be read as the stack's share and ours.
  */
