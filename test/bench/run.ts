@@ -3,7 +3,7 @@
  * Local, not from AWS: compare runs and ratios, not absolutes.
  *   1. Cold start, as deployed: the app is synthesized; for every function, its asset's bytes and
  *      gzip bytes, and its import time in a fresh Node process with the template's environment,
- *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run):
+ *      alternated with the floor handler (floor-handler.ts, built by the same esbuild in this run; each first in every other pair):
  *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; the floor with the stack's
  *      libraries (stack-floor-handler.ts: what middy, valibot and the document client cost before any
  *      code of ours), and the floor without the bundles' substitutes (the SDK's default credential
@@ -82,8 +82,12 @@ async function coldStart(): Promise<void> {
     const pairs = async (file: string, exportName: string, environment: Record<string, string>) => {
       const [own, floor, ratio]: [number[], number[], number[]] = [[], [], []];
       for (let i = 0; i < PAIRS; i++) {
-        floor.push((await runBuilt(floorFile, 'handler', environment)).importMs);
-        own.push((await runBuilt(file, exportName, environment)).importMs);
+        // Each goes first in every other pair: on this machine the second of two fresh processes
+        // run back to back was seen to take a few percent more or less than the first.
+        const runFloor = async () => floor.push((await runBuilt(floorFile, 'handler', environment)).importMs);
+        const runOwn = async () => own.push((await runBuilt(file, exportName, environment)).importMs);
+        if (i % 2 === 0) await runFloor().then(runOwn);
+        else await runOwn().then(runFloor);
         ratio.push(own.at(-1)! / floor.at(-1)!);
       }
       return { own: median(own), floor: median(floor), ratio: median(ratio) };
