@@ -63,6 +63,9 @@ function defineResource<const Folder extends string, const Routes extends readon
   };
 }
 
+/** The folder of the resource a route is of: its name is `<folder>/<action>` (routeOf above). */
+export const folderOfRoute = (name: string): string => name.slice(0, name.indexOf('/'));
+
 const PUT_UPDATE: readonly DynamoDbAction[] = ['UpdateItem', 'PutItem'];
 
 /**

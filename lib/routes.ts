@@ -5,7 +5,7 @@
  * document, the `events/` samples and the tests are all generated from it.
  */
 import type { RouteDefinition } from './route-definition.js';
-import { registry, type DeclaredRoute } from './resources.js';
+import { folderOfRoute, registry, type DeclaredRoute } from './resources.js';
 
 export * from './route-definition.js';
 export { GRANTS } from './resources.js';
@@ -22,9 +22,8 @@ type ParamNames<Path extends string> = Path extends `${string}{${infer Param}}${
 export type PathParams<Name extends RouteName> = { [Param in ParamNames<Extract<DeclaredRoute, { name: Name }>['path']>]: number };
 
 export function routeByName(name: RouteName): RouteDefinition {
-  // A route is named `<folder>/<action>` (resources.ts): only its resource's routes are built.
-  const folder = name.slice(0, name.indexOf('/'));
-  const found = registry.find((resource) => resource.folder === folder)?.routes.find((r) => r.name === name);
+  // Only the route's own resource builds its routes.
+  const found = registry.find((resource) => resource.folder === folderOfRoute(name))?.routes.find((r) => r.name === name);
   if (!found) throw new Error(`unknown route ${name}`);
   return found;
 }

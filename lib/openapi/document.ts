@@ -10,6 +10,7 @@ import type * as v from 'valibot';
 import type { SampleRequest } from '../samples.js';
 import { PROBLEM_KINDS, problemType, type ProblemKind } from '../http/problem-types.js';
 import { PROBLEM_MEANINGS } from './problem-docs.js';
+import { folderOfRoute } from '../resources.js';
 import type { RouteDefinition } from '../routes.js';
 import { DeliveryRow, ReplayRow } from '../webhooks/row-schema.js';
 import { JSON_SCHEMA_KEY } from '../validation.js';
@@ -109,7 +110,7 @@ function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow
   if (route.name === 'openapi/get') return { description: 'this document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (route.name === 'docs/get') return { description: 'this reference, as a page', content: { 'text/html': { schema: { type: 'string' } } } };
   // A route's rows are its resource's, named by the folder its handler is in (resources.ts).
-  const row = ref(`schemas/${present(ROUTE_ROWS[route.name] ?? rows.get(route.name.split('/')[0] ?? ''), `the rows of ${route.name}`).name}`);
+  const row = ref(`schemas/${present(ROUTE_ROWS[route.name] ?? rows.get(folderOfRoute(route.name)), `the rows of ${route.name}`).name}`);
   if (route.name.endsWith('/batch')) return batchSuccess(row);
   const many = ROUTE_ROWS[route.name]?.many === true;
   const headers: Record<string, JsonObject> = {
