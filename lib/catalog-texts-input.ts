@@ -1,6 +1,6 @@
 /** A catalog record's texts as a create or an update sends them (catalog-texts.ts): their schema and their rule. */
 import * as v from 'valibot';
-import { CATALOG_TEXTS, type CatalogText } from './catalog-texts.js';
+import { CATALOG_TEXTS } from './catalog-texts.js';
 import { longText, requiredText } from './validation.js';
 
 /** The longest chapo, description or postscriptum, in characters. */
@@ -14,9 +14,13 @@ export const CatalogTextsInput = v.object({
   postscriptum: v.optional(longText(MAX_LONG_TEXT)),
 });
 
-/** An update's rule, as its `v.partialCheck` takes it: texts come with the locale they are in. */
-export const TEXTS_NEED_THEIR_LOCALE = {
-  paths: [['locale'], ['title'], ['chapo'], ['description'], ['postscriptum']],
-  holds: (body: { locale?: string | undefined } & Partial<Record<CatalogText, string | undefined>>) => body.locale !== undefined || CATALOG_TEXTS.every((field) => body[field] === undefined),
-  message: 'is required when a text field is sent',
-} as const;
+/** An update's rule, as its `v.partialCheck` takes it: texts (any of `fields`) come with the locale they are in. */
+export const textsNeedTheirLocale = <const Field extends string>(fields: readonly Field[]) =>
+  ({
+    paths: [['locale'], ...fields.map((field) => [field] as [Field])] as [['locale'], ...[Field][]],
+    holds: (body: { locale?: string | undefined } & Partial<Record<Field, unknown>>) => body.locale !== undefined || fields.every((field) => body[field] === undefined),
+    message: 'is required when a text field is sent',
+  }) as const;
+
+/** A catalog record's rule: its four texts come with their locale. */
+export const TEXTS_NEED_THEIR_LOCALE = textsNeedTheirLocale(CATALOG_TEXTS);

@@ -14,12 +14,21 @@ export type CatalogText = (typeof CATALOG_TEXTS)[number];
 /** A locale's texts as stored. */
 export const StoredCatalogTexts = v.object({ title: v.optional(v.string()), chapo: v.optional(v.string()), description: v.optional(v.string()), postscriptum: v.optional(v.string()) });
 
-/** The texts an input sends, and only those. */
-export const sentTexts = (input: Partial<Record<CatalogText, string | undefined>>): Texts<CatalogText> =>
-  Object.fromEntries(CATALOG_TEXTS.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]));
+/** The texts among `fields` an input sends, and only those. */
+export const sentTextsOf = <Field extends string>(fields: readonly Field[], input: Partial<Record<Field, string | undefined>>): Texts<Field> =>
+  Object.fromEntries(fields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]])) as Texts<Field>;
+
+/** The catalog texts an input sends, and only those. */
+export const sentTexts = (input: Partial<Record<CatalogText, string | undefined>>): Texts<CatalogText> => sentTextsOf(CATALOG_TEXTS, input);
 
 /** A row's localized part, in the contract's order: LOCALE, IS_TRANSLATED, then the texts in `locale` (else the default language's). */
 export function catalogTextsRow(i18n: I18n<CatalogText>, locale: string) {
   const { translated, texts } = translate(i18n, locale, CATALOG_TEXTS);
   return { LOCALE: locale, IS_TRANSLATED: bit(translated), TITLE: texts.title, CHAPO: texts.chapo, DESCRIPTION: texts.description, POSTSCRIPTUM: texts.postscriptum };
+}
+
+/** A row's localized part for any texts (`meta_title` shows as `META_TITLE`): LOCALE, IS_TRANSLATED, then each field in `fields`' order. */
+export function localizedRow<Field extends string>(i18n: I18n<Field>, locale: string, fields: readonly Field[]): Record<string, string | number> {
+  const { translated, texts } = translate(i18n, locale, fields);
+  return { LOCALE: locale, IS_TRANSLATED: bit(translated), ...Object.fromEntries(fields.map((field) => [field.toUpperCase(), texts[field]])) };
 }

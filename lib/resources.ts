@@ -43,7 +43,7 @@ interface ResourceDeclaration<Folder extends string, Routes extends readonly Rou
    * The routes stack its functions are deployed in (infra/store-api.ts): CloudFormation holds 500
    * resources a stack, and a route costs a dozen. Default: the first.
    */
-  readonly stack?: 'Catalog';
+  readonly stack?: 'Catalog' | 'Vocabulary';
   readonly routes: Routes;
 }
 
@@ -182,6 +182,59 @@ export const registry = [
       route('update', 'PUT', '/api/categories', 201, { access: 'UPDATE', dynamodb: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
       route('delete', 'DELETE', '/api/categories/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
       route('batch', 'POST', '/api/categories/batch', 200, BATCH),
+    ],
+  }),
+  defineResource({
+    name: 'brand',
+    folder: 'brands',
+    protectedBy: 'brand',
+    granted: true,
+    change: 'brand',
+    row: 'BrandRow',
+    stack: 'Vocabulary',
+    routes: (route) => [
+      // `product=N` reads the product first.
+      route('list', 'GET', '/api/brands', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
+      route('get', 'GET', '/api/brands/{entityId}', 200, { dynamodb: ['GetItem'] }),
+      route('create', 'POST', '/api/brands', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
+      route('update', 'PUT', '/api/brands', 201, { access: 'UPDATE', dynamodb: PUT_UPDATE }),
+      route('delete', 'DELETE', '/api/brands/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/brands/batch', 200, BATCH),
+    ],
+  }),
+  defineResource({
+    name: 'attribute',
+    folder: 'attributes',
+    protectedBy: 'attribute',
+    granted: true,
+    change: 'attribute',
+    row: 'AttributeRow',
+    stack: 'Vocabulary',
+    routes: (route) => [
+      route('list', 'GET', '/api/attributes', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
+      route('get', 'GET', '/api/attributes/{entityId}', 200, { dynamodb: ['GetItem'] }),
+      route('create', 'POST', '/api/attributes', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
+      route('update', 'PUT', '/api/attributes', 201, { access: 'UPDATE', dynamodb: PUT_UPDATE }),
+      route('delete', 'DELETE', '/api/attributes/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/attributes/batch', 200, BATCH),
+    ],
+  }),
+  defineResource({
+    name: 'attribute value',
+    folder: 'attribute-avs',
+    // Values are an attribute's: the same grant.
+    protectedBy: 'attribute',
+    change: 'attribute-av',
+    row: 'AttributeAvRow',
+    stack: 'Vocabulary',
+    routes: (route) => [
+      route('list', 'GET', '/api/attribute-avs', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
+      route('get', 'GET', '/api/attribute-avs/{entityId}', 200, { dynamodb: ['GetItem'] }),
+      // Counted into its attribute's values (UpdateItem on condition that the count exists).
+      route('create', 'POST', '/api/attribute-avs', 201, { access: 'CREATE', dynamodb: ['Query', 'UpdateItem', 'PutItem'] }),
+      route('update', 'PUT', '/api/attribute-avs', 201, { access: 'UPDATE', dynamodb: PUT_UPDATE }),
+      route('delete', 'DELETE', '/api/attribute-avs/{entityId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
+      route('batch', 'POST', '/api/attribute-avs/batch', 200, BATCH),
     ],
   }),
   referenceData('customer title', 'title', 'TitleRow'),

@@ -1,14 +1,14 @@
 /**
  * What refers to a category (its children, the products whose default category it is): a count of
- * 16 shards beside it (`CATEGORY_USE#<id>`), made and deleted with it, as tax rules' product counts
- * are. A reference adds to its own shard on condition that the shard exists, which proves the
- * category exists without any two references' writes sharing an item. A module of its own: a
- * product's write needs only this of categories.
+ * 16 shards beside it (`CATEGORY_USE#<id>`, lib/db/reference-count.ts), made and deleted with it. A
+ * module of its own: a product's write needs only this of categories.
  */
-import { addStep, createSteps, shardedCount } from '../db/sharded-count.js';
+import { referenceCount } from '../db/reference-count.js';
 import type { OnConditionFailed, WriteStep } from '../db/transactions.js';
 
-export const referencesTo = (categoryId: number) => shardedCount(`CATEGORY_USE#${categoryId}`, 16);
+export const categoryReferences = referenceCount('CATEGORY_USE');
+
+export const referencesTo = categoryReferences.of;
 
 /**
  * The step that counts a reference to a category in (or out): a child category or a product, on the
@@ -16,7 +16,7 @@ export const referencesTo = (categoryId: number) => shardedCount(`CATEGORY_USE#$
  * the category does not exist.
  */
 export const countReferenceStep = (categoryId: number, referrerId: number, delta: number, onMissing: OnConditionFailed): WriteStep =>
-  addStep(referencesTo(categoryId), referrerId, delta, { whileExists: onMissing });
+  categoryReferences.countStep(categoryId, referrerId, delta, onMissing);
 
 /** The steps that make a new category's count of references (with the category, in its transaction). */
-export const referencesCreateSteps = (categoryId: number): WriteStep[] => createSteps(referencesTo(categoryId));
+export const referencesCreateSteps = categoryReferences.createSteps;

@@ -6,11 +6,9 @@
  * Pure: no database here.
  */
 import * as v from 'valibot';
-import { sentTexts, CATALOG_TEXTS, type CatalogText } from '../catalog-texts.js';
-import type { CatalogTextsInput } from '../catalog-texts-input.js';
+import { sentTextsOf, CATALOG_TEXTS, type CatalogText } from '../catalog-texts.js';
 import type { I18n } from '../i18n.js';
 import { langByLocale } from '../reference/index.js';
-import type { TheliaCatalogTexts } from './source.js';
 
 /** Why a row is not imported: the Thelia column at fault and what is wrong with it. */
 export interface Problem {
@@ -105,21 +103,30 @@ export function datesOf(table: string, row: { createdAt: Date | null; updatedAt:
 
 export const list = (values: readonly unknown[]) => values.join(', ');
 
+/** How a kind's texts are mapped: which columns (a catalog record's four by default), and whether a record with none is refused (the default) or kept with empty texts. */
+export interface TextsMapping<F extends string> {
+  fields: readonly F[];
+  untitled: 'refused' | 'kept';
+}
+
 /**
  * A record's texts per locale, from its `<table>` rows (products' and categories' texts are the same
  * four), through the API's own schema of them; a locale whose texts are all empty is no translation.
+ * A record with no text at all is a problem, or (`untitled: 'kept'`: brands, attributes, whose ids
+ * what refers to them needs) kept with empty texts, which the report names.
  */
-export function localizedTexts(
-  rows: readonly TheliaCatalogTexts[],
+export function localizedTexts<F extends string = CatalogText>(
+  rows: readonly ({ locale: string } & Record<F, string | null>)[],
   place: { table: string; row: number },
-  schema: typeof CatalogTextsInput,
+  schema: v.GenericSchema<Record<string, string>, Partial<Record<F, string | undefined>>>,
   problems: Problem[],
   normalized: Normalization[],
-): I18n<CatalogText> {
-  const i18n: I18n<CatalogText> = {};
-  normalized.push(...blankTexts(rows, place, CATALOG_TEXTS));
+  { fields = CATALOG_TEXTS as readonly string[] as readonly F[], untitled = 'refused' }: Partial<TextsMapping<F>> = {},
+): I18n<F> {
+  const i18n: I18n<F> = {};
+  normalized.push(...blankTexts(rows, place, fields));
   for (const row of rows) {
-    const texts = Object.fromEntries(CATALOG_TEXTS.map((field) => [field, textOf(row[field])]).filter(([, text]) => text !== undefined));
+    const texts = Object.fromEntries(fields.map((field) => [field, textOf(row[field])]).filter(([, text]) => text !== undefined)) as Record<string, string>;
     if (Object.keys(texts).length === 0) continue;
     if (!langByLocale.has(row.locale)) {
       problems.push({ field: `${place.table}.locale`, message: `${row.locale} is not a known language locale` });
@@ -127,10 +134,13 @@ export function localizedTexts(
     }
     const parsed = v.safeParse(schema, texts);
     if (parsed.success) {
-      i18n[row.locale] = sentTexts(parsed.output);
-      normalized.push(...changedTexts({ ...place, locale: row.locale }, texts, parsed.output, CATALOG_TEXTS));
+      i18n[row.locale] = sentTextsOf(fields, parsed.output);
+      normalized.push(...changedTexts({ ...place, locale: row.locale }, texts, parsed.output, fields));
     } else problems.push(...problemsOf(parsed.issues, ([field]) => `${place.table}[${row.locale}].${String(field)}`));
   }
-  if (Object.keys(i18n).length === 0 && problems.length === 0) problems.push({ field: place.table, message: 'has no title in any locale' });
+  if (Object.keys(i18n).length === 0 && problems.length === 0) {
+    if (untitled === 'refused') problems.push({ field: place.table, message: 'has no title in any locale' });
+    else normalized.push({ ...place, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null });
+  }
   return i18n;
 }

@@ -43,14 +43,14 @@ export interface TheliaCatalogTexts {
   postscriptum: string | null;
 }
 
+/** A record's texts in one locale, as `*_i18n` holds them: the columns `fields` (each NULL or a string). */
+export const textsOfRow =
+  <F extends string>(fields: readonly F[]) =>
+  (row: Row): { locale: string } & Record<F, string | null> =>
+    ({ locale: String(row.locale), ...Object.fromEntries(fields.map((field) => [field, row[field] as string | null])) }) as { locale: string } & Record<F, string | null>;
+
 /** A product's or a category's texts in one locale, as `*_i18n` holds them. */
-export const catalogueTexts = (row: Row): TheliaCatalogTexts => ({
-  locale: String(row.locale),
-  title: row.title as string | null,
-  chapo: row.chapo as string | null,
-  description: row.description as string | null,
-  postscriptum: row.postscriptum as string | null,
-});
+export const catalogueTexts = (row: Row): TheliaCatalogTexts => textsOfRow(['title', 'chapo', 'description', 'postscriptum'] as const)(row);
 
 export class TheliaSource {
   private constructor(private readonly db: mysql.Connection) {}
@@ -110,5 +110,28 @@ export class TheliaSource {
   /** Whether the database has a table: a store's copy made for an earlier import may have no categories. */
   async has(table: string): Promise<boolean> {
     return (await this.select('SHOW TABLES LIKE ?', [table])).length > 0;
+  }
+}
+
+/** A record's row and its texts per locale. */
+export interface RowWithTexts<F extends string> {
+  id: number;
+  row: Row;
+  texts: ({ locale: string } & Record<F, string | null>)[];
+}
+
+/**
+ * A table's rows (`columns`, `id` among them) with their texts per locale (`<table>_i18n`'s columns
+ * `fields`), in batches by id; none when the source has not the table (a store's copy made for an
+ * earlier import), no texts when it has not the texts' table.
+ */
+export async function* rowsWithTexts<F extends string>(source: TheliaSource, table: string, columns: string, fields: readonly F[], size: number): AsyncGenerator<RowWithTexts<F>[]> {
+  if (!(await source.has(table))) return;
+  const hasTexts = await source.has(`${table}_i18n`);
+  for await (const rows of source.idBatches(table, columns, size)) {
+    const ids = rows.map((row) => Number(row.id));
+    const i18n = hasTexts ? await source.select(`SELECT id, locale, ${fields.join(', ')} FROM \`${table}_i18n\` WHERE id IN (?) ORDER BY id, locale`, [ids]) : [];
+    const textsOf = groupBy(i18n, 'id', textsOfRow(fields));
+    yield rows.map((row) => ({ id: Number(row.id), row, texts: textsOf.get(Number(row.id)) ?? [] }));
   }
 }

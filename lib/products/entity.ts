@@ -35,6 +35,11 @@ export const ProductRecord = v.object({
    * it then names for sure; absent on products stored before categories could be checked.
    */
   categoryCounted: v.optional(v.boolean()),
+  /**
+   * Whether the product is counted among its brand's references (lib/brands/), which it then names
+   * for sure; absent on products stored before brands could be checked, which keep their `brandId`.
+   */
+  brandCounted: v.optional(v.boolean()),
   i18n: v.record(v.string(), StoredCatalogTexts),
   ...versionedEntries,
 });

@@ -7,6 +7,8 @@
  */
 import * as v from 'valibot';
 import { categories } from '../categories/entity.js';
+import { brands } from '../brands/entity.js';
+import { brandReferences } from '../brands/references.js';
 import { categoryGone } from '../categories/import.js';
 import { countReferenceStep } from '../categories/references.js';
 import { Conflict } from '../db/errors.js';
@@ -17,7 +19,7 @@ import { catalogueTexts, dateOf, groupBy, numberOrNull, type TheliaCatalogTexts,
 import { currencyIds } from '../reference/index.js';
 import { countProductStep } from '../tax-rules/operations.js';
 import { products, type Product } from './entity.js';
-import { categoryMoveSteps, deleteProduct, newProduct } from './operations.js';
+import { referenceMoves, deleteProduct, newProduct } from './operations.js';
 import { ProductGeneral, ProductTexts } from './schema.js';
 
 export interface TheliaProduct {
@@ -144,10 +146,11 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
 }
 
 /** What a product's write finds gone, by the Conflict field its steps name: the Thelia column at fault. */
-const GONE = { taxRule: 'product.tax_rule_id', category: 'product_category.category_id' } as const;
+const GONE = { taxRule: 'product.tax_rule_id', category: 'product_category.category_id', brand: 'product.brand_id' } as const;
 const ruleGone = (id: number) => () => new Conflict(`tax rule ${id} is no longer in the table`, 'taxRule');
-/** Whether a product is counted among its category's references is the table's bookkeeping, not its content. */
-const sameProduct = (stored: Product, imported: Product) => contentOf(stored, ['categoryCounted']) === contentOf(imported, ['categoryCounted']);
+const brandGone = (id: number) => () => new Conflict(`brand ${id} is no longer in the table`, 'brand');
+/** Whether a product is counted among its category's or its brand's references is the table's bookkeeping, not its content. */
+const sameProduct = (stored: Product, imported: Product) => contentOf(stored, ['categoryCounted', 'brandCounted']) === contentOf(imported, ['categoryCounted', 'brandCounted']);
 
 /** The mapping's context for this run: the shop's default currency, and the rules the products name. */
 async function productContext(source: TheliaSource, context: ImportContext): Promise<ProductContext> {
@@ -165,7 +168,7 @@ async function productContext(source: TheliaSource, context: ImportContext): Pro
 export const importKind = defineImportKind<TheliaProduct, Product>({
   kind: 'product',
   table: 'product',
-  after: ['tax rule', 'category'],
+  after: ['tax rule', 'category', 'brand'],
   absent: 'is not a product of the source',
   counter: products.counter,
   async begin(source, size, context) {
@@ -175,12 +178,16 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
   writer: {
     readMany: (ids) => products.readMany(ids),
     /**
-     * A product is counted in its default category when the table has it; one whose category the
-     * source lacks keeps the id uncounted, as products stored before categories do.
+     * A product is counted in its default category and its brand when the table has them; one whose
+     * category or brand the source lacks keeps the id uncounted, as products stored before do.
      */
     async prepare(records) {
-      const found = new Set((await categories.readMany(records.flatMap((p) => (p.defaultCategory ? [p.defaultCategory] : [])))).map((c) => c.id));
-      return records.map((p) => ({ ...p, categoryCounted: found.has(p.defaultCategory) }));
+      const [categoriesFound, brandsFound] = await Promise.all([
+        categories.readMany(records.flatMap((p) => (p.defaultCategory ? [p.defaultCategory] : []))),
+        brands.readMany(records.flatMap((p) => (p.brandId ? [p.brandId] : []))),
+      ]);
+      const [categoryIds, brandIds] = [new Set(categoriesFound.map((c) => c.id)), new Set(brandsFound.map((b) => b.id))];
+      return records.map((p) => ({ ...p, categoryCounted: categoryIds.has(p.defaultCategory), brandCounted: brandIds.has(p.brandId) }));
     },
     steps: (records) => [
       ...products.create(...records),
@@ -194,6 +201,11 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
         (p) => (p.categoryCounted ? p.defaultCategory : undefined),
         (categoryId, firstId, count) => countReferenceStep(categoryId, firstId, count, categoryGone(categoryId, 'category')),
       ),
+      ...countedInto(
+        records,
+        (p) => (p.brandCounted ? p.brandId : undefined),
+        (brandId, firstId, count) => brandReferences.countStep(brandId, firstId, count, brandGone(brandId)),
+      ),
     ],
     updateSteps(stored, next) {
       const moves =
@@ -203,14 +215,14 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
               countProductStep(stored.taxRuleId, stored.id, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)),
               countProductStep(next.taxRuleId, next.id, 1, ruleGone(next.taxRuleId)),
             ];
-      return [...products.replace(stored, next, stored.version), ...moves, ...categoryMoveSteps(stored, next)];
+      return [...products.replace(stored, next, stored.version), ...moves, ...referenceMoves(stored, next)];
     },
     same: sameProduct,
     unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
     references: GONE,
     // Four steps a product (the record, its ref lock, its change and the change's marker), one for the
-    // record count, one for each of the products' rules (at most 30 here).
-    perTransaction: 17,
+    // record count, and one for each of the products' rules, categories and brands (at most 36 here): 85.
+    perTransaction: 12,
   },
   pages: () => products.pages(),
   remove: deleteProduct,

@@ -2,14 +2,16 @@
  * Product operations. A product's tax rule must exist when it is written: the transaction counts the
  * product into its shard of the rule's product count on condition that the shard exists (it lives
  * as long as the rule), which is also what lets a rule's deletion refuse (409) without scanning
- * products. Its default category, when it names one, is counted among the category's references the
- * same way. Each write is an operation's reads, then a plan made from them alone (`…Plan`,
+ * products. Its default category and its brand, when it names them, are counted among their
+ * references the same way (lib/db/reference-count.ts). Each write is an operation's reads, then a plan made from them alone (`…Plan`,
  * unit-tested by its steps), committed by whoever runs it (lib/db/write-plan.ts).
  */
 import { sentTexts } from '../catalog-texts.js';
-import { countReferenceStep } from '../categories/references.js';
+import { brandReferences } from '../brands/references.js';
+import { categoryReferences } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
+import { referenceMoveSteps } from '../db/reference-count.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
@@ -50,19 +52,24 @@ async function resolveTaxRule(requested: number): Promise<number> {
 const countInto = (ruleId: number, productId: number) => countProductStep(ruleId, productId, 1, unknownTaxRule);
 
 const unknownCategory = () => invalidField('default_category', 'is not an existing category (0 for none)');
+const unknownBrand = () => invalidField('brand_id', 'is not an existing brand (0 for none)');
 
 /**
  * The steps that move a product's reference from the category it is counted in (if any) to
  * `category` (0: none), counting it in on condition that the category exists.
  */
-function categorySteps(productId: number, from: Pick<Product, 'defaultCategory' | 'categoryCounted'> | undefined, category: number): WriteStep[] {
-  if (from?.categoryCounted && from.defaultCategory === category) return [];
-  return [...(category !== 0 ? [countReferenceStep(category, productId, 1, unknownCategory)] : []), ...(from?.categoryCounted ? [countReferenceStep(from.defaultCategory, productId, -1, raced)] : [])];
-}
+const categorySteps = (productId: number, from: Pick<Product, 'defaultCategory' | 'categoryCounted'> | undefined, category: number): WriteStep[] =>
+  referenceMoveSteps(categoryReferences, productId, from && { id: from.defaultCategory, counted: from.categoryCounted === true }, category, { unknown: unknownCategory, raced });
 
-/** The steps that move a stored product's category reference to where `next` has it (the import's updates). */
-export const categoryMoveSteps = (stored: Product, next: Product): WriteStep[] =>
-  stored.categoryCounted === next.categoryCounted && stored.defaultCategory === next.defaultCategory ? [] : categorySteps(stored.id, stored, next.categoryCounted ? next.defaultCategory : 0);
+/** The same for its brand. */
+const brandSteps = (productId: number, from: Pick<Product, 'brandId' | 'brandCounted'> | undefined, brand: number): WriteStep[] =>
+  referenceMoveSteps(brandReferences, productId, from && { id: from.brandId, counted: from.brandCounted === true }, brand, { unknown: unknownBrand, raced });
+
+/** The steps that move a stored product's category and brand references to where `next` has them (the import's updates). */
+export const referenceMoves = (stored: Product, next: Product): WriteStep[] => [
+  ...(stored.categoryCounted === next.categoryCounted && stored.defaultCategory === next.defaultCategory ? [] : categorySteps(stored.id, stored, next.categoryCounted ? next.defaultCategory : 0)),
+  ...(stored.brandCounted === next.brandCounted && stored.brandId === next.brandId ? [] : brandSteps(stored.id, stored, next.brandCounted ? next.brandId : 0)),
+];
 
 /** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
 export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
@@ -96,6 +103,7 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
     brandId: fields.brand_id ?? 0,
     defaultCategory: fields.default_category,
     categoryCounted: fields.default_category !== 0,
+    brandCounted: (fields.brand_id ?? 0) !== 0,
     i18n: creation.i18n,
     version: 1,
     createdAt: creation.createdAt,
@@ -107,7 +115,7 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
 export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; rule: TaxRule; now: string }): WritePlan<Row> {
   const { id, rule, now } = made;
   const product = newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const steps = [...products.create(product), countInto(rule.id, id), ...categorySteps(id, undefined, product.defaultCategory)];
+  const steps = [...products.create(product), countInto(rule.id, id), ...categorySteps(id, undefined, product.defaultCategory), ...brandSteps(id, undefined, product.brandId)];
   return recordedPlan(steps, productRow(product, localeOf(lang, input.locale), rule));
 }
 
@@ -122,7 +130,7 @@ export const createProduct = (input: ProductCreateInput, lang: Lang | undefined)
 /**
  * An update's plan, given the product and the rule it asks for (resolved: 0 is the default as read):
  * the product replaced at the version expected (else read), its ref lock moved with a new ref, and
- * its counts moved to a new rule or category (which must exist).
+ * its counts moved to a new rule, category or brand (which must exist).
  */
 export function updateProductPlan(input: ProductUpdateInput, expectedVersion: number | undefined, reads: { current: Product; taxRuleId: number; now: string }): WritePlan<undefined> {
   const { current, taxRuleId } = reads;
@@ -130,6 +138,8 @@ export function updateProductPlan(input: ProductUpdateInput, expectedVersion: nu
   const ruleSteps = taxRuleId === current.taxRuleId ? [] : [countInto(taxRuleId, id), countProductStep(current.taxRuleId, id, -1, raced)];
   // A default category sent is checked, even unchanged, unless the product is counted in it already.
   const categoryMove = input.default_category === undefined ? [] : categorySteps(id, current, input.default_category);
+  // Likewise a brand sent: products stored before brands were checked keep theirs until one is sent.
+  const brandMove = input.brand_id === undefined ? [] : brandSteps(id, current, input.brand_id);
   const texts = sentTexts(input);
   const next: Product = {
     ...current,
@@ -142,12 +152,13 @@ export function updateProductPlan(input: ProductUpdateInput, expectedVersion: nu
     brandId: input.brand_id ?? current.brandId,
     defaultCategory: input.default_category ?? current.defaultCategory,
     ...(input.default_category === undefined ? {} : { categoryCounted: input.default_category !== 0 }),
+    ...(input.brand_id === undefined ? {} : { brandCounted: input.brand_id !== 0 }),
     i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
     version: current.version + 1,
     updatedAt: reads.now,
   };
   if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
-  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove], undefined);
+  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove], undefined);
 }
 
 /** It answers nothing (204): the route's answer, as Thelia's. */
@@ -160,6 +171,6 @@ export const updateProduct = (id: number, input: ProductUpdateInput, expectedVer
 
 /** A delete's plan: the product, its ref lock and count, and its counts in its rule and category. */
 export const deleteProductPlan = (current: Product, expectedVersion: number | undefined): WritePlan<void> =>
-  plan([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0)], undefined);
+  plan([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0), ...brandSteps(current.id, current, 0)], undefined);
 
 export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => deleteProductPlan(await readProduct(id), expectedVersion));

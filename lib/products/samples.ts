@@ -1,5 +1,5 @@
 /**
- * The sample requests of products (lib/samples.ts), in the order they run: the create makes product 1 (with rule 3 and category 1, made first), which the later samples read, change and delete.
+ * The sample requests of products (lib/samples.ts), in the order they run: the create makes product 1 (with rule 3, category 1 and brand 1, made first), which the later samples read, change and delete.
  */
 import { defineSamples } from '../samples.js';
 
@@ -10,13 +10,14 @@ export const samples = defineSamples([
     body: {
       ref: 'SAMPLE-1',
       default_category: 1,
+      brand_id: 1,
       price: '19.99',
       currency: 1,
       tax_rule: 3,
       locale: 'en_US',
       title: 'Sample product',
     },
-    needs: ['tax-rules/create', 'categories/create'],
+    needs: ['tax-rules/create', 'categories/create', 'brands/create'],
   },
   {
     route: 'products/list',

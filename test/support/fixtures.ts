@@ -51,3 +51,15 @@ export async function createTaxRule(overrides: Record<string, unknown> = {}) {
 export async function createCategory(overrides: Record<string, unknown> = {}) {
   return (await create('/api/categories', { title: 'A category', locale: 'en_US', ...overrides })).row;
 }
+
+export async function createBrand(overrides: Record<string, unknown> = {}) {
+  return (await create('/api/brands', { title: 'A brand', locale: 'en_US', ...overrides })).row;
+}
+
+export async function createAttribute(overrides: Record<string, unknown> = {}) {
+  return (await create('/api/attributes', { title: 'An attribute', locale: 'en_US', ...overrides })).row;
+}
+
+export async function createAttributeAv(attributeId: number, overrides: Record<string, unknown> = {}) {
+  return (await create('/api/attribute-avs', { attribute_id: attributeId, title: 'A value', locale: 'en_US', ...overrides })).row;
+}

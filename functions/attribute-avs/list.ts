@@ -1,0 +1,4 @@
+import { AttributeAvListQuery, listAttributeAvs } from '../../lib/attribute-avs/list.js';
+import { defineHandler } from '../../lib/http/handler.js';
+
+export const handler = defineHandler('attribute-avs/list', { query: AttributeAvListQuery }, ({ query, page }) => listAttributeAvs(query, page));

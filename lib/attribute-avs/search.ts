@@ -1,0 +1,6 @@
+/** What the search index keeps of the attribute values (CONTRACT §5.2): each as its list declares its document (lib/search/index.ts finds it here). */
+import { projectionOf } from '../db/lists/projector.js';
+import { attributeAvs } from './entity.js';
+import { attributeAvList } from './list.js';
+
+export const projection = projectionOf(attributeAvList, attributeAvs);

@@ -1,0 +1,89 @@
+/**
+ * Attribute operations (CONTRACT §16). An attribute that has values cannot be deleted (409), without
+ * a scan: its values are counted beside it (references.ts), each value's create counting itself in on
+ * condition that the count exists, which proves the attribute does.
+ *
+ * Each write is an operation's reads, then a plan made from them alone (`…Plan`: no table, unit-tested
+ * by its steps); whoever runs it commits it (lib/db/write-plan.ts).
+ */
+import { sentTexts } from '../catalog-texts.js';
+import { Conflict, NotFound } from '../db/errors.js';
+import { sumOf } from '../db/reference-count.js';
+import type { ShardValues } from '../db/sharded-count.js';
+import { raced } from '../db/transactions.js';
+import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import { invalidField } from '../errors.js';
+import { localeOf, mergeTexts } from '../i18n.js';
+import type { Lang } from '../reference/index.js';
+import type { Row } from '../row.js';
+import { attributes, type Attribute } from './entity.js';
+import { attributeReferences } from './references.js';
+import { attributeRow } from './row.js';
+import type { AttributeCreateInput, AttributeUpdateInput } from './schema.js';
+
+async function readAttribute(id: number): Promise<Attribute> {
+  const attribute = await attributes.read(id);
+  if (!attribute) throw new NotFound('attribute');
+  return attribute;
+}
+
+/** After the last attribute, as Thelia places a new one (one Query). */
+async function nextPosition(): Promise<number> {
+  const last = await attributes.list('all', { order: 'manual', reverse: true }, { limit: 1, offset: 0 });
+  return (last.items[0]?.position ?? 0) + 1;
+}
+
+export async function getAttribute(id: number, lang: Lang | undefined): Promise<Row> {
+  return attributeRow(await readAttribute(id), localeOf(lang));
+}
+
+/** A new attribute record, at version 1 (the API's, or a store's import). */
+export const newAttribute = (fields: Omit<Attribute, 'version'>): Attribute => ({ ...fields, version: 1 });
+
+/** A create's plan, given its id and place: the attribute and its count of values. */
+export function createAttributePlan(input: AttributeCreateInput, lang: Lang | undefined, made: { id: number; position: number; now: string }): WritePlan<Row> {
+  const { id, position, now } = made;
+  const attribute = newAttribute({ id, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
+  return recordedPlan([...attributes.create(attribute), ...attributeReferences.createSteps(id)], attributeRow(attribute, localeOf(lang, input.locale)));
+}
+
+/** Planned once: a conflict sends the same attribute again, under the id it was given. */
+export const createAttribute = (input: AttributeCreateInput, lang: Lang | undefined): Write<Row> =>
+  planOnce(async () => {
+    const [id, position] = await Promise.all([attributes.allocateId(), input.position ?? nextPosition()]);
+    return createAttributePlan(input, lang, { id, position, now: new Date().toISOString() });
+  });
+
+/** An update's plan: the attribute replaced at the version expected (else read), its texts merged per locale. */
+export function updateAttributePlan(input: AttributeUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: { current: Attribute; now: string }): WritePlan<Row> {
+  const { current } = reads;
+  const texts = sentTexts(input);
+  const next: Attribute = {
+    ...current,
+    position: input.position ?? current.position,
+    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    version: current.version + 1,
+    updatedAt: reads.now,
+  };
+  if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
+  return plan(attributes.replace(current, next, expectedVersion), attributeRow(next, localeOf(lang, input.locale)));
+}
+
+export const updateAttribute = (input: AttributeUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
+  new Write(async () => updateAttributePlan(input, lang, expectedVersion, { current: await readAttribute(input.id), now: new Date().toISOString() }));
+
+/**
+ * A delete's plan: refused (409) while the attribute has values; else the attribute and its count as
+ * read (a value created since fails a shard's condition: read again).
+ */
+export function deleteAttributePlan(attribute: Attribute, references: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+  const count = sumOf(references);
+  if (count > 0) throw new Conflict(`attribute ${attribute.id} has ${count} values: delete them first`);
+  return plan([...attributes.remove(attribute, expectedVersion), ...attributeReferences.removeSteps(attribute.id, references, raced)], undefined);
+}
+
+export const deleteAttribute = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async () => {
+    const [attribute, references] = await Promise.all([readAttribute(id), attributeReferences.read(id)]);
+    return deleteAttributePlan(attribute, references, expectedVersion);
+  });
