@@ -18,7 +18,17 @@ describe('brands', () => {
     expect(created.status).toBe(201);
     const [row] = created.body;
     expect(Object.keys(row)).toEqual([...CONTRACT_ROW_KEYS.brand]);
-    expect(row).toMatchObject({ LOCALE: 'fr_FR', IS_TRANSLATED: 1, TITLE: 'Maison', CHAPO: 'Depuis 1920', META_TITLE: 'Maison – meubles', META_KEYWORDS: '', VISIBLE: 1, LOGO_IMAGE_ID: 0, VERSION: 1 });
+    expect(row).toMatchObject({
+      LOCALE: 'fr_FR',
+      IS_TRANSLATED: 1,
+      TITLE: 'Maison',
+      CHAPO: 'Depuis 1920',
+      META_TITLE: 'Maison – meubles',
+      META_KEYWORDS: '',
+      VISIBLE: 1,
+      LOGO_IMAGE_ID: 0,
+      VERSION: 1,
+    });
     expect((await get(`/api/brands/${row.ID}?lang=fr_FR`)).body).toEqual([row]);
     const updated = await put('/api/brands', { id: row.ID, locale: 'en_US', title: 'House', meta_keywords: 'chairs, tables' });
     expect(updated.status).toBe(201);
@@ -84,7 +94,10 @@ describe('brands', () => {
   it('never lets a delete and a product naming the brand both succeed', async () => {
     for (let round = 0; round < 3; round++) {
       const brand = await createBrand();
-      const [created, deleted] = await Promise.all([post('/api/products', { ref: `RACE-${Date.now()}-${round}`, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'x', default_category: 0, brand_id: brand.ID }), del(`/api/brands/${brand.ID}`)]);
+      const [created, deleted] = await Promise.all([
+        post('/api/products', { ref: `RACE-${Date.now()}-${round}`, price: 1, currency: 1, tax_rule: 1, locale: 'en_US', title: 'x', default_category: 0, brand_id: brand.ID }),
+        del(`/api/brands/${brand.ID}`),
+      ]);
       expect([created.status, deleted.status].sort()).not.toEqual([201, 204]);
       if (created.status === 201) expect((await get(`/api/brands/${brand.ID}`)).status).toBe(200);
     }

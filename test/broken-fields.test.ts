@@ -92,7 +92,7 @@ const routes: Record<string, WriteRoute> = {
     valid: () => ({ email: 'someone@example.com', password: 'a password' }),
     breakages: { email: { values: ['not an email', '', 42, null] }, password: { values: ['', '\uD800', huge(129), 42, null] } },
   },
-  'POST /api/products': { method: 'POST', path: () => '/api/products', valid: () => productInput({ weight: 1, visible: 1, brand_id: 2, chapo: 'c' }), breakages: productFields },
+  'POST /api/products': { method: 'POST', path: () => '/api/products', valid: () => productInput({ weight: 1, visible: 1, brand_id: 0, chapo: 'c' }), breakages: productFields },
   'PUT /api/products/{id}': { method: 'PUT', path: () => `/api/products/${ids.product}`, valid: () => ({ price: '5', locale: 'en_US', title: 'Renamed', chapo: 'c' }), breakages: productFields },
   'POST /api/tax-rules': { method: 'POST', path: () => '/api/tax-rules', valid: () => ({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: 'Valid' }] }), breakages: taxRuleFields },
   'PUT /api/tax-rules': {

@@ -85,7 +85,7 @@ describe('the packed construct library', () => {
     const assembly = path.join(out, 'assembly-Prod');
     const templates = readdirSync(assembly).filter((file) => file.endsWith('.template.json'));
     expect(templates.map((file) => file.replace(/[0-9A-F]{8}\.template\.json$/, ''))).toEqual(
-      expect.arrayContaining(['ProdStoreApiProdData', 'ProdStoreApiProdRoutes', 'ProdStoreApiProdCatalogRoutes', 'ProdStoreApiProdApi']),
+      expect.arrayContaining(['ProdStoreApiProdData', 'ProdStoreApiProdRoutes', 'ProdStoreApiProdCatalogRoutes', 'ProdStoreApiProdVocabularyRoutes', 'ProdStoreApiProdApi']),
     );
     // The store's own functions: each names its stage (infra/constructs/bundled-function.ts).
     const functions = templates.flatMap((file) => {

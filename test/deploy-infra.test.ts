@@ -175,7 +175,7 @@ describe('one stack, for SAM CLI', () => {
     expect(entries(template, 'AWS::ApiGatewayV2::Integration')).toHaveLength(routes.length);
     // The background's three, the migrations' two and a pre-traffic hook per group of routes (and the Provider framework's own three).
     const ours = entries(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('MigrationsProviderframework'));
-    expect(ours).toHaveLength(routes.length + 5 + 2);
+    expect(ours).toHaveLength(routes.length + 5 + 3);
     // Nothing is imported from another stack.
     expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
   });
@@ -195,8 +195,8 @@ describe('StoreApiStage', () => {
         .sort(),
     );
     expect(names).toEqual([
-      ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-CatalogRoutes', 'StoreApi-Beta-Routes'],
-      ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-CatalogRoutes', 'StoreApi-Prod-Routes'],
+      ['StoreApi-Beta', 'StoreApi-Beta-Api', 'StoreApi-Beta-CatalogRoutes', 'StoreApi-Beta-Routes', 'StoreApi-Beta-VocabularyRoutes'],
+      ['StoreApi-Prod', 'StoreApi-Prod-Api', 'StoreApi-Prod-CatalogRoutes', 'StoreApi-Prod-Routes', 'StoreApi-Prod-VocabularyRoutes'],
     ]);
     // A finding in an embedded stage fails its synth, though the app added no check itself.
     const careless = new App({ context: NO_BUNDLING });
@@ -218,6 +218,7 @@ describe('the templates, as a reviewer reads them', () => {
     await expect(masked(prod.data)).toMatchFileSnapshot('./snapshots/StoreApi-prod.template.json');
     await expect(masked(prod.routes[0]!)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Routes.template.json');
     await expect(masked(prod.routes[1]!)).toMatchFileSnapshot('./snapshots/StoreApi-prod-CatalogRoutes.template.json');
+    await expect(masked(prod.routes[2]!)).toMatchFileSnapshot('./snapshots/StoreApi-prod-VocabularyRoutes.template.json');
     await expect(masked(prod.api)).toMatchFileSnapshot('./snapshots/StoreApi-prod-Api.template.json');
   });
 });

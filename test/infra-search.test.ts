@@ -58,17 +58,17 @@ describe('-c search=opensearch', () => {
     expect(policyOf(writers[0]!)).toContain(indexerId.replace(/[0-9A-F]{8}$/, ''));
   });
 
-  it('lets exactly the product, customer and category lists read it, each with the endpoint and aoss:APIAccessAll', () => {
+  it('lets exactly the lists that search read it, each with the endpoint and aoss:APIAccessAll', () => {
     const listing = routes.filter((route) => route.deployment.searches).map((route) => route.name);
-    expect(listing.sort()).toEqual(['categories/list', 'customers/list', 'products/list']);
+    expect(listing.sort()).toEqual(['attribute-avs/list', 'attributes/list', 'brands/list', 'categories/list', 'customers/list', 'products/list']);
     const withEndpoint = searching.resources('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment?.Variables?.STORE_SEARCH_ENDPOINT);
-    // The three lists and the indexer.
-    expect(withEndpoint).toHaveLength(4);
+    // The six lists and the indexer.
+    expect(withEndpoint).toHaveLength(7);
     const readers = searching.resources('AWS::OpenSearchServerless::AccessPolicy').filter(([, r]) => !policyOf(r).includes('aoss:WriteDocument'));
     expect(readers.flatMap(([, r]) => policyOf(r).match(/aoss:ReadDocument/g) ?? []).length).toBeGreaterThan(0);
     expect(readers.every(([, r]) => !policyOf(r).includes('WriteDocument'))).toBe(true);
     const granted = searching.resources('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('aoss:APIAccessAll'));
-    expect(granted).toHaveLength(4);
+    expect(granted).toHaveLength(7);
   });
 
   it('synthesizes none of it without the option', () => {

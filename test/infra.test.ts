@@ -77,8 +77,8 @@ function aliasTarget(template: Template, reference: unknown): string | undefined
 
 describe('StoreApi', () => {
   it("has one function per route of the route table, the change publisher, the feed's placer and the webhooks' worker, ESM on Node 24 arm64", () => {
-    // ... and the migrations' two handlers (onEvent, isComplete) and each routes stack's pre-traffic hook (two stacks: resources.ts).
-    expect(routesTemplates).toHaveLength(2);
+    // ... and the migrations' two handlers (onEvent, isComplete) and each routes stack's pre-traffic hook (three stacks: resources.ts).
+    expect(routesTemplates).toHaveLength(3);
     expect(functions).toHaveLength(routes.length + 5 + routesTemplates.length);
     for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: expect.stringMatching(/^index\.(handler|isComplete)$/) });
     for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, get, put } from './support/api.js';
-import { createCategory, createCustomer, createProduct, createTaxRule } from './support/fixtures.js';
+import { createBrand, createCategory, createCustomer, createProduct, createTaxRule } from './support/fixtures.js';
 import { useSearchIndex } from './support/search-index.js';
 
 const index = useSearchIndex();
@@ -131,11 +131,13 @@ async function checkList(path: string, query: string, spec: Spec, { total = 'cou
 describe('product lists', () => {
   const made: Row[] = [];
   let categories: number[] = [];
+  let brands: number[] = [];
   let rule = 0;
   let middle = '';
 
   beforeAll(async () => {
     categories = [(await createCategory()).ID, (await createCategory()).ID];
+    brands = [(await createBrand()).ID, (await createBrand()).ID];
     rule = (await createTaxRule()).ID;
     const titles = ['Crème brûlée', 'Creme fraiche', 'Chaise longue', 'Chaise de jardin', 'Table', 'CRÈME DE LA CRÈME', 'Ça va', 'Œuf', 'Über chair', 'ab', 'Zèbre', 'chaise'];
     const prices = ['5', '12.5', '12.500001', '49.99', '50', '10', '12.5', '0', '100', '12.5', '7', '50.000001'];
@@ -147,7 +149,7 @@ describe('product lists', () => {
             price: prices[i],
             weight: String(i % 4),
             visible: i % 3 !== 0,
-            brand_id: [0, 2, 4][i % 3],
+            brand_id: [0, ...brands][i % 3],
             default_category: [0, ...categories][i % 3],
             tax_rule: i % 2 ? rule : 1,
             description: i % 2 ? `Une chaise ${title}` : 'Rien à voir',
@@ -177,7 +179,7 @@ describe('product lists', () => {
       `category_default=${c1}`,
       `exclude=${made[1]!.ID},${made[4]!.ID}`,
       `exclude_category=${c1}`,
-      'brand=2,4',
+      `brand=${brands.join(',')}`,
       `tax_rule_id=${rule}`,
       'visible=1',
       'visible=0',
@@ -202,7 +204,7 @@ describe('product lists', () => {
     const [c1, c2] = categories;
     const found = await checkList('/api/products', `category=${c1},${c2}&min_price=10&max_price=50&title=chaise&order=min_price`, productSpec);
     expect(found.length).toBeGreaterThan(0);
-    await checkList('/api/products', 'brand=2,4&visible=1&order=alpha_reverse&lang=fr_FR', productSpec);
+    await checkList('/api/products', `brand=${brands.join(',')}&visible=1&order=alpha_reverse&lang=fr_FR`, productSpec);
     await checkList('/api/products', 'title=francaise&lang=fr_FR&order=alpha', productSpec);
     await checkList('/api/products', `exclude=${made[3]!.ID}&min_weight=1&order=updated_reverse&search_term=chaise&search_mode=any_word&search_in=description`, productSpec);
     await checkList('/api/products', `visible=1&order=max_price&updated_since=${middle}&tax_rule_id=1,${rule}`, productSpec);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { del, expectOrderedBothWays, followPages, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
-import { createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+import { createBrand, createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
 import { CONTRACT_ROW_KEYS } from './support/contract-rows.js';
 
 describe('POST /api/products', () => {
   it('creates a product and answers its row in the creation locale', async () => {
-    const input = productInput({ locale: 'fr_FR', title: 'Chaise', chapo: 'Une chaise', weight: 2.5, visible: 1, brand_id: 3 });
+    const brand = await createBrand();
+    const input = productInput({ locale: 'fr_FR', title: 'Chaise', chapo: 'Une chaise', weight: 2.5, visible: 1, brand_id: brand.ID });
     const response = await post('/api/products', input);
     expect(response.status).toBe(201);
     const [row] = response.body;
@@ -25,7 +26,7 @@ describe('POST /api/products', () => {
       VISIBLE: 1,
       DEFAULT_CATEGORY: 0,
       TAX_RULE_ID: 1,
-      BRAND_ID: 3,
+      BRAND_ID: brand.ID,
       VERSION: 1,
       LOOP_COUNT: 1,
       LOOP_TOTAL: 1,

@@ -278,6 +278,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/brands?order=manual`. */
+        get: operations["brandsList"];
+        /** @description Example: `PUT /api/brands` with the body below. */
+        put: operations["brandsUpdate"];
+        /** @description Example: `POST /api/brands` with the body below. */
+        post: operations["brandsCreate"];
+        delete?: never;
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["brandsListHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{entityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/brands/1`. */
+        get: operations["brandsGet"];
+        put?: never;
+        post?: never;
+        /** @description Example: `DELETE /api/brands/1`. */
+        delete: operations["brandsDelete"];
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["brandsGetHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Example: `POST /api/brands/batch` with the body below. */
+        post: operations["brandsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/attributes`. */
+        get: operations["attributesList"];
+        /** @description Example: `PUT /api/attributes` with the body below. */
+        put: operations["attributesUpdate"];
+        /** @description Example: `POST /api/attributes` with the body below. */
+        post: operations["attributesCreate"];
+        delete?: never;
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["attributesListHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attributes/{entityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/attributes/1`. */
+        get: operations["attributesGet"];
+        put?: never;
+        post?: never;
+        /** @description Example: `DELETE /api/attributes/1`. */
+        delete: operations["attributesDelete"];
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["attributesGetHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attributes/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Example: `POST /api/attributes/batch` with the body below. */
+        post: operations["attributesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attribute-avs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/attribute-avs?attribute=1`. */
+        get: operations["attributeAvsList"];
+        /** @description Example: `PUT /api/attribute-avs` with the body below. */
+        put: operations["attributeAvsUpdate"];
+        /** @description Example: `POST /api/attribute-avs` with the body below. */
+        post: operations["attributeAvsCreate"];
+        delete?: never;
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["attributeAvsListHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attribute-avs/{entityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/attribute-avs/1`. */
+        get: operations["attributeAvsGet"];
+        put?: never;
+        post?: never;
+        /** @description Example: `DELETE /api/attribute-avs/1`. */
+        delete: operations["attributeAvsDelete"];
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["attributeAvsGetHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attribute-avs/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Example: `POST /api/attribute-avs/batch` with the body below. */
+        post: operations["attributeAvsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/title": {
         parameters: {
             query?: never;
@@ -643,6 +811,67 @@ export interface components {
             LOOP_COUNT: number;
             LOOP_TOTAL: number;
         };
+        BrandRow: {
+            ID: number;
+            LOCALE: string;
+            /** @enum {number} */
+            IS_TRANSLATED: 0 | 1;
+            TITLE: string;
+            CHAPO: string;
+            DESCRIPTION: string;
+            POSTSCRIPTUM: string;
+            META_TITLE: string;
+            META_DESCRIPTION: string;
+            META_KEYWORDS: string;
+            POSITION: number;
+            /** @enum {number} */
+            VISIBLE: 0 | 1;
+            LOGO_IMAGE_ID: number;
+            VERSION: number;
+            /** Format: date-time */
+            CREATE_DATE: string;
+            /** Format: date-time */
+            UPDATE_DATE: string;
+            LOOP_COUNT: number;
+            LOOP_TOTAL: number;
+        };
+        AttributeRow: {
+            ID: number;
+            LOCALE: string;
+            /** @enum {number} */
+            IS_TRANSLATED: 0 | 1;
+            TITLE: string;
+            CHAPO: string;
+            DESCRIPTION: string;
+            POSTSCRIPTUM: string;
+            POSITION: number;
+            VERSION: number;
+            /** Format: date-time */
+            CREATE_DATE: string;
+            /** Format: date-time */
+            UPDATE_DATE: string;
+            LOOP_COUNT: number;
+            LOOP_TOTAL: number;
+        };
+        AttributeAvRow: {
+            ID: number;
+            ATTRIBUTE_ID: number;
+            LOCALE: string;
+            /** @enum {number} */
+            IS_TRANSLATED: 0 | 1;
+            TITLE: string;
+            CHAPO: string;
+            DESCRIPTION: string;
+            POSTSCRIPTUM: string;
+            POSITION: number;
+            VERSION: number;
+            /** Format: date-time */
+            CREATE_DATE: string;
+            /** Format: date-time */
+            UPDATE_DATE: string;
+            LOOP_COUNT: number;
+            LOOP_TOTAL: number;
+        };
         TitleRow: {
             ID: number;
             LOCALE: string;
@@ -718,7 +947,7 @@ export interface components {
         ChangeRow: {
             ID: string;
             /** @enum {string} */
-            RESOURCE: "tax-rule" | "customer" | "product" | "category" | "api-key";
+            RESOURCE: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
             ENTITY_ID: number | string;
             /** @enum {string} */
             TYPE: "created" | "updated" | "deleted";
@@ -2066,6 +2295,7 @@ export interface operations {
                  * @example {
                  *       "ref": "SAMPLE-1",
                  *       "default_category": 1,
+                 *       "brand_id": 1,
                  *       "price": "19.99",
                  *       "currency": 1,
                  *       "tax_rule": 3,
@@ -2984,6 +3214,1429 @@ export interface operations {
                         /** @description the record's id (null for a create that failed) */
                         ID: number | null;
                         ROW?: components["schemas"]["CategoryRow"];
+                        PROBLEM?: components["schemas"]["Problem"];
+                    }[];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsList: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "id" | "id_reverse" | "alpha" | "alpha_reverse" | "manual" | "manual_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                product?: number;
+                visible?: "1" | "0" | "*";
+                title?: string;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsUpdate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 1,
+                 *       "locale": "fr_FR",
+                 *       "title": "Marque exemple",
+                 *       "meta_title": "Marque"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a string of digits is accepted too */
+                    id: number;
+                    /** @enum {unknown} */
+                    visible?: true | false | 1 | 0 | "1" | "0";
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale?: string;
+                    title?: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                    meta_title?: string;
+                    meta_description?: string;
+                    meta_keywords?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsCreate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Sample brand",
+                 *       "locale": "en_US",
+                 *       "visible": 1
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @default false
+                     * @enum {unknown}
+                     */
+                    visible?: true | false | 1 | 0 | "1" | "0";
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale: string;
+                    title: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                    meta_title?: string;
+                    meta_description?: string;
+                    meta_keywords?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsListHead: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "id" | "id_reverse" | "alpha" | "alpha_reverse" | "manual" | "manual_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                product?: number;
+                visible?: "1" | "0" | "*";
+                title?: string;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows, without the body */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    brandsGet: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    brandsGetHead: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row, without the body */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    brandsBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "op": "create",
+                 *           "title": "Batch brand",
+                 *           "locale": "en_US"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: unknown[];
+                    /** @default false */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description one result per row, in the rows' order */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the row's place in `rows` */
+                        INDEX: number;
+                        /** @description what the single route would have answered for this row */
+                        STATUS: number;
+                        /** @description the record's id (null for a create that failed) */
+                        ID: number | null;
+                        ROW?: components["schemas"]["BrandRow"];
+                        PROBLEM?: components["schemas"]["Problem"];
+                    }[];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesList: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "manual" | "manual_reverse" | "id" | "id_reverse" | "alpha" | "alpha_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                title?: string;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesUpdate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 1,
+                 *       "locale": "fr_FR",
+                 *       "title": "Taille"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a string of digits is accepted too */
+                    id: number;
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale?: string;
+                    title?: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesCreate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Size",
+                 *       "locale": "en_US"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale: string;
+                    title: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesListHead: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "manual" | "manual_reverse" | "id" | "id_reverse" | "alpha" | "alpha_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                title?: string;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows, without the body */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attributesGet: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributesGetHead: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row, without the body */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attributesBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "op": "create",
+                 *           "title": "Colour",
+                 *           "locale": "en_US"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: unknown[];
+                    /** @default false */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description one result per row, in the rows' order */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the row's place in `rows` */
+                        INDEX: number;
+                        /** @description what the single route would have answered for this row */
+                        STATUS: number;
+                        /** @description the record's id (null for a create that failed) */
+                        ID: number | null;
+                        ROW?: components["schemas"]["AttributeRow"];
+                        PROBLEM?: components["schemas"]["Problem"];
+                    }[];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsList: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "manual" | "manual_reverse" | "id" | "id_reverse" | "alpha" | "alpha_reverse";
+                id?: string;
+                attribute?: string;
+                product?: number;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeAvRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsUpdate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 1,
+                 *       "locale": "fr_FR",
+                 *       "title": "Grand"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a string of digits is accepted too */
+                    id: number;
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale?: string;
+                    title?: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeAvRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsCreate: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attribute_id": 1,
+                 *       "title": "Large",
+                 *       "locale": "en_US"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a string of digits is accepted too */
+                    attribute_id: number;
+                    /** @description a string of digits is accepted too */
+                    position?: number;
+                    locale: string;
+                    title: string;
+                    chapo?: string;
+                    description?: string;
+                    postscriptum?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description one loop row */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeAvRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsListHead: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                order?: "manual" | "manual_reverse" | "id" | "id_reverse" | "alpha" | "alpha_reverse";
+                id?: string;
+                attribute?: string;
+                product?: number;
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows, without the body */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attributeAvsGet: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeAvRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attributeAvsGetHead: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                entityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row, without the body */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attributeAvsBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "op": "create",
+                 *           "attribute_id": 2,
+                 *           "title": "Red",
+                 *           "locale": "en_US"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: unknown[];
+                    /** @default false */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description one result per row, in the rows' order */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the row's place in `rows` */
+                        INDEX: number;
+                        /** @description what the single route would have answered for this row */
+                        STATUS: number;
+                        /** @description the record's id (null for a create that failed) */
+                        ID: number | null;
+                        ROW?: components["schemas"]["AttributeAvRow"];
                         PROBLEM?: components["schemas"]["Problem"];
                     }[];
                 };
@@ -4246,7 +5899,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 cursor?: string;
-                resource?: "tax-rule" | "customer" | "product" | "category" | "api-key";
+                resource?: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
                 entity_id?: string;
             };
             header?: never;
@@ -4285,7 +5938,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 cursor?: string;
-                resource?: "tax-rule" | "customer" | "product" | "category" | "api-key";
+                resource?: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
                 entity_id?: string;
             };
             header?: never;

@@ -55,7 +55,10 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, AttributeA
       ...attributeAvs.replace(stored, next, stored.version),
       ...(stored.attributeId === next.attributeId
         ? []
-        : [attributeReferences.countStep(stored.attributeId, stored.id, -1, attributeGone(stored.attributeId)), attributeReferences.countStep(next.attributeId, next.id, 1, attributeGone(next.attributeId))]),
+        : [
+            attributeReferences.countStep(stored.attributeId, stored.id, -1, attributeGone(stored.attributeId)),
+            attributeReferences.countStep(next.attributeId, next.id, 1, attributeGone(next.attributeId)),
+          ]),
     ],
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     references: { attribute: 'attribute_av.attribute_id' },

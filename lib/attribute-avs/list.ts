@@ -72,6 +72,9 @@ export async function listAttributeAvs(query: AttributeAvListInput, page: PageRe
   // The values a product's sale elements use: none until sale elements exist (CONTRACT §15).
   if ((query as { product?: number }).product !== undefined) return { items: [], total: 0 };
   const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
-  const found = await runList({ list: attributeAvList, routes: attributeAvRoutes, args: query, reading, readMany: (ids) => attributeAvs.readMany(ids), engine: searchEngine(), id: (av) => av.id }, page);
+  const found = await runList(
+    { list: attributeAvList, routes: attributeAvRoutes, args: query, reading, readMany: (ids) => attributeAvs.readMany(ids), engine: searchEngine(), id: (av) => av.id },
+    page,
+  );
   return mapPage(found, (av) => attributeAvRow(av, reading.locale));
 }

@@ -19,7 +19,9 @@ import { attributeReferences } from './references.js';
 import { AttributeCreate } from './schema.js';
 
 /** A record's texts as the import takes them (no title needed) and its position; NULL is 0. */
-export const ImportedTexts = v.partial(v.object({ title: AttributeCreate.entries.title, chapo: AttributeCreate.entries.chapo, description: AttributeCreate.entries.description, postscriptum: AttributeCreate.entries.postscriptum }));
+export const ImportedTexts = v.partial(
+  v.object({ title: AttributeCreate.entries.title, chapo: AttributeCreate.entries.chapo, description: AttributeCreate.entries.description, postscriptum: AttributeCreate.entries.postscriptum }),
+);
 const Position = v.object({ position: integer(0) });
 
 /** A positioned record's texts, dates and position from its Thelia rows, with what kept it out. */

@@ -1,7 +1,8 @@
 /**
  * The brand list's loop arguments and orders (CONTRACT §16: Thelia's brand loop), and what the search
  * index keeps of a brand. The table serves the whole list by id, position, last update or creation
- * (counted), and one brand by its id; `product` is the product's brand, read from the product; the
+ * (counted), and one brand by its id; `product` is the product's brand, read from the product by
+ * the function the route gives (products refer to brands, so brands know nothing of products); the
  * index, the rest.
  */
 import type * as v from 'valibot';
@@ -12,7 +13,6 @@ import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { langParam, localeOf, translate } from '../i18n.js';
 import { searchEngine } from '../opensearch/index.js';
 import { present } from '../present.js';
-import { products } from '../products/entity.js';
 import { defaultLang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { idList, integer } from '../validation.js';
@@ -64,17 +64,20 @@ export const brandRoutes: readonly TableRoute<Brand>[] = [
 export const BrandListQuery = listQuerySchema(brandList, { lang: langParam() });
 export type BrandListInput = v.InferOutput<typeof BrandListQuery>;
 
-/** `product=N`: the brand of product N (none when it has none, or is no product), as the ids it allows; undefined when it allows none. */
-async function withProductsBrand(query: BrandListInput): Promise<BrandListInput | undefined> {
+/** How a list finds the brand a product names (0: none, or no such product). */
+export type BrandOfProduct = (productId: number) => Promise<number>;
+
+/** `product=N`: the brand of product N as the ids it allows; undefined when it allows none. */
+async function withProductsBrand(query: BrandListInput, brandOf: BrandOfProduct): Promise<BrandListInput | undefined> {
   const { product, id } = query as { product?: number; id?: number[] };
   if (product === undefined) return query;
-  const brandId = (await products.read(product))?.brandId ?? 0;
+  const brandId = await brandOf(product);
   return brandId !== 0 && (id === undefined || id.includes(brandId)) ? ({ ...query, product: undefined, id: [brandId] } as BrandListInput) : undefined;
 }
 
-export async function listBrands(query: BrandListInput, page: PageRequest): Promise<Page<Row>> {
+export async function listBrands(query: BrandListInput, page: PageRequest, brandOf: BrandOfProduct): Promise<Page<Row>> {
   const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
-  const args = await withProductsBrand(query);
+  const args = await withProductsBrand(query, brandOf);
   if (!args) return { items: [], total: 0 };
   const found = await runList({ list: brandList, routes: brandRoutes, args, reading, readMany: (ids) => brands.readMany(ids), engine: searchEngine(), id: (b) => b.id }, page);
   return mapPage(found, (b) => brandRow(b, reading.locale));

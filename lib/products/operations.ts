@@ -171,6 +171,9 @@ export const updateProduct = (id: number, input: ProductUpdateInput, expectedVer
 
 /** A delete's plan: the product, its ref lock and count, and its counts in its rule and category. */
 export const deleteProductPlan = (current: Product, expectedVersion: number | undefined): WritePlan<void> =>
-  plan([...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0), ...brandSteps(current.id, current, 0)], undefined);
+  plan(
+    [...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0), ...brandSteps(current.id, current, 0)],
+    undefined,
+  );
 
 export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => deleteProductPlan(await readProduct(id), expectedVersion));

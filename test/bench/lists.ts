@@ -60,6 +60,12 @@ async function seed(call: Caller): Promise<number[]> {
     if (created.status !== 201) throw new Error(`a category answered ${created.status}`);
     categories.push((JSON.parse(created.body) as { ID: number }[])[0]!.ID);
   }
+  const brands: number[] = [0];
+  for (let i = 0; i < 8; i++) {
+    const created = await call('POST', '/api/brands', { title: `Marque ${i}`, locale: 'en_US', visible: 1 });
+    if (created.status !== 201) throw new Error(`a brand answered ${created.status}`);
+    brands.push((JSON.parse(created.body) as { ID: number }[])[0]!.ID);
+  }
   for (let start = 0; start < PRODUCTS; start += 100) {
     const rows = Array.from({ length: Math.min(100, PRODUCTS - start) }, (_, k) => {
       const n = start + k;
@@ -71,7 +77,7 @@ async function seed(call: Caller): Promise<number[]> {
         currency: 1,
         tax_rule: 1,
         visible: n % 4 !== 0,
-        brand_id: n % 9,
+        brand_id: brands[n % brands.length],
         weight: String(n % 30),
         locale: 'en_US',
         title: `${WORDS[n % WORDS.length]} ${WORDS[(n * 5) % WORDS.length]} ${n}`,

@@ -25,7 +25,10 @@ describe('loadImportKinds', () => {
     expect(kinds.map(({ kind, plural, table }) => [kind, plural, table])).toEqual([
       ['tax rule', 'tax rules', 'tax_rule'],
       ['category', 'categories', 'category'],
+      ['brand', 'brands', 'brand'],
       ['product', 'products', 'product'],
+      ['attribute', 'attributes', 'attribute'],
+      ['attribute value', 'attribute values', 'attribute_av'],
       ['customer', 'customers', 'customer'],
     ]);
   });
