@@ -43,7 +43,10 @@ describe('npm run import, interrupted', () => {
     expect(rerun.report!.counts).toEqual({
       'tax rule': { read: 11, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 8 },
       category: { read: 5, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 2 },
+      brand: { read: 2, imported: 0, updated: 0, unchanged: 2, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
       product: { read: 16, imported: 0, updated: 0, unchanged: 6, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 10 },
+      attribute: { read: 2, imported: 0, updated: 0, unchanged: 2, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
+      'attribute value': { read: 4, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 1 },
       customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
     });
     expect((await get('/api/customers')).headers['x-total-count']).toBe('3');

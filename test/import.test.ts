@@ -70,15 +70,22 @@ const SKIPPED_CUSTOMERS = {
 const FIRST_RUN = {
   'tax rule': { read: 11, imported: 2, updated: 0, unchanged: 1, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 8 },
   category: { read: 5, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 2 },
+  brand: { read: 2, imported: 2, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
   product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 12 },
+  attribute: { read: 2, imported: 2, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
+  'attribute value': { read: 4, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 1 },
   customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
 };
 
 /** The values the import changes on their way in, each with the Thelia row and column it came from. */
 const NORMALIZED = [
   { kind: 'category', id: 3, table: 'category_i18n', row: 3, locale: 'fr_FR', column: 'title', what: 'trimmed', before: ' Lampes ', after: 'Lampes' },
+  { kind: 'brand', id: 3, table: 'brand_i18n', row: 3, locale: 'fr_FR', column: 'title', what: 'trimmed', before: ' Acmé ', after: 'Acmé' },
+  { kind: 'brand', id: 5, table: 'brand_i18n', row: 5, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null },
   { kind: 'product', id: 11, table: 'product_i18n', row: 11, locale: 'en_US', column: 'title', what: 'trimmed', before: '  Stool  ', after: 'Stool' },
   { kind: 'product', id: 11, table: 'product_sale_elements', row: 110, column: 'weight', what: 'empty: 0', before: null, after: 0 },
+  { kind: 'attribute', id: 4, table: 'attribute_i18n', row: 4, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null },
+  { kind: 'attribute value', id: 6, table: 'attribute_av_i18n', row: 6, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null },
   { kind: 'customer', id: 1, table: 'address', row: 2, column: 'city', what: 'trimmed', before: ' Paris ', after: 'Paris' },
   { kind: 'customer', id: 1, table: 'customer', row: 1, column: 'lang_id', what: 'empty: the default language', before: null, after: 2 },
   { kind: 'customer', id: 50, table: 'customer', row: 50, column: 'firstname', what: 'normalized to NFC', before: 'Je\u0301ro\u0302me', after: 'Jérôme' },
@@ -108,8 +115,8 @@ describe('npm run import', () => {
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual(FIRST_RUN);
     // Each kind its resource folder declares, in the order the run brought them (the table of stdout's too).
-    expect(first.report!.kinds.map(({ kind }) => kind)).toEqual(['tax rule', 'category', 'product', 'customer']);
-    expect(first.stdout).toMatch(/\n\s+read.*\ntax rules .*\ncategories .*\nproducts .*\ncustomers /);
+    expect(first.report!.kinds.map(({ kind }) => kind)).toEqual(['tax rule', 'category', 'brand', 'product', 'attribute', 'attribute value', 'customer']);
+    expect(first.stdout).toMatch(/\n\s+read.*\ntax rules .*\ncategories .*\nbrands .*\nproducts .*\nattributes .*\nattribute values .*\ncustomers /);
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
     expect(skippedFields(first.report!, 'category')).toEqual(SKIPPED_CATEGORIES);
     expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
@@ -130,7 +137,10 @@ describe('npm run import', () => {
     expect(first.report!.records).toEqual({
       'tax rule': { ...NO_RECORDS, imported: [1, 3], unchanged: [2], skipped: [4, 5, 6, 7, 8, 9, 10, 11] },
       category: { ...NO_RECORDS, imported: [3, 7, 8], skipped: [9, 10] },
+      brand: { ...NO_RECORDS, imported: [3, 5] },
       product: { ...NO_RECORDS, imported: [10, 11, 12, 40], skipped: [1, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] },
+      attribute: { ...NO_RECORDS, imported: [1, 4] },
+      'attribute value': { ...NO_RECORDS, imported: [1, 2, 6], skipped: [7] },
       customer: { ...NO_RECORDS, imported: [1, 10, 50], skipped: [2, 3, 4, 5, 6, 7, 8, 9, 12] },
     });
     expect(first.report!.normalized).toEqual(NORMALIZED);
@@ -227,6 +237,33 @@ describe('npm run import', () => {
     expect((await get('/api/products/1')).body[0]).toMatchObject({ REF: API_PRODUCT_REF });
   });
 
+  it('keeps brands, attributes and values with their ids, texts (empty where Thelia had none), positions and dates, and counts what refers to them', async () => {
+    expect((await get('/api/brands/3?lang=en_US')).body[0]).toMatchObject({
+      ID: 3,
+      TITLE: 'Acme',
+      CHAPO: 'Since 1900',
+      META_TITLE: 'Acme furniture',
+      META_KEYWORDS: 'chairs',
+      VISIBLE: 1,
+      POSITION: 1,
+      CREATE_DATE: '2018-01-01T08:00:00.000Z',
+      UPDATE_DATE: '2018-02-02T08:00:00.000Z',
+    });
+    expect((await get('/api/brands/3?lang=fr_FR')).body[0]).toMatchObject({ TITLE: 'Acmé', IS_TRANSLATED: 1 });
+    expect((await get('/api/brands/5')).body[0]).toMatchObject({ TITLE: '', VISIBLE: 0, POSITION: 2 });
+    expect((await get('/api/brands?product=10')).body.map((row: { ID: number }) => row.ID)).toEqual([3]);
+    expect((await get('/api/attributes/1?lang=fr_FR')).body[0]).toMatchObject({ TITLE: 'Taille' });
+    expect((await get('/api/attribute-avs?attribute=1')).body.map((row: { ID: number; TITLE: string }) => [row.ID, row.TITLE])).toEqual([
+      [2, 'S'],
+      [1, 'M'],
+    ]);
+    expect((await get('/api/attribute-avs/6')).body[0]).toMatchObject({ ATTRIBUTE_ID: 4, TITLE: '' });
+    expect((await get('/api/attribute-avs/7')).status).toBe(404);
+    // Product 10 names brand 3; attribute 1 has values: neither can go.
+    expect((await del('/api/brands/3')).status).toBe(409);
+    expect((await del('/api/attributes/1')).status).toBe(409);
+  });
+
   it("keeps a tax rule's countries and taxes in position order, its texts, and which rule is the default", async () => {
     expect((await get('/api/tax-rules/3?lang=fr_FR')).body[0]).toMatchObject({ TITLE: 'Écotaxe puis TVA', COUNTRIES: [5, 64], TAXES: [2, 1], IS_DEFAULT: 0, CREATE_DATE: '2018-02-03T04:05:06.000Z' });
     // The seeded rule 1, untouched, gave way to the store's own rule 1, which is the default.
@@ -258,7 +295,10 @@ describe('npm run import', () => {
     expect(second.report!.counts).toEqual({
       'tax rule': { ...FIRST_RUN['tax rule'], imported: 0, unchanged: 3 },
       category: { ...FIRST_RUN.category, imported: 0, unchanged: 3 },
+      brand: { ...FIRST_RUN.brand, imported: 0, unchanged: 2 },
       product: { ...FIRST_RUN.product, imported: 0, unchanged: 4 },
+      attribute: { ...FIRST_RUN.attribute, imported: 0, unchanged: 2 },
+      'attribute value': { ...FIRST_RUN['attribute value'], imported: 0, unchanged: 3 },
       customer: { ...FIRST_RUN.customer, imported: 0, unchanged: 3 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);

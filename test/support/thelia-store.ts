@@ -205,6 +205,38 @@ const productCategories: TheliaRow[] = [
   { product_id: 12, category_id: 3, default_category: 1, position: 1 },
 ];
 
+/** Brand 3 (product 10's) with texts in two locales; brand 5 with none at all, which comes with empty texts. */
+export const theliaBrands: TheliaRow[] = [
+  { id: 3, visible: 1, position: 1, logo_image_id: null, created_at: '2018-01-01 08:00:00', updated_at: '2018-02-02 08:00:00' },
+  { id: 5, visible: null, position: 2, logo_image_id: null, created_at: '2018-01-02 08:00:00', updated_at: null },
+];
+
+export const theliaBrandI18n: TheliaRow[] = [
+  { id: 3, locale: 'en_US', title: 'Acme', chapo: 'Since 1900', description: null, postscriptum: null, meta_title: 'Acme furniture', meta_description: null, meta_keywords: 'chairs' },
+  { id: 3, locale: 'fr_FR', title: ' Acmé ', chapo: null, description: null, postscriptum: null, meta_title: null, meta_description: null, meta_keywords: null },
+];
+
+/** Attribute 1 with two values (positions out of id order); attribute 4 and its value 6 with no texts; value 7 of an attribute the store lacks. */
+export const theliaAttributes: TheliaRow[] = [
+  { id: 1, position: 1, created_at: '2018-03-01 08:00:00', updated_at: null },
+  { id: 4, position: 2, created_at: '2018-03-01 08:00:00', updated_at: null },
+];
+export const theliaAttributeI18n: TheliaRow[] = [
+  { id: 1, locale: 'en_US', title: 'Size', chapo: null, description: null, postscriptum: null },
+  { id: 1, locale: 'fr_FR', title: 'Taille', chapo: null, description: null, postscriptum: null },
+];
+export const theliaAttributeAvs: TheliaRow[] = [
+  { id: 1, attribute_id: 1, position: 2, created_at: '2018-03-02 08:00:00', updated_at: null },
+  { id: 2, attribute_id: 1, position: 1, created_at: '2018-03-02 08:00:00', updated_at: null },
+  { id: 6, attribute_id: 4, position: 1, created_at: '2018-03-02 08:00:00', updated_at: null },
+  { id: 7, attribute_id: 99, position: 1, created_at: '2018-03-02 08:00:00', updated_at: null },
+];
+export const theliaAttributeAvI18n: TheliaRow[] = [
+  { id: 1, locale: 'en_US', title: 'M', chapo: null, description: 'Medium', postscriptum: null },
+  { id: 2, locale: 'en_US', title: 'S', chapo: null, description: null, postscriptum: null },
+  { id: 7, locale: 'en_US', title: 'Orphan', chapo: null, description: null, postscriptum: null },
+];
+
 /** A customer row, as Thelia 2.4 stores it. */
 export const theliaCustomer = (id: number, email: string | null, extra: Partial<TheliaRow> = {}): TheliaRow => ({
   id,
@@ -303,6 +335,12 @@ export async function createTheliaStore(mariadb: MariaDb, name: string, options:
   await insertRows(db, 'category', theliaCategories);
   await insertRows(db, 'category_i18n', theliaCategoryI18n);
   await insertRows(db, 'product_category', productCategories);
+  await insertRows(db, 'brand', theliaBrands);
+  await insertRows(db, 'brand_i18n', theliaBrandI18n);
+  await insertRows(db, 'attribute', theliaAttributes);
+  await insertRows(db, 'attribute_i18n', theliaAttributeI18n);
+  await insertRows(db, 'attribute_av', theliaAttributeAvs);
+  await insertRows(db, 'attribute_av_i18n', theliaAttributeAvI18n);
   await insertRows(db, 'customer', theliaCustomers());
   await insertRows(db, 'address', addresses);
   return url;

@@ -87,6 +87,30 @@ export const THELIA_TABLES: readonly string[] = [
     product_id INTEGER NOT NULL, category_id INTEGER NOT NULL, default_category TINYINT(1), position INTEGER NOT NULL,
     created_at DATETIME, updated_at DATETIME, PRIMARY KEY (product_id, category_id)
   ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE brand (
+    id INTEGER NOT NULL AUTO_INCREMENT, visible TINYINT, position INTEGER, logo_image_id INTEGER,
+    created_at DATETIME, updated_at DATETIME, PRIMARY KEY (id)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE brand_i18n (
+    id INTEGER NOT NULL, locale VARCHAR(5) DEFAULT 'en_US' NOT NULL, title VARCHAR(255), description LONGTEXT,
+    chapo TEXT, postscriptum TEXT, meta_title VARCHAR(255), meta_description TEXT, meta_keywords TEXT,
+    PRIMARY KEY (id, locale)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE attribute (
+    id INTEGER NOT NULL AUTO_INCREMENT, position INTEGER, created_at DATETIME, updated_at DATETIME, PRIMARY KEY (id)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE attribute_i18n (
+    id INTEGER NOT NULL, locale VARCHAR(5) DEFAULT 'en_US' NOT NULL, title VARCHAR(255), description LONGTEXT,
+    chapo TEXT, postscriptum TEXT, PRIMARY KEY (id, locale)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE attribute_av (
+    id INTEGER NOT NULL AUTO_INCREMENT, attribute_id INTEGER NOT NULL, position INTEGER NOT NULL,
+    created_at DATETIME, updated_at DATETIME, PRIMARY KEY (id), INDEX idx_attribute_av_attribute_id (attribute_id)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE attribute_av_i18n (
+    id INTEGER NOT NULL, locale VARCHAR(5) DEFAULT 'en_US' NOT NULL, title VARCHAR(255), description LONGTEXT,
+    chapo TEXT, postscriptum TEXT, PRIMARY KEY (id, locale)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
 ];
 
 export type TheliaRow = Record<string, string | number | null>;
