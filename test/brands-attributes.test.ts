@@ -4,13 +4,15 @@
  * product's brand exists; a brand in use, an attribute with values cannot go), and their changes.
  */
 import { describe, expect, it } from 'vitest';
-import { del, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
+import { del, get, ids, keyWith, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { cursorNow, followChanges } from './support/changes.js';
 import { CONTRACT_ROW_KEYS } from './support/contract-rows.js';
 import { createAttribute, createAttributeAv, createBrand, createProduct } from './support/fixtures.js';
 import { useSearchIndex } from './support/search-index.js';
 
 const index = useSearchIndex();
+// Webhooks to this machine, as npm start allows them (the subscriptions below deliver nowhere).
+process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
 
 describe('brands', () => {
   it('creates a brand with its texts and meta texts, answers it in any locale, and updates it per locale (201 + the row)', async () => {
@@ -169,5 +171,62 @@ describe('attributes and their values', () => {
       ]),
     );
     expect(changes.find((c) => c.RESOURCE === 'attribute-av')?.CHANGES.map((c) => c.field)).toEqual(['ATTRIBUTE_ID', 'TITLE', 'POSITION']);
+  });
+});
+
+describe('what every resource has', () => {
+  it('writes brands, attributes and values in batches, each row as its single route answers it', async () => {
+    const brand = await createBrand();
+    const brands = await post('/api/brands/batch', {
+      rows: [
+        { op: 'create', title: 'Batch one', locale: 'en_US' },
+        { op: 'update', id: brand.ID, locale: 'fr_FR', title: 'Lot' },
+        { op: 'delete', id: 987654 },
+      ],
+    });
+    expect(brands.status).toBe(200);
+    expect(brands.body.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201, 404]);
+    expect(brands.body[1].ROW).toMatchObject({ ID: brand.ID, LOCALE: 'fr_FR', TITLE: 'Lot' });
+    const attribute = await createAttribute();
+    const values = await post('/api/attribute-avs/batch', {
+      atomic: true,
+      rows: [
+        { op: 'create', attribute_id: attribute.ID, title: 'S', locale: 'en_US' },
+        { op: 'create', attribute_id: attribute.ID, title: 'M', locale: 'en_US' },
+      ],
+    });
+    expect(values.body.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201]);
+    // One attribute's values are counted by the index (CONTRACT §5.2).
+    await index.caughtUp();
+    expect(Number((await get(`/api/attribute-avs?attribute=${attribute.ID}`)).headers['x-total-count'])).toBe(2);
+    const refused = await post('/api/attribute-avs/batch', {
+      atomic: true,
+      rows: [
+        { op: 'create', attribute_id: attribute.ID, title: 'L', locale: 'en_US' },
+        { op: 'delete', id: 987654 },
+      ],
+    });
+    expect(refused.body.map((result: { STATUS: number }) => result.STATUS)).toContain(404);
+    await index.caughtUp();
+    expect(Number((await get(`/api/attribute-avs?attribute=${attribute.ID}`)).headers['x-total-count'])).toBe(2);
+  });
+
+  it('asks for the grants brand and attribute (values are an attribute’s), as any other resource', async () => {
+    const reader = await keyWith({ brand: ['VIEW'], attribute: ['VIEW'] });
+    expect((await get('/api/brands', { as: reader })).status).toBe(200);
+    expect((await get('/api/attribute-avs', { as: reader })).status).toBe(200);
+    expect((await post('/api/brands', { title: 'No', locale: 'en_US' }, { as: reader })).status).toBe(403);
+    const productsOnly = await keyWith({ product: ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] });
+    expect((await get('/api/brands', { as: productsOnly })).status).toBe(403);
+    expect((await get('/api/attributes', { as: productsOnly })).status).toBe(403);
+    expect((await get('/api/changes?resource=brand', { as: productsOnly })).status).toBe(403);
+    expect((await get('/api/changes?resource=attribute-av', { as: reader })).status).toBe(200);
+  });
+
+  it('lets webhooks subscribe to their events', async () => {
+    const created = await post('/api/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['brand.*', 'attribute.created', 'attribute-av.deleted'] });
+    expect(created.status, created.text).toBe(201);
+    expect((await post('/api/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['brandy.*'] })).status).toBe(400);
+    expect((await del(`/api/webhooks/${created.body[0].ID}`)).status).toBe(204);
   });
 });
