@@ -5,7 +5,8 @@
  * routes that take them bundle.
  */
 import * as v from 'valibot';
-import { translate, type I18n, type Texts } from './i18n.js';
+import { invalidField } from './errors.js';
+import { mergeTexts, translate, type I18n, type Texts } from './i18n.js';
 import { bit } from './row.js';
 
 export const CATALOG_TEXTS = ['title', 'chapo', 'description', 'postscriptum'] as const;
@@ -31,4 +32,14 @@ export function catalogTextsRow(i18n: I18n<CatalogText>, locale: string) {
 export function localizedRow<Field extends string>(i18n: I18n<Field>, locale: string, fields: readonly Field[]): Record<string, string | number> {
   const { translated, texts } = translate(i18n, locale, fields);
   return { LOCALE: locale, IS_TRANSLATED: bit(translated), ...Object.fromEntries(fields.map((field) => [field.toUpperCase(), texts[field]])) };
+}
+
+/**
+ * A record's texts after an update that sent `texts` in `locale`: merged into that locale (only the
+ * sent fields change); a locale the record did not have needs its title (400 on `title`).
+ */
+export function textsAfterUpdate<Field extends 'title' | string>(i18n: I18n<Field>, locale: string | undefined, texts: Texts<Field>): I18n<Field> {
+  const next = locale && Object.keys(texts).length ? mergeTexts(i18n, locale, texts) : i18n;
+  if (locale && !(next[locale] as Partial<Record<string, string>> | undefined)?.title) throw invalidField('title', 'is required for a new locale');
+  return next;
 }

@@ -8,7 +8,7 @@
 import type * as v from 'valibot';
 import { CATALOG_TEXTS } from '../catalog-texts.js';
 import { both, defineList, listQuerySchema, noneOf, oneOf } from '../db/lists/arguments.js';
-import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
+import { oneIdRoute, runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
 import { fold } from '../db/lists/query.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { langParam, localeOf, translate } from '../i18n.js';
@@ -47,14 +47,7 @@ const ORDERS = ['manual', 'manual_reverse', 'id', 'id_reverse'];
 
 /** What the table serves, first match first. */
 export const attributeAvRoutes: readonly TableRoute<AttributeAv>[] = [
-  // One id names one value: read it, whatever else is asked, and check it against the other filters.
-  {
-    requires: ['id'],
-    when: (args) => (args.id as number[]).length === 1,
-    serves: 'any',
-    orders: 'any',
-    read: async (args) => ({ items: [await attributeAvs.read(present((args.id as number[])[0], 'the one id'))].filter((found) => found !== undefined) }),
-  },
+  oneIdRoute('id', (id) => attributeAvs.read(id)),
   { serves: [], orders: ORDERS, read: (_args, order, page) => attributeAvs.list('all', tableOrder(order), page) },
   {
     requires: ['attribute'],

@@ -7,14 +7,14 @@
  * by its steps); whoever runs it commits it (lib/db/write-plan.ts).
  */
 import { attributeReferences } from '../attributes/references.js';
-import { sentTexts } from '../catalog-texts.js';
+import { sentTexts, textsAfterUpdate } from '../catalog-texts.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { sumOf } from '../db/reference-count.js';
 import type { ShardValues } from '../db/sharded-count.js';
 import { raced } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
-import { localeOf, mergeTexts } from '../i18n.js';
+import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { attributeAvs, type AttributeAv } from './entity.js';
@@ -65,11 +65,10 @@ export function updateAttributeAvPlan(input: AttributeAvUpdateInput, lang: Lang 
   const next: AttributeAv = {
     ...current,
     position: input.position ?? current.position,
-    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
     updatedAt: reads.now,
   };
-  if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
   return plan(attributeAvs.replace(current, next, expectedVersion), attributeAvRow(next, localeOf(lang, input.locale)));
 }
 

@@ -7,12 +7,11 @@
  */
 import type * as v from 'valibot';
 import { both, contains, defineList, listQuerySchema, noneOf, oneOf, visibility } from '../db/lists/arguments.js';
-import { runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
+import { oneIdRoute, runList, tableOrder, type TableRoute } from '../db/lists/plan.js';
 import { fold } from '../db/lists/query.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { langParam, localeOf, translate } from '../i18n.js';
 import { searchEngine } from '../opensearch/index.js';
-import { present } from '../present.js';
 import { defaultLang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { idList, integer } from '../validation.js';
@@ -48,14 +47,7 @@ export const brandList = defineList<Brand>({
 
 /** What the table serves, first match first. */
 export const brandRoutes: readonly TableRoute<Brand>[] = [
-  // One id names one brand: read it, whatever else is asked, and check it against the other filters.
-  {
-    requires: ['id'],
-    when: (args) => (args.id as number[]).length === 1,
-    serves: 'any',
-    orders: 'any',
-    read: async (args) => ({ items: [await brands.read(present((args.id as number[])[0], 'the one id'))].filter((found) => found !== undefined) }),
-  },
+  oneIdRoute('id', (id) => brands.read(id)),
   { serves: [], orders: ['id', 'id_reverse', 'manual', 'manual_reverse'], read: (_args, order, page) => brands.list('all', tableOrder(order), page) },
   { serves: [], orders: ['updated', 'updated_reverse'], read: (_args, order, page) => brands.list('byUpdate', tableOrder(order), page) },
   { serves: [], orders: ['created', 'created_reverse'], read: (_args, order, page) => brands.list('byCreation', tableOrder(order), page) },

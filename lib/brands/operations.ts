@@ -6,14 +6,13 @@
  * Each write is an operation's reads, then a plan made from them alone (`…Plan`: no table, unit-tested
  * by its steps); whoever runs it commits it (lib/db/write-plan.ts).
  */
-import { sentTextsOf } from '../catalog-texts.js';
+import { sentTextsOf, textsAfterUpdate } from '../catalog-texts.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { sumOf } from '../db/reference-count.js';
 import type { ShardValues } from '../db/sharded-count.js';
 import { raced } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
-import { invalidField } from '../errors.js';
-import { localeOf, mergeTexts } from '../i18n.js';
+import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { BRAND_TEXTS, brands, type Brand } from './entity.js';
@@ -64,11 +63,10 @@ export function updateBrandPlan(input: BrandUpdateInput, lang: Lang | undefined,
     ...current,
     visible: input.visible ?? current.visible,
     position: input.position ?? current.position,
-    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
     updatedAt: reads.now,
   };
-  if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
   return plan(brands.replace(current, next, expectedVersion), brandRow(next, localeOf(lang, input.locale)));
 }
 

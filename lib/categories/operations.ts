@@ -8,13 +8,13 @@
  * Each write is an operation's reads, then a plan made from them alone (`…Plan`: no table, unit-tested
  * by its steps); whoever runs it commits it (lib/db/write-plan.ts).
  */
-import { sentTexts } from '../catalog-texts.js';
+import { sentTexts, textsAfterUpdate } from '../catalog-texts.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { readShards, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { check, holds, raced, type WriteStep } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
-import { localeOf, mergeTexts } from '../i18n.js';
+import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { categories, type Category } from './entity.js';
@@ -115,11 +115,10 @@ export function updateCategoryPlan(input: CategoryUpdateInput, lang: Lang | unde
     visible: input.visible ?? current.visible,
     // A category moved without a position goes after its new siblings.
     position: input.position ?? (moves ? (reads.nextPosition ?? current.position) : current.position),
-    i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
+    i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
     updatedAt: reads.now,
   };
-  if (input.locale && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
   return plan([...categories.replace(current, next, expectedVersion), ...moveSteps], categoryRow(next, localeOf(lang, input.locale)));
 }
 

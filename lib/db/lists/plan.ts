@@ -6,6 +6,7 @@
  * is served by its key whatever else is asked, the record then checked against the other filters.
  */
 import { filteringArguments, filtersOf, type Arguments, type ListDeclaration } from './arguments.js';
+import { present } from '../../present.js';
 import { NeedsSearchIndex } from '../errors.js';
 import { positionOf, type Page, type PageRequest } from '../page.js';
 import type { SearchEngine } from './engine.js';
@@ -29,6 +30,15 @@ export interface TableRoute<R> {
   orders: readonly string[] | 'any';
   read(args: Arguments, order: string, page: PageRequest): Promise<Page<R>>;
 }
+
+/** `argument` (a list of ids) given one id names one record: read it whatever else is asked, and check it against the other filters. */
+export const oneIdRoute = <R>(argument: string, read: (id: number) => Promise<R | undefined>): TableRoute<R> => ({
+  requires: [argument],
+  when: (args) => (args[argument] as number[]).length === 1,
+  serves: 'any',
+  orders: 'any',
+  read: async (args) => ({ items: [await read(present((args[argument] as number[])[0], `the one ${argument}`))].filter((found) => found !== undefined) }),
+});
 
 export interface Plan<R> {
   order: string;
