@@ -412,7 +412,7 @@ export function routeFunctionName(storeId: string, route: string): string {
 const FIRST_ROUTES_GROUP = '';
 
 /** The routes of each routes stack, by the group their resources name, in the registry's order. */
-function routeGroups(): Map<string, RouteDefinition[]> {
+export function routeGroups(): Map<string, RouteDefinition[]> {
   const groups = new Map<string, RouteDefinition[]>();
   for (const resource of registry) {
     const group = ('stack' in resource && resource.stack) || FIRST_ROUTES_GROUP;

@@ -11,7 +11,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
 // What the package exports (test/construct-library.test.ts installs it as an app does).
 import { StoreApi, StoreApiStage, type StoreApiProps } from '../infra/index.js';
-import { routeFunctionName } from '../infra/store-api.js';
+import { routeFunctionName, routeGroups } from '../infra/store-api.js';
 import { routes } from '../lib/routes.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
 
@@ -175,7 +175,7 @@ describe('one stack, for SAM CLI', () => {
     expect(entries(template, 'AWS::ApiGatewayV2::Integration')).toHaveLength(routes.length);
     // The background's three, the migrations' two and a pre-traffic hook per group of routes (and the Provider framework's own three).
     const ours = entries(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('MigrationsProviderframework'));
-    expect(ours).toHaveLength(routes.length + 5 + 3);
+    expect(ours).toHaveLength(routes.length + 5 + routeGroups().size);
     // Nothing is imported from another stack.
     expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
   });

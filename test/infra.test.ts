@@ -5,7 +5,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { StoreApi, type StoreApiProps } from '../infra/store-api.js';
+import { routeGroups, StoreApi, type StoreApiProps } from '../infra/store-api.js';
 import { storeFromContext } from '../infra/context.js';
 import { functionLogicalId, type SynthesizedTemplate } from '../infra/function-ids.js';
 import { FEED_PARTITIONS, routes } from '../lib/routes.js';
@@ -77,8 +77,8 @@ function aliasTarget(template: Template, reference: unknown): string | undefined
 
 describe('StoreApi', () => {
   it("has one function per route of the route table, the change publisher, the feed's placer and the webhooks' worker, ESM on Node 24 arm64", () => {
-    // ... and the migrations' two handlers (onEvent, isComplete) and each routes stack's pre-traffic hook (three stacks: resources.ts).
-    expect(routesTemplates).toHaveLength(3);
+    // ... and the migrations' two handlers (onEvent, isComplete) and each routes stack's pre-traffic hook (a stack per group: resources.ts).
+    expect(routesTemplates).toHaveLength(routeGroups().size);
     expect(functions).toHaveLength(routes.length + 5 + routesTemplates.length);
     for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: expect.stringMatching(/^index\.(handler|isComplete)$/) });
     for (const route of routes) expect(functionOf(route.name)[1].Properties.Environment.Variables.STORE_TABLE_NAME).toBeDefined();

@@ -1,8 +1,8 @@
 /**
  * The README's shell sessions, run as written (bash, curl, openssl) against `npm start` on another
  * port than 3000: its helpers with only BASE, KEY and SECURE set to this server's, then, in one
- * shell and in the README's order, the curl session, customers, products, categories, reference
- * data, batch writes, lists and changes, then the API keys section (its tool on that npm start's
+ * shell and in the README's order, the curl session, customers, products, categories, brands and
+ * attributes, reference data, batch writes, lists and changes, then the API keys section (its tool on that npm start's
  * data dir); then the webhooks section and its receiver, run as written. Each answers what the text
  * says it does, its status shown by the helper as the text states it. The sections that need AWS
  * (Events on EventBridge, Deploying) or a Thelia database (Moving from Thelia) are not run here:
@@ -54,6 +54,7 @@ describe('the README, as written', () => {
       shellBlock('## Customers'),
       shellBlock('## Products'),
       shellBlock('## Categories'),
+      shellBlock('## Brands, attributes and their values'),
       shellBlock('## Reference data'),
       'echo "--- batch"',
       shellBlock('## Batch writes'),
@@ -78,6 +79,9 @@ describe('the README, as written', () => {
     expect(run.stdout).toContain('"EMAIL":"jeanne@example.com"');
     const [beforeLists, fromLists] = run.stdout.split('--- lists\n');
     expect(beforeLists).toMatch(/"REF":"CHAIR-2"[^\n]*"DEFAULT_CATEGORY":2/);
+    // Brands and attributes: the chair's brand in French, and the size's values by position.
+    expect(beforeLists).toMatch(/^\[\{"ID":1,"LOCALE":"fr_FR","IS_TRANSLATED":1,"TITLE":"Acmé"/m);
+    expect(beforeLists).toMatch(/^\[\{"ID":2,"ATTRIBUTE_ID":1,[^\n]*"TITLE":"Large"[^\n]*\{"ID":1,"ATTRIBUTE_ID":1,[^\n]*"TITLE":"Small"/m);
     expect(fromLists!.split('\n')[0]).toMatch(/^\[\{"ID":\d+,[^\n]*"REF":"CHAIR-2"/);
 
     expect(lines[0]).toBe('OK');
