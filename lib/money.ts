@@ -60,3 +60,26 @@ export function applyPercents(micros: bigint, percents: readonly string[]): bigi
   }
   return (numerator * 2n + denominator) / (2n * denominator);
 }
+
+/**
+ * The untaxed price whose taxed price (applyPercents) is `micros`: the taxes taken off in one division,
+ * rounded half up to the millionth (CONTRACT §15: a price sent with its taxes).
+ */
+export function removePercents(micros: bigint, percents: readonly string[]): bigint {
+  let numerator = micros;
+  let denominator = 1n;
+  for (const percent of percents) {
+    const rate = parseMicros(percent);
+    if (rate === undefined) throw new Error(`bad tax rate ${percent}`);
+    numerator *= 100n * SCALE;
+    denominator *= 100n * SCALE + rate;
+  }
+  return (numerator * 2n + denominator) / (2n * denominator);
+}
+
+/** `micros` times a decimal `rate` (a currency's), rounded half up to the millionth. */
+export function timesRate(micros: bigint, rate: string): bigint {
+  const factor = parseMicros(rate);
+  if (factor === undefined) throw new Error(`bad rate ${rate}`);
+  return (micros * factor * 2n + SCALE) / (2n * SCALE);
+}

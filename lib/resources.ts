@@ -185,6 +185,25 @@ export const registry = [
     ],
   }),
   defineResource({
+    name: 'product sale element',
+    folder: 'pse',
+    // As Thelia's: a product's sale elements are the product's.
+    protectedBy: 'product',
+    change: 'pse',
+    row: 'PseRow',
+    stack: 'Catalog',
+    routes: (route) => [
+      // Every product's sale elements (beyond Thelia): the search index's, but one product's or one id.
+      route('list', 'GET', '/api/pse', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
+      route('product', 'GET', '/api/pse/product/{productId}', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], many: true }),
+      route('get', 'GET', '/api/pse/{pseId}', 200, { dynamodb: ['GetItem', 'BatchGetItem'] }),
+      // Entries all or nothing: their products and sale elements read, their counts moved, the products following their defaults.
+      route('create', 'POST', '/api/pse', 201, { access: 'CREATE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], many: true }),
+      route('update', 'PUT', '/api/pse/{pseId}', 201, { access: 'UPDATE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], many: true }),
+      route('delete', 'DELETE', '/api/pse/{pseId}', 204, { access: 'DELETE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] }),
+    ],
+  }),
+  defineResource({
     name: 'brand',
     folder: 'brands',
     protectedBy: 'brand',
@@ -269,7 +288,7 @@ export const registry = [
       }),
       route('update', 'PUT', '/api/webhooks/{webhookId}', 200, { access: 'UPDATE', dynamodb: ['UpdateItem'] }),
       route('delete', 'DELETE', '/api/webhooks/{webhookId}', 204, { access: 'DELETE', dynamodb: ['DeleteItem', 'UpdateItem'] }),
-      route('deliveries', 'GET', '/api/webhooks/{webhookId}/deliveries', 200, { dynamodb: ['Query'] }),
+      route('deliveries', 'GET', '/api/webhooks/{webhookId}/deliveries', 200, { dynamodb: ['Query'], many: true }),
       // Replay reads the feed from the client's cursor (placing what is pending) and queues a job per matching change.
       route('replay', 'POST', '/api/webhooks/{webhookId}/replay', 200, { access: 'UPDATE', dynamodb: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
     ],

@@ -65,6 +65,8 @@ export interface RouteDefinition {
   readonly list: boolean;
   /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now` and may answer 410. */
   readonly followed: boolean;
+  /** Not a list, but several rows: a write of several records (CONTRACT §15's entries), a delivery log. */
+  readonly many: boolean;
   /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
   readonly idempotent: boolean;
   /** Why a create refuses an Idempotency-Key (400), when it does: said in the answer and the reference. */
@@ -88,6 +90,8 @@ interface RouteOptions {
   writesUnder?: readonly string[];
   sealsSecrets?: boolean;
   searches?: boolean;
+  /** A route that is no list and answers several rows (a write of several records, a log), not one. */
+  many?: boolean;
 }
 
 /**
@@ -136,6 +140,7 @@ export const route = <const Name extends string, const Path extends string>(
     ...(options.refusesIdempotencyKey ? { refusesIdempotencyKey: options.refusesIdempotencyKey } : {}),
     list,
     followed: options.resource === 'change' && list,
+    many: options.many ?? false,
     idempotent,
     deployment: {
       dynamodb,

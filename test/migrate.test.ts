@@ -7,6 +7,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../lib/db/client.js';
 import { products } from '../lib/products/entity.js';
+import { saleElements } from '../lib/products/sale-elements.js';
 import { taxRules } from '../lib/tax-rules/entity.js';
 import { runMigrations } from '../lib/migrations/run.js';
 
@@ -58,6 +59,24 @@ describe('npm run migrate', () => {
     expect((await del(`/api/categories/${category.ID}`)).status).toBe(409);
     expect((await del(`/api/products/${named}`)).status).toBe(204);
     expect((await del(`/api/categories/${category.ID}`)).status).toBe(204);
+  });
+
+  it('gives each product stored before sale elements its default one, the product’s row unchanged', async () => {
+    const { row } = await createProduct({ price: '7.5', weight: '2' });
+    const [element] = (await get(`/api/pse/product/${row.ID}`)).body;
+    // As an earlier release stored it: no sale element, no count of them, no note of its default.
+    for (const key of [saleElements.key(element.ID), saleElements.lockKey('ref', row.REF), { pk: `PSE_OF#${row.ID}`, sk: 'S#00' }])
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: products.key(row.ID), UpdateExpression: 'REMOVE defaultPseId' }));
+    expect((await get(`/api/pse/product/${row.ID}`)).body).toEqual([]);
+    const migration = await migrate();
+    expect(migration.counts['products given their default sale element']).toBeGreaterThanOrEqual(1);
+    const [made] = (await get(`/api/pse/product/${row.ID}`)).body;
+    expect(made).toMatchObject({ REF: row.REF, PRICE: '7.500000', WEIGHT: '2.000000', QUANTITY: '0.000000', IS_DEFAULT: 1 });
+    expect((await get(`/api/products/${row.ID}`)).body[0]).toEqual(row);
+    // Once: a second run makes none.
+    expect((await migrate()).counts['products given their default sale element']).toBeUndefined();
+    expect((await del(`/api/products/${row.ID}`)).status).toBe(204);
   });
 
   it('moves locks kept in the former form, so each record is found by every form of its value', async () => {

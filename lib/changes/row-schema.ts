@@ -8,7 +8,8 @@ const shownValue = () => v.union([v.string(), v.number(), v.array(v.number()), v
 
 export const FieldChangeSchema = v.strictObject({
   field: rowText(),
-  locale: v.nullable(rowLocale()),
+  /** A text's locale; a sale element's price's currency (`currency:2`); null for any other field. */
+  locale: v.nullable(v.union([rowLocale(), v.pipe(v.string(), v.regex(/^currency:\d+$/))])),
   before: shownValue(),
   after: shownValue(),
 });

@@ -54,7 +54,7 @@ export interface OperationInput<Name extends RouteName, Body, Query> {
 
 /** A row; a page of rows (lists); nothing (204); or a write that answers one of those, which this module commits. */
 // biome-ignore lint/suspicious/noConfusingVoidType: an operation that answers 204 returns nothing: `void`, as its async function's type says.
-export type OperationAnswer = Row | Page<Row> | void;
+export type OperationAnswer = Row | readonly Row[] | Page<Row> | void;
 export type OperationResult = OperationAnswer | Write<OperationAnswer>;
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -86,17 +86,21 @@ function listParameters(event: HttpEvent): URLSearchParams {
  */
 const isWrite = (result: OperationResult): result is Write<OperationAnswer> => typeof (result as Partial<Write<unknown>> | undefined)?.commit === 'function';
 
-const isPage = (result: Row | Page<Row>): result is Page<Row> => Array.isArray(result.items);
+const isPage = (result: Row | readonly Row[] | Page<Row>): result is Page<Row> => !Array.isArray(result) && Array.isArray((result as Page<Row>).items);
 
 /** What a cursor is bound to: the list's route, and its order, filters and `lang` (everything but the paging itself). */
 const cursorScope = (route: RouteName, listQuery: object): string => `${route}|${JSON.stringify(listQuery)}`;
 
-/** One row, with its VERSION as the ETag. */
-const rowResponse = (route: RouteDefinition, row: Row): HttpResponse => ({
-  statusCode: route.status,
-  headers: { 'Content-Type': 'application/json', ...(typeof row.VERSION === 'number' ? { ETag: `"${row.VERSION}"` } : {}) },
-  body: JSON.stringify(toLoop([row])),
-});
+/** One row, with its VERSION as the ETag; or the rows of a write of several records (CONTRACT §15's entries), in order. */
+const rowResponse = (route: RouteDefinition, answer: Row | readonly Row[]): HttpResponse => {
+  const rows = Array.isArray(answer) ? answer : [answer as Row];
+  const [only] = rows;
+  return {
+    statusCode: route.status,
+    headers: { 'Content-Type': 'application/json', ...(rows.length === 1 && typeof only?.VERSION === 'number' ? { ETag: `"${only.VERSION}"` } : {}) },
+    body: JSON.stringify(toLoop(rows)),
+  };
+};
 
 async function respond(route: RouteDefinition, result: OperationAnswer, event: HttpEvent, scope: string, page: PageRequest): Promise<HttpResponse> {
   if (result === undefined || route.status === 204) return { statusCode: 204 };

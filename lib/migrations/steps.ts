@@ -37,6 +37,8 @@ import { categories } from '../categories/entity.js';
 import { countReferenceStep } from '../categories/references.js';
 import { customers } from '../customers/entity.js';
 import { products } from '../products/entity.js';
+import { defaultSaleElementSteps } from '../products/operations.js';
+import { saleElements } from '../products/sale-elements.js';
 import { productsUsing, StoredTitles, taxRules } from '../tax-rules/entity.js';
 import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, sealedSecretOf, webhooks } from '../webhooks/entity.js';
 import { apiKeys } from '../api-keys/entity.js';
@@ -228,6 +230,30 @@ async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerat
   }
 }
 
+/**
+ * Products stored before sale elements (CONTRACT §15): each gets its default sale element, as a
+ * create makes it (its ref, price in its currency and weight, no stock), and the count of its sale
+ * elements, in one transaction with the product's note of it (`defaultPseId`), at the version read:
+ * the product's row is unchanged, and a product written since was written by this release, which
+ * made its default with it. A ref another sale element already holds (as compared) is kept as it is,
+ * and listed, for a person to rename one.
+ */
+async function giveDefaultSaleElements(migration: Migration): Promise<void> {
+  for await (const page of products.pages()) {
+    for (const product of page) {
+      if (product.defaultPseId !== undefined) continue;
+      const made = { ...product, defaultPseId: await saleElements.allocateId() };
+      try {
+        await writeAtomically([products.reindex(product, { defaultPseId: made.defaultPseId }), ...defaultSaleElementSteps(made)]);
+        tally(migration, 'products given their default sale element');
+      } catch (error) {
+        if (error instanceof Conflict) migration.conflicts.push(`product ${product.id}: a sale element already has its ref`);
+        else if (!(error instanceof WriteConflict)) throw error;
+      }
+    }
+  }
+}
+
 /** One migration: its number and name (`001-sharded-counts`), and what it does, adding what it did to the report. */
 export interface MigrationStep {
   id: string;
@@ -269,4 +295,5 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   },
   // The release of GSI8: products by creation.
   { id: '009-creation-keys', up: (migration) => reindexEvery(products, migration) },
+  { id: '010-default-sale-elements', up: giveDefaultSaleElements },
 ];

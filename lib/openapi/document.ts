@@ -50,8 +50,8 @@ export interface DocumentedRow {
 }
 
 /** Routes whose rows are not their resource's (`many`: several rows, though not a paged list). */
-const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema; many?: true }>> = {
-  'webhooks/deliveries': { name: 'DeliveryRow', schema: DeliveryRow, many: true },
+const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema }>> = {
+  'webhooks/deliveries': { name: 'DeliveryRow', schema: DeliveryRow },
   'webhooks/replay': { name: 'ReplayRow', schema: ReplayRow },
 };
 
@@ -112,7 +112,7 @@ function success(route: RouteDefinition, rows: ReadonlyMap<string, DocumentedRow
   // A route's rows are its resource's, named by the folder its handler is in (resources.ts).
   const row = ref(`schemas/${present(ROUTE_ROWS[route.name] ?? rows.get(folderOfRoute(route.name)), `the rows of ${route.name}`).name}`);
   if (route.name.endsWith('/batch')) return batchSuccess(row);
-  const many = ROUTE_ROWS[route.name]?.many === true;
+  const { many } = route;
   const headers: Record<string, JsonObject> = {
     ...(route.followed
       ? { 'X-Next-Cursor': ref('headers/X-Next-Cursor'), Link: ref('headers/Link') }

@@ -40,6 +40,11 @@ export const ProductRecord = v.object({
    * for sure; absent on products stored before brands could be checked, which keep their `brandId`.
    */
   brandCounted: v.optional(v.boolean()),
+  /**
+   * Its default sale element (lib/products/sale-elements.ts), whose price in the product's currency
+   * and weight the product shows; absent on products stored before sale elements (a migration makes it).
+   */
+  defaultPseId: v.optional(v.number()),
   i18n: v.record(v.string(), StoredCatalogTexts),
   ...versionedEntries,
 });

@@ -12,6 +12,8 @@ import { categoryReferences } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
 import { readEach } from '../db/items.js';
 import { referenceMoveSteps } from '../db/reference-count.js';
+import { createSteps, removeAsReadSteps } from '../db/sharded-count.js';
+import { attributeAvReferences } from '../attribute-avs/references.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
@@ -21,6 +23,7 @@ import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, type Product } from './entity.js';
+import { defaultSaleElementOf, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
@@ -111,11 +114,30 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
   };
 }
 
-/** A create's plan, given its id, its rule as read and the instant: the product, its ref lock and counts, and its counts in its rule and category (which must exist). */
-export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; rule: TaxRule; now: string }): WritePlan<Row> {
+/**
+ * A new product's default sale element (CONTRACT §15) and the count of its sale elements, which starts
+ * at that one: the steps of its create, the API's or a store's import.
+ */
+export const defaultSaleElementSteps = (product: Product & { defaultPseId: number }): WriteStep[] => [
+  ...saleElements.create(defaultSaleElementOf(product, product.defaultPseId)),
+  ...createSteps(saleElementCount(product.id), 1),
+];
+
+/**
+ * A create's plan, given its ids (its own and its default sale element's), its rule as read and the
+ * instant: the product, its ref lock and counts, its counts in its rule, category and brand (which must
+ * exist), and its default sale element.
+ */
+export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; pseId: number; rule: TaxRule; now: string }): WritePlan<Row> {
   const { id, rule, now } = made;
-  const product = newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const steps = [...products.create(product), countInto(rule.id, id), ...categorySteps(id, undefined, product.defaultCategory), ...brandSteps(id, undefined, product.brandId)];
+  const product = { ...newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now }), defaultPseId: made.pseId };
+  const steps = [
+    ...products.create(product),
+    countInto(rule.id, id),
+    ...categorySteps(id, undefined, product.defaultCategory),
+    ...brandSteps(id, undefined, product.brandId),
+    ...defaultSaleElementSteps(product),
+  ];
   return recordedPlan(steps, productRow(product, localeOf(lang, input.locale), rule));
 }
 
@@ -124,7 +146,8 @@ export const createProduct = (input: ProductCreateInput, lang: Lang | undefined)
   planOnce(async () => {
     const rule = await readTaxRule(await resolveTaxRule(input.tax_rule));
     if (!rule) throw unknownTaxRule();
-    return createProductPlan(input, lang, { id: await products.allocateId(), rule, now: new Date().toISOString() });
+    const [id, pseId] = await Promise.all([products.allocateId(), saleElements.allocateId()]);
+    return createProductPlan(input, lang, { id, pseId, rule, now: new Date().toISOString() });
   });
 
 /**
@@ -132,7 +155,11 @@ export const createProduct = (input: ProductCreateInput, lang: Lang | undefined)
  * the product replaced at the version expected (else read), its ref lock moved with a new ref, and
  * its counts moved to a new rule, category or brand (which must exist).
  */
-export function updateProductPlan(input: ProductUpdateInput, expectedVersion: number | undefined, reads: { current: Product; taxRuleId: number; now: string }): WritePlan<undefined> {
+export function updateProductPlan(
+  input: ProductUpdateInput,
+  expectedVersion: number | undefined,
+  reads: { current: Product; taxRuleId: number; now: string; defaultPse?: SaleElement | undefined },
+): WritePlan<undefined> {
   const { current, taxRuleId } = reads;
   const id = current.id;
   const ruleSteps = taxRuleId === current.taxRuleId ? [] : [countInto(taxRuleId, id), countProductStep(current.taxRuleId, id, -1, raced)];
@@ -158,22 +185,57 @@ export function updateProductPlan(input: ProductUpdateInput, expectedVersion: nu
     updatedAt: reads.now,
   };
   if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
-  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove], undefined);
+  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove, ...followingSaleElement(current, next, reads.defaultPse, reads.now)], undefined);
+}
+
+/** Whether an update may change what a product's default sale element holds of it: its price in its currency, its weight, its ref. */
+const touchesSaleElement = (input: ProductUpdateInput): boolean => input.price !== undefined || input.currency !== undefined || input.weight !== undefined || input.ref !== undefined;
+
+/**
+ * The default sale element following its product's new price, currency or weight (CONTRACT §15): its
+ * price in the product's currency set (the others kept), at the version read. A default that still
+ * has the product's ref (as made with it) follows a new ref too, so that the former ref is free again
+ * for a product and its default.
+ */
+function followingSaleElement(current: Product, next: Product, element: SaleElement | undefined, now: string): WriteStep[] {
+  const followsRef = element?.ref === current.ref && current.ref !== next.ref;
+  if (!element || (!followsRef && current.price === next.price && current.currency === next.currency && current.weight === next.weight)) return [];
+  const kept = element.prices[next.currency];
+  const prices = { ...element.prices, [next.currency]: { price: next.price, promoPrice: kept?.promoPrice ?? '0.000000', fromDefault: false } };
+  return saleElements.replace(element, { ...element, ref: followsRef ? next.ref : element.ref, weight: next.weight, prices, version: element.version + 1, updatedAt: now }, undefined);
 }
 
 /** It answers nothing (204): the route's answer, as Thelia's. */
 export const updateProduct = (id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Write<undefined> =>
   new Write(async () => {
     const current = await readProduct(id);
-    const taxRuleId = input.tax_rule === undefined ? current.taxRuleId : await resolveTaxRule(input.tax_rule);
-    return updateProductPlan(input, expectedVersion, { current, taxRuleId, now: new Date().toISOString() });
+    const [taxRuleId, defaultPse] = await Promise.all([
+      input.tax_rule === undefined ? current.taxRuleId : resolveTaxRule(input.tax_rule),
+      touchesSaleElement(input) && current.defaultPseId !== undefined ? saleElements.read(current.defaultPseId) : undefined,
+    ]);
+    return updateProductPlan(input, expectedVersion, { current, taxRuleId, now: new Date().toISOString(), defaultPse });
   });
 
-/** A delete's plan: the product, its ref lock and count, and its counts in its rule and category. */
-export const deleteProductPlan = (current: Product, expectedVersion: number | undefined): WritePlan<void> =>
+/**
+ * A delete's plan: the product, its ref lock and count, its counts in its rule, category and brand,
+ * and its sale elements, each uncounted from its attribute values, with their count as read (one
+ * created since fails its condition: read again), so that no sale element outlives its product.
+ */
+export const deleteProductPlan = (current: Product, expectedVersion: number | undefined, saleElementsRead: ProductSaleElements = { elements: [], count: undefined }): WritePlan<void> =>
   plan(
-    [...products.remove(current, expectedVersion), countProductStep(current.taxRuleId, current.id, -1, raced), ...categorySteps(current.id, current, 0), ...brandSteps(current.id, current, 0)],
+    [
+      ...products.remove(current, expectedVersion),
+      countProductStep(current.taxRuleId, current.id, -1, raced),
+      ...categorySteps(current.id, current, 0),
+      ...brandSteps(current.id, current, 0),
+      ...saleElementsRead.elements.flatMap((element) => [...saleElements.remove(element, undefined), ...element.attributeAvs.map((av) => attributeAvReferences.countStep(av, element.id, -1, raced))]),
+      ...(saleElementsRead.count ? removeAsReadSteps(saleElementCount(current.id), saleElementsRead.count, raced) : []),
+    ],
     undefined,
   );
 
-export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => deleteProductPlan(await readProduct(id), expectedVersion));
+export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async () => {
+    const [product, elements] = await Promise.all([readProduct(id), readSaleElementsOf(id)]);
+    return deleteProductPlan(product, expectedVersion, elements);
+  });

@@ -67,6 +67,7 @@ export const samples = defineSamples([
     params: {
       productId: '1',
     },
-    needs: ['products/create'],
+    // With the sale elements the pse samples made of it.
+    needs: ['products/create', 'pse/delete'],
   },
 ]);

@@ -36,6 +36,10 @@ export const langById = new Map(langs.map((l) => [l.id, l]));
 
 export const titleIds = new Set(runtime.titleIds);
 export const currencyIds = new Set(runtime.currencyIds);
+/** Each currency's rate to the default currency (its price is the default one's times it), as a decimal. */
+export const currencyRates = new Map<number, string>(runtime.currencyRates.map(([id, rate]) => [Number(id), String(rate)]));
+/** The shop's currency: the prices of the others may follow it (CONTRACT §15). */
+export const defaultCurrencyId: number = runtime.defaultCurrencyId;
 export const countries = new Map<number, Country>(
   runtime.countries.map(([id, isoalpha2, zipCodeFormat]) => [Number(id), { id: Number(id), isoalpha2: String(isoalpha2), zipCodeFormat: zipCodeFormat === null ? null : String(zipCodeFormat) }]),
 );

@@ -35,6 +35,12 @@ export function runtimeProjection() {
     langs: langsJson.map(({ id, title, code, locale, byDefault }) => ({ id, title, code, locale, byDefault })),
     titleIds: titlesJson.map((t) => t.id),
     currencyIds: currenciesJson.map((c) => c.id),
+    /** [id, its rate to the default currency, as a decimal] */
+    currencyRates: currenciesJson.map((c) => [c.id, String(c.rate)] as const),
+    defaultCurrencyId: present(
+      currenciesJson.find((c) => c.byDefault),
+      'the default currency',
+    ).id,
     /** [id, ISO alpha-2, zip code format] */
     countries: countriesJson.map((c) => [c.id, c.isoalpha2, c.zipCodeFormat] as const),
     defaultCountryId: present(

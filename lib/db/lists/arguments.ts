@@ -13,8 +13,8 @@ export type Arguments = Readonly<Record<string, unknown>>;
 export interface ListArgument {
   /** The parameter's value, from the query string's text. */
   schema: v.GenericSchema<unknown, unknown>;
-  /** The filter it makes (none for a value that filters nothing, or an argument that only qualifies another). */
-  filter?: (value: never, all: Arguments) => SearchFilter | undefined;
+  /** The filters it makes, all to hold (none for a value that filters nothing, or an argument that only qualifies another). */
+  filter?: (value: never, all: Arguments) => SearchFilter | readonly SearchFilter[] | undefined;
 }
 
 type Described = v.GenericSchema<unknown, unknown>;
@@ -36,6 +36,18 @@ export const noneOf = (field: string, ids: Described, description: string): List
 export const bound = (field: string, side: 'min' | 'max', value: Described, description: string): ListArgument => ({
   schema: described(value, description),
   filter: (given: FieldValue) => ({ kind: 'range', field, [side]: given }),
+});
+
+/** A flag: `1` (set) or `0` (not set). */
+export const flagIs = (field: string, description: string): ListArgument => ({
+  schema: described(v.picklist(['1', '0'], 'must be 1 or 0'), description),
+  filter: (value: string) => ({ kind: 'in', field, values: [Number(value)] }),
+});
+
+/** Every one of the ids given is among the record's (a text of its ids, each a word). */
+export const allOf = (field: string, ids: Described, description: string): ListArgument => ({
+  schema: described(ids, description),
+  filter: (values: readonly number[]) => values.map((id) => ({ kind: 'text', fields: [field], mode: 'any_word', term: String(id) }) as const),
 });
 
 /** `1`, `0` or `*` (both, the default: a back office sees everything). */
@@ -130,9 +142,9 @@ export function listQuerySchema<R, E extends v.ObjectEntries>(list: ListDeclarat
 export const filtersOf = <R>(list: ListDeclaration<R>, args: Arguments): SearchFilter[] =>
   Object.entries(list.arguments).flatMap(([name, argument]) => {
     const value = args[name];
-    return value === undefined || !argument.filter ? [] : [argument.filter(value as never, args)].filter((filter) => filter !== undefined);
+    return value === undefined || !argument.filter ? [] : [argument.filter(value as never, args) ?? []].flat();
   });
 
 /** The arguments given that filter something (`visible=*` does not), by name. */
 export const filteringArguments = <R>(list: ListDeclaration<R>, args: Arguments): string[] =>
-  Object.entries(list.arguments).flatMap(([name, argument]) => (args[name] !== undefined && argument.filter?.(args[name] as never, args) ? [name] : []));
+  Object.entries(list.arguments).flatMap(([name, argument]) => (args[name] !== undefined && [argument.filter?.(args[name] as never, args) ?? []].flat().length ? [name] : []));

@@ -1,0 +1,127 @@
+/**
+ * How product sale elements (CONTRACT §15: what is sold — a variant with its own reference, EAN,
+ * stock, weight, flags, attribute values and a price per currency) live in the table, declared once.
+ * In the products' folder because a product's writes make, change and delete them (its default sale
+ * element is made with it and follows its price and weight); the routes and operations of their own
+ * are lib/pse/'s, which reads products and never the other way round.
+ *
+ * One item a sale element; its prices by currency in it. Lists: a product's sale elements by id, on
+ * an index partition of that product (a stock change of the store writes no partition that every
+ * other stock change writes too); every other list is the search index's.
+ */
+import * as v from 'valibot';
+import { defineEntity, versionedEntries } from '../db/entity.js';
+import { WriteConflict } from '../db/errors.js';
+import { readShards, shardedCount, sumOf, type ShardValues } from '../db/sharded-count.js';
+import { padId } from '../db/keys.js';
+import { identityOf } from '../identity.js';
+import { bit } from '../row.js';
+import type { Product } from './entity.js';
+
+/** A sale element's price in one currency: untaxed, its promo price, and whether it follows the default currency's times the rate. */
+export const SaleElementPrice = v.object({ price: v.string(), promoPrice: v.string(), fromDefault: v.boolean() });
+export type SaleElementPrice = v.InferOutput<typeof SaleElementPrice>;
+
+export const SaleElementRecord = v.object({
+  id: v.number(),
+  productId: v.number(),
+  ref: v.string(),
+  /** A GTIN, or '' for none. */
+  ean: v.string(),
+  /** Exact decimal strings with six fraction digits. */
+  quantity: v.string(),
+  weight: v.string(),
+  promo: v.boolean(),
+  newness: v.boolean(),
+  isDefault: v.boolean(),
+  /** By currency id. */
+  prices: v.record(v.string(), SaleElementPrice),
+  /** Attribute value ids, by their attribute's position. */
+  attributeAvs: v.array(v.number()),
+  ...versionedEntries,
+});
+
+export type SaleElement = v.InferOutput<typeof SaleElementRecord>;
+
+/** The most sale elements a product has: deleting a product deletes them all in its one transaction (100 items). */
+export const MAX_SALE_ELEMENTS = 10;
+/** The most attribute values one sale element combines (each is counted into the value's references in its transactions). */
+export const MAX_ATTRIBUTE_VALUES = 3;
+
+/**
+ * A product's sale elements, counted on one item beside it (`PSE_OF#<id>`): made with the product (at
+ * one, its default), each create counting in on condition that it exists and stays within
+ * MAX_SALE_ELEMENTS, and deleted with the product as read, so that a sale element created meanwhile
+ * makes the delete read again. One item: only the creates and deletes of one product's sale
+ * elements meet on it, never a stock change.
+ */
+export const saleElementCount = (productId: number) => shardedCount(`PSE_OF#${productId}`, 1);
+
+export const saleElements = defineEntity({
+  name: 'product sale element',
+  schema: SaleElementRecord,
+  id: (e) => e.id,
+  key: (id: number) => ({ pk: `PSE#${id}`, sk: 'PSE' }),
+  lists: { byProduct: { partition: (e) => `PSE#PRODUCT#${e.productId}`, orders: { id: { index: 'GSI1', sortKey: (e) => padId(e.id) } } } },
+  // References that read the same are the same reference (lib/identity.ts), as products' refs.
+  locks: { ref: { prefix: 'PSE_REF', valueOf: (e) => e.ref, normalize: identityOf } },
+  counter: { name: 'PSE' },
+  // The fields of the sale element's row, as it shows them (lib/pse/row.ts), but those it derives.
+  audit: {
+    resource: 'pse',
+    fields: (e) => [
+      { field: 'PRODUCT_ID', locale: null, value: e.productId },
+      { field: 'REF', locale: null, value: e.ref },
+      { field: 'EAN_CODE', locale: null, value: e.ean },
+      { field: 'QUANTITY', locale: null, value: e.quantity },
+      { field: 'IS_PROMO', locale: null, value: bit(e.promo) },
+      { field: 'IS_NEW', locale: null, value: bit(e.newness) },
+      { field: 'IS_DEFAULT', locale: null, value: bit(e.isDefault) },
+      { field: 'WEIGHT', locale: null, value: e.weight },
+      // A price per currency: `locale` names the currency (`currency:2`), as a text's names its language.
+      ...Object.entries(e.prices).flatMap(([currency, price]) => [
+        { field: 'PRICE', locale: `currency:${currency}`, value: price.price },
+        { field: 'PROMO_PRICE', locale: `currency:${currency}`, value: price.promoPrice },
+        { field: 'USE_EXCHANGE_RATE', locale: `currency:${currency}`, value: bit(price.fromDefault) },
+      ]),
+      { field: 'ATTRIBUTE_AVS', locale: null, value: e.attributeAvs },
+    ],
+  },
+});
+
+/** A product's default sale element as its create makes it (CONTRACT §15): its ref, no stock, no attribute value, its price in its currency. */
+export function defaultSaleElementOf(product: Product, id: number): SaleElement {
+  return {
+    id,
+    productId: product.id,
+    ref: product.ref,
+    ean: '',
+    quantity: '0.000000',
+    weight: product.weight,
+    promo: false,
+    newness: false,
+    isDefault: true,
+    prices: { [product.currency]: { price: product.price, promoPrice: '0.000000', fromDefault: false } },
+    attributeAvs: [],
+    version: 1,
+    createdAt: product.createdAt,
+    updatedAt: product.updatedAt,
+  };
+}
+
+/** What a write reads of a product's sale elements: them, and their count as read. */
+export interface ProductSaleElements {
+  elements: readonly SaleElement[];
+  count: ShardValues | undefined;
+}
+
+/**
+ * A product's sale elements and their count, read together (at most MAX_SALE_ELEMENTS: one page). The
+ * list is an index's, which follows the table within moments: when it does not hold as many as the
+ * count (read consistently), a sale element is being written, and the write reads again.
+ */
+export async function readSaleElementsOf(productId: number): Promise<ProductSaleElements> {
+  const [page, count] = await Promise.all([saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: 100, offset: 0 }), readShards(saleElementCount(productId))]);
+  if (count !== undefined && sumOf(count) !== page.items.length) throw new WriteConflict();
+  return { elements: page.items, count };
+}

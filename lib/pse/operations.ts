@@ -1,0 +1,364 @@
+/**
+ * Sale element operations (CONTRACT §15). A request's entries are one transaction, all or nothing:
+ * each product they touch is read with its sale elements and their count, the entries are applied in
+ * order to that picture, and the plan writes what changed — the sale elements, the default flag taken
+ * from one and given to another, the product following its default's price and weight (and its tax
+ * rule, when an entry sets it), the counts of the attribute values each element is made of.
+ *
+ * Stock is never oversold: a quantity is written at the version it was read at, so that of two
+ * writers of one stock the second reads again, and a `quantity_delta` that would take it below 0 is a
+ * 409 naming what is left. Stock changes of different sale elements touch different items only.
+ */
+import { attributeAvs, type AttributeAv } from '../attribute-avs/entity.js';
+import { attributeAvReferences } from '../attribute-avs/references.js';
+import { attributes } from '../attributes/entity.js';
+import { Conflict, NotFound } from '../db/errors.js';
+import { addStep } from '../db/sharded-count.js';
+import { raced, type WriteStep } from '../db/transactions.js';
+import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import { invalidField, InvalidInput, type FieldError } from '../errors.js';
+import { formatMicros, parseMicros, removePercents } from '../money.js';
+import { present } from '../present.js';
+import { products, type Product } from '../products/entity.js';
+import { MAX_SALE_ELEMENTS, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
+import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
+import type { Row } from '../row.js';
+import { percentsOf, pricesIn, pseRow } from './row.js';
+import type { PseCreateEntryInput, PseCreateInput, PseQueryInput, PseUpdateEntryInput, PseUpdateInput } from './schema.js';
+
+const ZERO = '0.000000';
+const micros = (stored: string): bigint => present(parseMicros(stored), `the stored decimal ${stored}`);
+
+/** An entry as applied: a create (with the id it was given) or an update of a sale element as read. */
+type Entry = { index: number; create: PseCreateEntryInput; id: number } | { index: number; update: PseUpdateEntryInput; id: number };
+
+/** What a request reads: each product its entries touch, with its rule and its sale elements; the attribute values they name; the rules they set. */
+export interface PseReads {
+  products: ReadonlyMap<number, { product: Product; elements: ProductSaleElements }>;
+  rules: ReadonlyMap<number, TaxRule>;
+  values: ReadonlyMap<number, AttributeAv>;
+  /** Each attribute's position, for the order of an element's values. */
+  positions: ReadonlyMap<number, number>;
+  now: string;
+}
+
+/** A product being written: as read, and as its entries leave it. */
+interface ProductDraft {
+  read: Product;
+  next: Product;
+  /** Its sale elements by id: as read (`before`), and as the entries leave them. */
+  before: ReadonlyMap<number, SaleElement>;
+  elements: Map<number, SaleElement>;
+  created: Set<number>;
+}
+
+const at = (index: number, field: string) => `pse[${index}].${field}`;
+
+/** The untaxed price an entry sends (`price`, or `price_with_tax` with the product's rule taken off), in millionths. */
+function untaxed(amount: bigint | undefined, withTax: bigint | undefined, rule: TaxRule | undefined): bigint | undefined {
+  if (amount !== undefined) return amount;
+  return withTax === undefined ? undefined : removePercents(withTax, percentsOf(rule));
+}
+
+/** The entry's price fields applied to the element's prices: its currency's price set, the others kept. */
+function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdateEntryInput, currency: number, rule: TaxRule | undefined, index: number): SaleElement['prices'] {
+  const price = untaxed(entry.price, entry.price_with_tax, rule);
+  const promo = untaxed(entry.sale_price, entry.sale_price_with_tax, rule);
+  const kept = element.prices[currency];
+  if (price === undefined && promo === undefined && entry.use_exchange_rate === undefined) return element.prices;
+  const fromDefault = entry.use_exchange_rate ?? kept?.fromDefault ?? false;
+  if (price === undefined && !kept && !fromDefault) throw invalidField(at(index, 'price'), 'is required for a currency the sale element has no price in yet (or price_with_tax, or use_exchange_rate)');
+  return {
+    ...element.prices,
+    [currency]: { price: price === undefined ? (kept?.price ?? ZERO) : formatMicros(price), promoPrice: promo === undefined ? (kept?.promoPrice ?? ZERO) : formatMicros(promo), fromDefault },
+  };
+}
+
+/** The attribute values of an entry, checked (each existing, one per attribute) and ordered by their attribute's position. */
+function valuesOf(ids: readonly number[], reads: PseReads, index: number): number[] {
+  const found = ids.map((id) => reads.values.get(id));
+  const missing = ids.filter((_, k) => !found[k]);
+  if (missing.length) throw invalidField(at(index, 'attribute_av'), `names no attribute value: ${missing.join(', ')}`);
+  const values = found as AttributeAv[];
+  const attributeIds = values.map((value) => value.attributeId);
+  if (new Set(attributeIds).size !== attributeIds.length) throw invalidField(at(index, 'attribute_av'), 'holds two values of one attribute');
+  const position = (value: AttributeAv) => reads.positions.get(value.attributeId) ?? 0;
+  return values.sort((a, b) => position(a) - position(b) || a.attributeId - b.attributeId).map((value) => value.id);
+}
+
+/** Makes `id` the product's default, taking the flag from the one that had it. */
+function makeDefault(draft: ProductDraft, id: number): void {
+  for (const [otherId, element] of draft.elements) if (element.isDefault !== (otherId === id)) draft.elements.set(otherId, { ...element, isDefault: otherId === id });
+}
+
+/** One entry applied to its product's draft. */
+function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
+  const input = 'create' in entry ? entry.create : entry.update;
+  if (input.tax_rule_id !== undefined) {
+    if (!reads.rules.has(input.tax_rule_id)) throw invalidField(at(entry.index, 'tax_rule_id'), 'is not an existing tax rule');
+    draft.next = { ...draft.next, taxRuleId: input.tax_rule_id };
+  }
+  const rule = reads.rules.get(draft.next.taxRuleId);
+  const current: SaleElement =
+    'create' in entry
+      ? {
+          id: entry.id,
+          productId: draft.read.id,
+          ref: entry.create.reference,
+          ean: '',
+          quantity: ZERO,
+          weight: ZERO,
+          promo: false,
+          newness: false,
+          isDefault: false,
+          prices: {},
+          attributeAvs: [],
+          version: 1,
+          createdAt: reads.now,
+          updatedAt: reads.now,
+        }
+      : present(draft.elements.get(entry.id), `sale element ${entry.id} of product ${draft.read.id}`);
+  let quantity = input.quantity ?? micros(current.quantity);
+  if ('update' in entry && entry.update.quantity_delta !== undefined) {
+    quantity += entry.update.quantity_delta;
+    if (quantity < 0n)
+      throw new Conflict(
+        `sale element ${current.id} has ${current.quantity} in stock: a change of ${formatMicros(entry.update.quantity_delta)} would leave less than 0`,
+        at(entry.index, 'quantity_delta'),
+      );
+  }
+  const next: SaleElement = {
+    ...current,
+    ref: input.reference ?? current.ref,
+    ean: input.ean_code ?? current.ean,
+    quantity: formatMicros(quantity),
+    weight: input.weight === undefined ? current.weight : formatMicros(input.weight),
+    promo: input.onsale ?? current.promo,
+    newness: input.isnew ?? current.newness,
+    prices: withPrices(current, input, input.currency_id ?? draft.next.currency, rule, entry.index),
+    attributeAvs: input.attribute_av === undefined ? current.attributeAvs : valuesOf(input.attribute_av, reads, entry.index),
+  };
+  draft.elements.set(next.id, next);
+  if ('create' in entry) draft.created.add(next.id);
+  if (input.isdefault === true) makeDefault(draft, next.id);
+  if (input.isdefault === false && next.isDefault) throw invalidField(at(entry.index, 'isdefault'), 'cannot be taken from the default: make another sale element the default');
+}
+
+/** Two sale elements of one product with the same combination of values are one too many (409). */
+function checkCombinations(draft: ProductDraft, indexOf: ReadonlyMap<number, number>): void {
+  const seen = new Map<string, number>();
+  for (const element of draft.elements.values()) {
+    if (!element.attributeAvs.length) continue;
+    const combination = [...element.attributeAvs].sort((a, b) => a - b).join(',');
+    const other = seen.get(combination);
+    if (other !== undefined) {
+      const written = indexOf.has(element.id) ? element.id : other;
+      throw new Conflict(`product ${draft.read.id} already has a sale element made of attribute values ${combination}`, at(indexOf.get(written) ?? 0, 'attribute_av'));
+    }
+    seen.set(combination, element.id);
+  }
+}
+
+/** The product as its default sale element has it: its price in the product's currency, its weight. */
+function followingDefault(draft: ProductDraft): Product {
+  const element = [...draft.elements.values()].find((candidate) => candidate.isDefault);
+  if (!element) return draft.next;
+  return { ...draft.next, price: formatMicros(pricesIn(element, draft.next.currency).price), weight: element.weight };
+}
+
+const changedSince = (before: SaleElement | undefined, after: SaleElement): boolean => before === undefined || JSON.stringify(before) !== JSON.stringify(after);
+
+/** The steps that move an element's counts in its attribute values from what it was made of to what it is made of. */
+function valueCountSteps(before: readonly number[], after: readonly number[], elementId: number, index: number): WriteStep[] {
+  const unknown = () => invalidField(at(index, 'attribute_av'), 'names an attribute value that is no longer there');
+  return [
+    ...after.filter((id) => !before.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, 1, unknown)),
+    ...before.filter((id) => !after.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, -1, raced)),
+  ];
+}
+
+/** A product's draft as steps: its new and changed sale elements, their counts, and the product when it follows. */
+function draftSteps(draft: ProductDraft, indexOf: ReadonlyMap<number, number>, expected: ReadonlyMap<number, number>, now: string): WriteStep[] {
+  const steps: WriteStep[] = [];
+  for (const [id, element] of draft.elements) {
+    const before = draft.before.get(id);
+    const index = indexOf.get(id) ?? 0;
+    if (draft.created.has(id)) {
+      steps.push(...saleElements.create(element), ...valueCountSteps([], element.attributeAvs, id, index));
+    } else if (before && changedSince(before, element)) {
+      steps.push(
+        ...saleElements.replace(before, { ...element, version: before.version + 1, updatedAt: now }, expected.get(id)),
+        ...valueCountSteps(before.attributeAvs, element.attributeAvs, id, index),
+      );
+    }
+  }
+  // The new ones counted in together (one item: one operation a transaction), within the bound, on condition that the product is still there.
+  const [firstCreated] = draft.created;
+  if (firstCreated !== undefined) {
+    const index = indexOf.get(firstCreated) ?? 0;
+    steps.push(
+      addStep(saleElementCount(draft.read.id), firstCreated, draft.created.size, {
+        whileExists: (current) =>
+          current ? new Conflict(`product ${draft.read.id} would have more than ${MAX_SALE_ELEMENTS} sale elements, the most a product has`, at(index, 'product_id')) : new NotFound('product'),
+        atMost: { max: MAX_SALE_ELEMENTS, full: raced },
+      }),
+    );
+  }
+  const product = followingDefault(draft);
+  if (product.price !== draft.read.price || product.weight !== draft.read.weight || product.taxRuleId !== draft.read.taxRuleId) {
+    const rule = product.taxRuleId;
+    const unknownRule = () => invalidField(at(0, 'tax_rule_id'), 'is not an existing tax rule');
+    steps.push(
+      ...products.replace(draft.read, { ...product, version: draft.read.version + 1, updatedAt: now }, undefined),
+      ...(rule === draft.read.taxRuleId ? [] : [countProductStep(rule, product.id, 1, unknownRule), countProductStep(draft.read.taxRuleId, product.id, -1, raced)]),
+    );
+  }
+  return steps;
+}
+
+/** The rows of the entries, in their order, as the writes leave them. */
+function rowsOf(entries: readonly Entry[], drafts: ReadonlyMap<number, ProductDraft>, draftOf: ReadonlyMap<number, number>, reads: PseReads, query: PseQueryInput | undefined): Row[] {
+  return entries.map((entry) => {
+    const draft = present(drafts.get(present(draftOf.get(entry.id), `the product of ${entry.id}`)), 'its draft');
+    const element = present(draft.elements.get(entry.id), `sale element ${entry.id}`);
+    const written = draft.created.has(entry.id) || !changedSince(draft.before.get(entry.id), element) ? element : { ...element, version: element.version + 1, updatedAt: reads.now };
+    const product = followingDefault(draft);
+    return pseRow(written, reads.rules.get(product.taxRuleId), query?.currency ?? product.currency);
+  });
+}
+
+/** The plan of a request's entries: every product's draft as steps, one transaction; its answer the entries' rows. */
+export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query: PseQueryInput | undefined, expected: ReadonlyMap<number, number> = new Map()): WritePlan<Row[]> {
+  const drafts = new Map<number, ProductDraft>();
+  const draftOf = new Map<number, number>();
+  for (const entry of entries) {
+    const productId = 'create' in entry ? entry.create.product_id : present(findOwner(reads, entry.id), `the product of sale element ${entry.id}`);
+    const found = reads.products.get(productId);
+    if (!found) throw invalidField(at(entry.index, 'product_id'), 'is not an existing product');
+    let draft = drafts.get(productId);
+    if (!draft) {
+      const before = new Map(found.elements.elements.map((element) => [element.id, element]));
+      draft = { read: found.product, next: found.product, before, elements: new Map(before), created: new Set() };
+      drafts.set(productId, draft);
+    }
+    draftOf.set(entry.id, productId);
+    applyEntry(draft, entry, reads);
+  }
+  const indexOf = new Map(entries.map((entry) => [entry.id, entry.index]));
+  for (const draft of drafts.values()) checkCombinations(draft, indexOf);
+  const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, indexOf, expected, reads.now));
+  return plan(steps, rowsOf(entries, drafts, draftOf, reads, query));
+}
+
+const findOwner = (reads: PseReads, elementId: number): number | undefined =>
+  [...reads.products.values()].find(({ elements }) => elements.elements.some((element) => element.id === elementId))?.product.id;
+
+/** What the entries need read: their products with their sale elements, the rules, the attribute values and their attributes' positions. */
+async function readFor(productIds: readonly number[], valueIds: readonly number[], ruleIds: readonly number[]): Promise<PseReads> {
+  const [found, values] = await Promise.all([products.readMany([...new Set(productIds)]), attributeAvs.readMany([...new Set(valueIds)])]);
+  const [elements, rules, attributesOfValues] = await Promise.all([
+    Promise.all(found.map((product) => readSaleElementsOf(product.id))),
+    taxRulesById([...new Set([...ruleIds, ...found.map((product) => product.taxRuleId)])]),
+    attributes.readMany([...new Set(values.map((value) => value.attributeId))]),
+  ]);
+  return {
+    products: new Map(found.map((product, k) => [product.id, { product, elements: present(elements[k], `the sale elements of ${product.id}`) }])),
+    rules,
+    values: new Map(values.map((value) => [value.id, value])),
+    positions: new Map(attributesOfValues.map((attribute) => [attribute.id, attribute.position])),
+    now: new Date().toISOString(),
+  };
+}
+
+const valueIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput)[]) => entries.flatMap((entry) => entry.attribute_av ?? []);
+const ruleIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput)[]) => entries.flatMap((entry) => (entry.tax_rule_id === undefined ? [] : [entry.tax_rule_id]));
+
+/** `POST /api/pse`: new sale elements, each under the id given it once (a conflict plans them again from fresh reads under the same ids). */
+export function createPse(input: PseCreateInput, query: PseQueryInput | undefined): Write<Row[]> {
+  let ids: Promise<number[]> | undefined;
+  return new Write(async () => {
+    ids ??= Promise.all(input.pse.map(() => saleElements.allocateId()));
+    const [allocated, reads] = await Promise.all([
+      ids,
+      readFor(
+        input.pse.map((entry) => entry.product_id),
+        valueIdsOf(input.pse),
+        ruleIdsOf(input.pse),
+      ),
+    ]);
+    const entries = input.pse.map((create, index): Entry => ({ index, create, id: present(allocated[index], `the id of entry ${index}`) }));
+    // A create's rows are recorded with it, for an Idempotency-Key's replay.
+    const planned = pseEntriesPlan(entries, reads, query);
+    return recordedPlan(planned.steps, planned.answer);
+  });
+}
+
+/**
+ * `PUT /api/pse/{pseId}`: the entries' sale elements changed (an entry without `id` is the path's).
+ * `If-Match` holds for the path's sale element.
+ */
+export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryInput | undefined, expectedVersion: number | undefined): Write<Row[]> {
+  const ids = input.pse.map((entry) => entry.id ?? pseId);
+  if (new Set(ids).size !== ids.length)
+    throw new InvalidInput(ids.flatMap((id, index): FieldError[] => (ids.indexOf(id) !== index ? [{ field: at(index, 'id'), message: `names sale element ${id} twice` }] : [])));
+  return new Write(async () => {
+    const found = await saleElements.readMany(ids);
+    const missing = ids.find((id) => !found.some((element) => element.id === id));
+    if (missing !== undefined) throw new NotFound('product sale element');
+    const reads = await readFor(
+      found.map((element) => element.productId),
+      valueIdsOf(input.pse),
+      ruleIdsOf(input.pse),
+    );
+    const entries = input.pse.map((update, index): Entry => ({ index, update, id: present(ids[index], `the id of entry ${index}`) }));
+    return pseEntriesPlan(entries, reads, query, new Map(expectedVersion === undefined ? [] : [[pseId, expectedVersion]]));
+  });
+}
+
+/** A delete's plan: the element and its counts; its product's default moved to the lowest-id other one when it was the default; the last one refused (409). */
+export function deletePsePlan(element: SaleElement, product: Product, siblings: ProductSaleElements, expectedVersion: number | undefined, now: string): WritePlan<void> {
+  const others = siblings.elements.filter((other) => other.id !== element.id).sort((a, b) => a.id - b.id);
+  const [heir] = others;
+  if (!heir) throw new Conflict(`sale element ${element.id} is the last of product ${product.id}: a product keeps at least one (delete the product instead)`);
+  const steps: WriteStep[] = [
+    ...saleElements.remove(element, expectedVersion),
+    addStep(saleElementCount(product.id), element.id, -1, { whileExists: raced }),
+    ...element.attributeAvs.map((av) => attributeAvReferences.countStep(av, element.id, -1, raced)),
+  ];
+  if (element.isDefault) {
+    const promoted = { ...heir, isDefault: true, version: heir.version + 1, updatedAt: now };
+    steps.push(...saleElements.replace(heir, promoted, undefined));
+    const follows = { ...product, price: formatMicros(pricesIn(promoted, product.currency).price), weight: promoted.weight };
+    if (follows.price !== product.price || follows.weight !== product.weight) steps.push(...products.replace(product, { ...follows, version: product.version + 1, updatedAt: now }, undefined));
+  }
+  return plan(steps, undefined);
+}
+
+export const deletePse = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async () => {
+    const element = await saleElements.read(id);
+    if (!element) throw new NotFound('product sale element');
+    const [product, siblings] = await Promise.all([products.read(element.productId), readSaleElementsOf(element.productId)]);
+    if (!product) throw new NotFound('product sale element');
+    return deletePsePlan(element, product, siblings, expectedVersion, new Date().toISOString());
+  });
+
+/** One sale element's row, in `currency` (default: its product's). */
+export async function getPse(id: number, query: PseQueryInput): Promise<Row[]> {
+  const element = await saleElements.read(id);
+  const product = element && (await products.read(element.productId));
+  if (!element || !product) throw new NotFound('product sale element');
+  const rules = await taxRulesById([product.taxRuleId]);
+  return [pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency)];
+}
+
+/** A product's sale elements, by id (404 for an unknown product). */
+export async function listPseOfProduct(productId: number, query: PseQueryInput): Promise<Row[]> {
+  const [product, { items: elements }] = await Promise.all([
+    products.read(productId),
+    saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 }),
+  ]);
+  if (!product) throw new NotFound('product');
+  const rules = await taxRulesById([product.taxRuleId]);
+  return elements.map((element) => pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency));
+}

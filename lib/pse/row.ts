@@ -1,0 +1,58 @@
+/**
+ * A sale element's loop row (CONTRACT §15: Thelia's `product_sale_elements` loop), its prices in one
+ * currency, taxed as a product's (the shop's country, in order, compounding).
+ */
+import { applyPercents, formatMicros, parseMicros, timesRate } from '../money.js';
+import { present } from '../present.js';
+import type { SaleElement } from '../products/sale-elements.js';
+import { currencyRates, defaultCountryId, defaultCurrencyId, taxes } from '../reference/index.js';
+import { bit, type Row } from '../row.js';
+import type { TaxRule } from '../tax-rules/index.js';
+
+const micros = (stored: string): bigint => present(parseMicros(stored), `the stored decimal ${stored}`);
+
+/**
+ * A sale element's price and promo price in `currency`: its own, when it keeps one that does not follow
+ * the exchange rate; else its default currency's own times the currency's rate; else what it keeps.
+ */
+export function pricesIn(element: SaleElement, currency: number): { price: bigint; promoPrice: bigint } {
+  const own = element.prices[currency];
+  if (own && !own.fromDefault) return { price: micros(own.price), promoPrice: micros(own.promoPrice) };
+  const base = element.prices[defaultCurrencyId];
+  if (base && !base.fromDefault) {
+    const rate = present(currencyRates.get(currency), `the rate of currency ${currency}`);
+    return { price: timesRate(micros(base.price), rate), promoPrice: timesRate(micros(base.promoPrice), rate) };
+  }
+  return { price: micros(own?.price ?? '0'), promoPrice: micros(own?.promoPrice ?? '0') };
+}
+
+/** The percents a rule applies in the shop's country, in order: none when it has no tax there. */
+export const percentsOf = (rule: TaxRule | undefined): string[] => (rule?.countries.includes(defaultCountryId) ? rule.taxes.map((id) => taxes.get(id)?.percent ?? '0') : []);
+
+export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency: number): Row {
+  const { price, promoPrice } = pricesIn(element, currency);
+  const percents = percentsOf(rule);
+  const [taxed, taxedPromo] = [applyPercents(price, percents), applyPercents(promoPrice, percents)];
+  return {
+    ID: element.id,
+    PRODUCT_ID: element.productId,
+    REF: element.ref,
+    EAN_CODE: element.ean,
+    QUANTITY: element.quantity,
+    IS_PROMO: bit(element.promo),
+    IS_NEW: bit(element.newness),
+    IS_DEFAULT: bit(element.isDefault),
+    WEIGHT: element.weight,
+    CURRENCY: currency,
+    PRICE: formatMicros(price),
+    PRICE_TAX: formatMicros(taxed - price),
+    TAXED_PRICE: formatMicros(taxed),
+    PROMO_PRICE: formatMicros(promoPrice),
+    PROMO_PRICE_TAX: formatMicros(taxedPromo - promoPrice),
+    TAXED_PROMO_PRICE: formatMicros(taxedPromo),
+    ATTRIBUTE_AVS: element.attributeAvs,
+    VERSION: element.version,
+    CREATE_DATE: element.createdAt,
+    UPDATE_DATE: element.updatedAt,
+  };
+}
