@@ -124,11 +124,11 @@ describe('a change, recorded with its write', () => {
     ];
     expect(failures.map((r) => r.status)).toEqual([400, 404, 409, 412, 409, 409, 400]);
     const { changes } = await follow(start);
-    // Only the product the fifth step made to take a ref from.
-    expect(
-      changes.map((c) => [c.RESOURCE, c.TYPE, c.ENTITY_ID]),
-      JSON.stringify(changes.map((c) => c.REQUEST_ID)),
-    ).toEqual([['product', 'created', expect.any(Number)]]);
+    // Only the product the fifth step made to take a ref from, and its default sale element (one write: either order).
+    expect(changes.map((c) => [c.RESOURCE, c.TYPE, c.ENTITY_ID]).sort(), JSON.stringify(changes.map((c) => c.REQUEST_ID))).toEqual([
+      ['product', 'created', expect.any(Number)],
+      ['pse', 'created', expect.any(Number)],
+    ]);
   });
 
   it('records API keys created and revoked, never their secure key, shown to superadmins only', async () => {
@@ -160,7 +160,8 @@ describe('GET /api/changes', () => {
     await createProduct();
     await createCustomer();
     const { changes } = await follow(start, '', productViewer);
-    expect(new Set(changes.map((c) => c.RESOURCE))).toEqual(new Set(['product']));
+    // A product's sale elements are the product's (CONTRACT §15): its default's change too.
+    expect(new Set(changes.map((c) => c.RESOURCE))).toEqual(new Set(['product', 'pse']));
     expect((await get('/api/changes?resource=customer', { as: productViewer })).status).toBe(403);
     const creator = await keyWith({ product: ['CREATE'] });
     expect((await get('/api/changes', { as: creator })).status).toBe(403);
@@ -226,7 +227,8 @@ describe('GET /api/changes', () => {
     try {
       const start = await cursorNow();
       await createProduct();
-      expect((await follow(start)).changes).toHaveLength(1);
+      // The product and its default sale element.
+      expect((await follow(start)).changes).toHaveLength(2);
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       const gone = await get(`/api/changes?cursor=${encodeURIComponent(start)}`);
       expect(gone.status, gone.text).toBe(410);
@@ -269,7 +271,9 @@ describe('GET /api/changes', () => {
     await Promise.all(Array.from({ length: 4 }, (_, w) => writer(w + 1)));
     writing = false;
     const walks = await Promise.all(walkers);
-    for (const seen of walks) {
+    for (const walked of walks) {
+      // The products' default sale elements change with them: their changes are followed in test/pse.test.ts.
+      const seen = walked.filter((c) => c.RESOURCE !== 'pse');
       const keys = seen.map((c) => `${c.RESOURCE}#${c.ENTITY_ID}#${c.TYPE}#${c.VERSION}`);
       expect(new Set(keys).size, 'no change twice').toBe(keys.length);
       expect([...keys].sort()).toEqual([...committed].sort());

@@ -15,7 +15,7 @@ import { isChangeInsert } from '../lib/events/stream-filter.js';
 import { del, logLines, put } from './support/api.js';
 import { followChanges, cursorNow, type ChangeRow } from './support/changes.js';
 import { startEventBridgeStandIn, type EventBridgeStandIn } from './support/eventbridge-stand-in.js';
-import { createCustomer, createProduct } from './support/fixtures.js';
+import { createCategory, createCustomer, createProduct } from './support/fixtures.js';
 import { TableStream } from './support/table-stream.js';
 import { productsWrittenDirectly } from './support/backlog.js';
 import { startSqsStandIn, type SqsStandIn } from './support/sqs-stand-in.js';
@@ -68,13 +68,14 @@ describe('changes on the event bus', () => {
     const { changes } = await followChanges(start);
     expect(records).toHaveLength(changes.length);
     const events = eventBridge.taken.map((entry) => ({ source: entry.Source, type: entry.DetailType, bus: entry.EventBusName, detail: JSON.parse(entry.Detail) as ChangeRow }));
-    expect(events.map((e) => e.type).sort()).toEqual(['customer.created', 'customer.deleted', 'product.created', 'product.updated']);
+    // The product's default sale element is created and follows its new price (CONTRACT §15).
+    expect(events.map((e) => e.type).sort()).toEqual(['customer.created', 'customer.deleted', 'product.created', 'product.updated', 'pse.created', 'pse.updated']);
     for (const event of events) {
       expect(event).toMatchObject({ source: 'store-api', bus: 'store-api-test' });
       expect(event.detail).toEqual(withoutLoop(changes.find((change) => change.ID === event.detail.ID)!));
     }
     const line = JSON.parse(logLines.findLast((text) => text.includes('"message":"events"'))!) as Record<string, unknown>;
-    expect(line).toMatchObject({ records: 4, published: 4, refusals: 0, failed: 0, _aws: { CloudWatchMetrics: [{ Namespace: 'StoreApi/Events' }] } });
+    expect(line).toMatchObject({ records: 6, published: 6, refusals: 0, failed: 0, _aws: { CloudWatchMetrics: [{ Namespace: 'StoreApi/Events' }] } });
   });
 
   it('puts events ten to a call at most', async () => {
@@ -91,14 +92,15 @@ describe('changes on the event bus', () => {
   it('puts again an event EventBridge refuses, and keeps the key of one it keeps refusing in the dead-letter queue, the others put once', async () => {
     await stream.read();
     eventBridge.taken.length = 0;
-    const twice = (await createProduct({ title: 'Refused twice' })).row;
-    const always = (await createProduct({ title: 'Always refused' })).row;
+    // Categories: one change a create (a product's makes its default sale element's too).
+    const twice = await createCategory({ title: 'Refused twice' });
+    const always = await createCategory({ title: 'Always refused' });
     eventBridge.refuse((entry) => entry.Detail.includes('Refused twice'), 2);
     eventBridge.refuse((entry) => entry.Detail.includes('Always refused'), Infinity, 'InternalFailure');
 
     await publishFromStream();
     expect(eventBridge.taken.map((entry) => (JSON.parse(entry.Detail) as ChangeRow).ENTITY_ID)).toEqual([twice.ID]);
-    expect(deadLetters()).toEqual([{ key: { pk: `CHANGE#product#${always.ID}`, sk: expect.any(String) }, changeId: expect.any(String), code: 'InternalFailure' }]);
+    expect(deadLetters()).toEqual([{ key: { pk: `CHANGE#category#${always.ID}`, sk: expect.any(String) }, changeId: expect.any(String), code: 'InternalFailure' }]);
     const line = JSON.parse(logLines.findLast((text) => text.includes('"message":"events"'))!) as Record<string, unknown>;
     // Refusals retried: the first one's 2, the other's 4 (its fifth is the last attempt).
     expect(line).toMatchObject({ level: 'warn', records: 2, published: 1, refusals: 6, failed: 1 });
@@ -116,7 +118,7 @@ describe('changes on the event bus', () => {
   it('puts again, from the table, the changes of a stream batch whose pointer the mapping sent to the queue', async () => {
     // The batch the publisher never handled: its records left the stream, its changes are in the table.
     await stream.read();
-    const lost = [(await createProduct({ title: 'Lost one' })).row, (await createProduct({ title: 'Lost two' })).row];
+    const lost = [await createCategory({ title: 'Lost one' }), await createCategory({ title: 'Lost two' })];
     const records = (await stream.read()).filter(isChangeInsert);
     expect(records).toHaveLength(2);
     // When each arrived, in whole seconds as on AWS (DynamoDB Local's own stream rounds to the minute).
@@ -150,7 +152,7 @@ describe('changes on the event bus', () => {
   it('fails the invocation when EventBridge takes none of a batch (the Errors alarm), for the stream to retry, and keeps its keys once the retry window is over', async () => {
     await stream.read();
     eventBridge.taken.length = 0;
-    await createProduct({ title: 'Outage' });
+    await createCategory({ title: 'Outage' });
     eventBridge.refuse(() => true, Infinity, 'ServiceUnavailable');
     const records = (await stream.read()).filter(isChangeInsert);
     await expect(handler({ Records: records })).rejects.toBeInstanceOf(EventBridgeOutage);

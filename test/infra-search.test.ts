@@ -60,15 +60,15 @@ describe('-c search=opensearch', () => {
 
   it('lets exactly the lists that search read it, each with the endpoint and aoss:APIAccessAll', () => {
     const listing = routes.filter((route) => route.deployment.searches).map((route) => route.name);
-    expect(listing.sort()).toEqual(['attribute-avs/list', 'attributes/list', 'brands/list', 'categories/list', 'customers/list', 'products/list']);
+    expect(listing.sort()).toEqual(['attribute-avs/list', 'attributes/list', 'brands/list', 'categories/list', 'customers/list', 'products/list', 'pse/list']);
     const withEndpoint = searching.resources('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment?.Variables?.STORE_SEARCH_ENDPOINT);
-    // The six lists and the indexer.
-    expect(withEndpoint).toHaveLength(7);
+    // The seven lists and the indexer.
+    expect(withEndpoint).toHaveLength(8);
     const readers = searching.resources('AWS::OpenSearchServerless::AccessPolicy').filter(([, r]) => !policyOf(r).includes('aoss:WriteDocument'));
     expect(readers.flatMap(([, r]) => policyOf(r).match(/aoss:ReadDocument/g) ?? []).length).toBeGreaterThan(0);
     expect(readers.every(([, r]) => !policyOf(r).includes('WriteDocument'))).toBe(true);
     const granted = searching.resources('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('aoss:APIAccessAll'));
-    expect(granted).toHaveLength(7);
+    expect(granted).toHaveLength(8);
   });
 
   it('synthesizes none of it without the option', () => {

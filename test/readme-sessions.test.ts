@@ -55,6 +55,7 @@ describe('the README, as written', () => {
       shellBlock('## Products'),
       shellBlock('## Categories'),
       shellBlock('## Brands, attributes and their values'),
+      shellBlock('## Sale elements: variants, stock, prices per currency'),
       shellBlock('## Reference data'),
       'echo "--- batch"',
       shellBlock('## Batch writes'),
@@ -82,6 +83,9 @@ describe('the README, as written', () => {
     // Brands and attributes: the chair's brand in French, and the size's values by position.
     expect(beforeLists).toMatch(/^\[\{"ID":1,"LOCALE":"fr_FR","IS_TRANSLATED":1,"TITLE":"Acmé"/m);
     expect(beforeLists).toMatch(/^\[\{"ID":2,"ATTRIBUTE_ID":1,[^\n]*"TITLE":"Large"[^\n]*\{"ID":1,"ATTRIBUTE_ID":1,[^\n]*"TITLE":"Small"/m);
+    // Sale elements: the variant's stock after two were taken, and its dollar price following the euro's (52 × 1.26).
+    expect(beforeLists).toMatch(/^\[\{"ID":3,"PRODUCT_ID":2,"REF":"CHAIR-2-L"[^\n]*"QUANTITY":"8\.000000"/m);
+    expect(beforeLists).toMatch(/^\[\{"ID":3,[^\n]*"CURRENCY":2,"PRICE":"65\.520000"/m);
     expect(fromLists!.split('\n')[0]).toMatch(/^\[\{"ID":\d+,[^\n]*"REF":"CHAIR-2"/);
 
     expect(lines[0]).toBe('OK');
@@ -110,7 +114,9 @@ describe('the README, as written', () => {
       .filter((line) => line.startsWith('[{"ID"'))
       .map((line) => JSON.parse(line) as Row[]);
     const lamp = since!.find((row) => row.CHANGES.some((change) => change.after === 'LAMP-1'))!;
-    expect(since!.slice(-2).map((row) => `${row.RESOURCE}.${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`product.created ${lamp.ENTITY_ID}`, `product.updated ${lamp.ENTITY_ID}`]);
+    // (the lamp's default sale element, created with it and following its price, records its own changes beside.)
+    const ofProducts = since!.filter((row) => row.RESOURCE === 'product');
+    expect(ofProducts.slice(-2).map((row) => `${row.RESOURCE}.${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`product.created ${lamp.ENTITY_ID}`, `product.updated ${lamp.ENTITY_ID}`]);
     expect(history!.map((row) => `${row.TYPE} ${row.ENTITY_ID}`)).toEqual([`created ${lamp.ENTITY_ID}`, `updated ${lamp.ENTITY_ID}`]);
 
     // The API keys section, its tool finding this npm start by its data dir; `OLD_KEY` set as a reader

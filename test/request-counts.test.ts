@@ -77,9 +77,13 @@ describe('product routes', () => {
     expect(await count(() => get('/api/products'), 200)).toBe(3);
     // A filtered list has no total.
     expect(await count(() => get('/api/products?visible=0&order=ref'), 200)).toBe(2);
-    expect(await count(() => post('/api/products', productInput()), 201)).toBeLessThanOrEqual(3);
-    expect(await count(() => put(`/api/products/${row.ID}`, { price: 3, tax_rule: 2 }), 204)).toBeLessThanOrEqual(3);
-    expect(await count(() => del(`/api/products/${row.ID}`), 204)).toBeLessThanOrEqual(2);
+    // A create allocates its default sale element's id too (CONTRACT §15).
+    expect(await count(() => post('/api/products', productInput()), 201)).toBeLessThanOrEqual(4);
+    // A new price reads the default sale element that follows it; a new title does not.
+    expect(await count(() => put(`/api/products/${row.ID}`, { price: 3, tax_rule: 2 }), 204)).toBeLessThanOrEqual(4);
+    expect(await count(() => put(`/api/products/${row.ID}`, { locale: 'en_US', title: 'Renamed' }), 204)).toBeLessThanOrEqual(2);
+    // A delete reads the sale elements it deletes with the product, and their count.
+    expect(await count(() => del(`/api/products/${row.ID}`), 204)).toBeLessThanOrEqual(4);
   });
 });
 

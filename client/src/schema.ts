@@ -278,6 +278,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/pse?product=1`. */
+        get: operations["pseList"];
+        put?: never;
+        /** @description Example: `POST /api/pse` with the body below. */
+        post: operations["pseCreate"];
+        delete?: never;
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["pseListHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pse/product/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/pse/product/1`. */
+        get: operations["pseProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["pseProductHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pse/{pseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Example: `GET /api/pse/1?currency=2`. */
+        get: operations["pseGet"];
+        /** @description Example: `PUT /api/pse/1` with the body below. */
+        put: operations["pseUpdate"];
+        post?: never;
+        /** @description Example: `DELETE /api/pse/1`. */
+        delete: operations["pseDelete"];
+        options?: never;
+        /** The GET answer, status and headers, without its body */
+        head: operations["pseGetHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/brands": {
         parameters: {
             query?: never;
@@ -811,6 +868,35 @@ export interface components {
             LOOP_COUNT: number;
             LOOP_TOTAL: number;
         };
+        PseRow: {
+            ID: number;
+            PRODUCT_ID: number;
+            REF: string;
+            EAN_CODE: string;
+            QUANTITY: string;
+            /** @enum {number} */
+            IS_PROMO: 0 | 1;
+            /** @enum {number} */
+            IS_NEW: 0 | 1;
+            /** @enum {number} */
+            IS_DEFAULT: 0 | 1;
+            WEIGHT: string;
+            CURRENCY: number;
+            PRICE: string;
+            PRICE_TAX: string;
+            TAXED_PRICE: string;
+            PROMO_PRICE: string;
+            PROMO_PRICE_TAX: string;
+            TAXED_PROMO_PRICE: string;
+            ATTRIBUTE_AVS: number[];
+            VERSION: number;
+            /** Format: date-time */
+            CREATE_DATE: string;
+            /** Format: date-time */
+            UPDATE_DATE: string;
+            LOOP_COUNT: number;
+            LOOP_TOTAL: number;
+        };
         BrandRow: {
             ID: number;
             LOCALE: string;
@@ -947,14 +1033,14 @@ export interface components {
         ChangeRow: {
             ID: string;
             /** @enum {string} */
-            RESOURCE: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
+            RESOURCE: "tax-rule" | "customer" | "product" | "category" | "pse" | "brand" | "attribute" | "attribute-av" | "api-key";
             ENTITY_ID: number | string;
             /** @enum {string} */
             TYPE: "created" | "updated" | "deleted";
             VERSION: number;
             CHANGES: {
                 field: string;
-                locale: string | null;
+                locale: (string) | null;
                 before: string | number | number[] | {
                     [key: string]: string[];
                 } | null;
@@ -3228,6 +3314,618 @@ export interface operations {
             429: components["responses"]["TooManyAttempts"];
             500: components["responses"]["Problem"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    pseList: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                currency?: number;
+                order?: "id" | "id_reverse" | "ref" | "ref_reverse" | "quantity" | "quantity_reverse" | "min_price" | "max_price" | "promo" | "new" | "weight" | "weight_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                product?: string;
+                ref?: string;
+                ean_code?: string;
+                promo?: "1" | "0";
+                new?: "1" | "0";
+                default?: "1" | "0";
+                attribute_availability?: string;
+                min_stock?: number | string;
+                max_stock?: number | string;
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PseRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseCreate: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pse": [
+                 *         {
+                 *           "product_id": 1,
+                 *           "reference": "SAMPLE-1-L",
+                 *           "currency_id": 1,
+                 *           "price": "21.5",
+                 *           "quantity": 10,
+                 *           "ean_code": "4006381333931"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    pse: {
+                        reference: string;
+                        ean_code?: string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        quantity?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        weight?: number | string;
+                        /** @description a string of digits is accepted too */
+                        currency_id: number;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        price?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        price_with_tax?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        sale_price?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        sale_price_with_tax?: number | string;
+                        /** @enum {unknown} */
+                        onsale?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        isnew?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        isdefault?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        use_exchange_rate?: true | false | 1 | 0 | "1" | "0";
+                        attribute_av?: number[];
+                        /** @description a string of digits is accepted too */
+                        tax_rule_id?: number;
+                        /** @description a string of digits is accepted too */
+                        product_id: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description loop rows */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PseRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseListHead: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                lang?: string;
+                currency?: number;
+                order?: "id" | "id_reverse" | "ref" | "ref_reverse" | "quantity" | "quantity_reverse" | "min_price" | "max_price" | "promo" | "new" | "weight" | "weight_reverse" | "created" | "created_reverse" | "updated" | "updated_reverse";
+                id?: string;
+                product?: string;
+                ref?: string;
+                ean_code?: string;
+                promo?: "1" | "0";
+                new?: "1" | "0";
+                default?: "1" | "0";
+                attribute_availability?: string;
+                min_stock?: number | string;
+                max_stock?: number | string;
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of loop rows, without the body */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pseProduct: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description loop rows */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PseRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseProductHead: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description loop rows, without the body */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pseGet: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: never;
+            path: {
+                pseId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PseRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseUpdate: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                pseId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pse": [
+                 *         {
+                 *           "quantity_delta": 5,
+                 *           "onsale": 1,
+                 *           "sale_price": "19"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    pse: {
+                        reference?: string;
+                        ean_code?: string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        quantity?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        weight?: number | string;
+                        /** @description a string of digits is accepted too */
+                        currency_id?: number;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        price?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        price_with_tax?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        sale_price?: number | string;
+                        /** @description a non-negative decimal with at most 6 fraction digits, up to 999999999999.999999: a JSON number, taken exactly as written (its text, not a float), or a string in plain decimal notation */
+                        sale_price_with_tax?: number | string;
+                        /** @enum {unknown} */
+                        onsale?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        isnew?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        isdefault?: true | false | 1 | 0 | "1" | "0";
+                        /** @enum {unknown} */
+                        use_exchange_rate?: true | false | 1 | 0 | "1" | "0";
+                        attribute_av?: number[];
+                        /** @description a string of digits is accepted too */
+                        tax_rule_id?: number;
+                        /** @description a string of digits is accepted too */
+                        id?: number;
+                        quantity_delta?: number | string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description loop rows */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PseRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the VERSION the change is meant for, quoted ("3"), or *; a stale one is a 412 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                pseId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pseGetHead: {
+        parameters: {
+            query?: {
+                lang?: string;
+                currency?: number;
+            };
+            header?: never;
+            path: {
+                pseId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one loop row, without the body */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as GET, without the body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     brandsList: {
@@ -5899,7 +6597,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 cursor?: string;
-                resource?: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
+                resource?: "tax-rule" | "customer" | "product" | "category" | "pse" | "brand" | "attribute" | "attribute-av" | "api-key";
                 entity_id?: string;
             };
             header?: never;
@@ -5938,7 +6636,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 cursor?: string;
-                resource?: "tax-rule" | "customer" | "product" | "category" | "brand" | "attribute" | "attribute-av" | "api-key";
+                resource?: "tax-rule" | "customer" | "product" | "category" | "pse" | "brand" | "attribute" | "attribute-av" | "api-key";
                 entity_id?: string;
             };
             header?: never;

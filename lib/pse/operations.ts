@@ -277,7 +277,8 @@ const ruleIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput)
 export function createPse(input: PseCreateInput, query: PseQueryInput | undefined): Write<Row[]> {
   let ids: Promise<number[]> | undefined;
   return new Write(async () => {
-    ids ??= Promise.all(input.pse.map(() => saleElements.allocateId()));
+    // In the entries' order: ids allocated at once come back in any order.
+    ids ??= Promise.all(input.pse.map(() => saleElements.allocateId())).then((allocated) => allocated.sort((a, b) => a - b));
     const [allocated, reads] = await Promise.all([
       ids,
       readFor(

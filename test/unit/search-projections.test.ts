@@ -6,11 +6,12 @@ import { SEARCHED_MODULES, searchProjections } from '../../lib/search/index.js';
 
 describe('the search projections', () => {
   it("are those of the resources whose list route searches, each its folder's", async () => {
-    expect(SEARCHED_MODULES).toEqual(['customers', 'products', 'categories', 'brands', 'attributes', 'attribute-avs']);
+    expect(SEARCHED_MODULES).toEqual(['customers', 'products', 'categories', 'pse', 'brands', 'attributes', 'attribute-avs']);
     expect((await searchProjections()).map(({ kind, resource }) => [kind, resource])).toEqual([
       ['customers', 'customer'],
       ['products', 'product'],
       ['categories', 'category'],
+      ['pse', 'pse'],
       ['brands', 'brand'],
       ['attributes', 'attribute'],
       ['attribute-avs', 'attribute-av'],
