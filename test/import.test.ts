@@ -235,6 +235,13 @@ describe('npm run import', () => {
     expect((await get('/api/products/10?lang=cs_CZ')).body[0]).toMatchObject({ IS_TRANSLATED: 0 });
     expect((await get('/api/products/11')).body[0]).toMatchObject({ TITLE: 'Stool', WEIGHT: '0.000000', BRAND_ID: 0, DEFAULT_CATEGORY: 0, VISIBLE: 0, TAX_RULE_ID: 1 });
     expect((await get('/api/products/1')).body[0]).toMatchObject({ REF: API_PRODUCT_REF });
+    // Its default sale element keeps Thelia's id (100), with the product's price and weight.
+    expect((await get('/api/pse/product/10')).body).toEqual([expect.objectContaining({ ID: 100, PRODUCT_ID: 10, IS_DEFAULT: 1, PRICE: '120.500000', WEIGHT: '2.500000' })]);
+    // Ids the API hands out later come after the source's sale elements'.
+    const variant = await post('/api/pse', { pse: [{ product_id: 10, reference: 'CHAIR-10-API', currency_id: 1, price: 1 }] });
+    expect(variant.status, variant.text).toBe(201);
+    expect(variant.body[0].ID).toBeGreaterThan(400);
+    expect((await del(`/api/pse/${variant.body[0].ID}`)).status).toBe(204);
   });
 
   it('keeps brands, attributes and values with their ids, texts (empty where Thelia had none), positions and dates, and counts what refers to them', async () => {

@@ -11,7 +11,7 @@
  * writes nothing. What a kind is, is declared in its resource's folder (kind.ts).
  */
 import { present } from '../present.js';
-import { reserveIdsThrough } from '../db/counters.js';
+import { reserveIdsThrough, type Counter } from '../db/counters.js';
 import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
 import { LIMITS } from '../limits.js';
 import { readItem, readItems } from '../db/items.js';
@@ -146,9 +146,9 @@ export class Destination {
   ) {}
 
   /** Ids created later through the API come after `lastId`. */
-  async reserveIds(kind: ImportKind, lastId: number): Promise<void> {
+  async reserveIds(counter: Counter | undefined, lastId: number): Promise<void> {
     if (this.dryRun) return;
-    if (kind.counter) await reserveIdsThrough(kind.counter, lastId);
+    if (counter) await reserveIdsThrough(counter, lastId);
   }
 
   /**

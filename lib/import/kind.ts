@@ -83,6 +83,8 @@ export interface ImportKind<Row extends { id: number } = { id: number }, R exten
   absent: string;
   /** The id counter a run moves past the source's highest id, so that the API's creates never take one of the source's. */
   counter: Counter | undefined;
+  /** Other counters its records take ids of, each moved past its own table's highest id (a product's default sale element's). */
+  alsoCounts?: readonly { table: string; counter: Counter }[];
   /** This run's reading and mapping: what it reads first (the default currency) or remembers between rows (the default rule) is its own. */
   begin(source: TheliaSource, size: number, context: ImportContext): Promise<KindRun<Row, R>>;
   writer: Writer<R>;

@@ -91,7 +91,8 @@ export class StoreImport {
     const ids = this.idsOf(kind);
     const { count, maxId } = await this.source.extent(kind.table);
     this.progress.start(kind.plural, count);
-    await this.destination.reserveIds(kind, maxId);
+    await this.destination.reserveIds(kind.counter, maxId);
+    for (const also of kind.alsoCounts ?? []) await this.destination.reserveIds(also.counter, (await this.source.extent(also.table)).maxId);
     const reading = await kind.begin(this.source, SOURCE_BATCH, this.context);
     for await (const rows of readingAhead(reading.batches)) {
       for (const slice of slices(rows, DESTINATION_BATCH)) {

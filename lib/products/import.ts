@@ -19,7 +19,10 @@ import { catalogueTexts, dateOf, groupBy, numberOrNull, type TheliaCatalogTexts,
 import { currencyIds } from '../reference/index.js';
 import { countProductStep } from '../tax-rules/operations.js';
 import { products, type Product } from './entity.js';
-import { referenceMoves, deleteProduct, newProduct } from './operations.js';
+import { referenceMoves, deleteProduct, followingSaleElement, newProduct } from './operations.js';
+import { defaultSaleElementOf, saleElementCount, saleElements } from './sale-elements.js';
+import { createSteps } from '../db/sharded-count.js';
+import { present } from '../present.js';
 import { ProductGeneral, ProductTexts } from './schema.js';
 
 export interface TheliaProduct {
@@ -142,15 +145,18 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   if (!parsed.success || problems.length || !dates) return { problems };
   normalized.push(...changedTexts({ table: 'product', row: product.id }, { ref: product.ref }, parsed.output, ['ref']));
   if (saleElement?.weight === null) normalized.push({ table: 'product_sale_elements', row: saleElement.id, column: 'weight', what: 'empty: 0', before: null, after: 0 });
-  return { record: newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }), normalized };
+  // Its default sale element keeps Thelia's id (CONTRACT §15), made as the API's create makes it.
+  const record = { ...newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }), defaultPseId: present(saleElement, 'the default sale element').id };
+  return { record, normalized };
 }
 
 /** What a product's write finds gone, by the Conflict field its steps name: the Thelia column at fault. */
 const GONE = { taxRule: 'product.tax_rule_id', category: 'product_category.category_id', brand: 'product.brand_id' } as const;
 const ruleGone = (id: number) => () => new Conflict(`tax rule ${id} is no longer in the table`, 'taxRule');
 const brandGone = (id: number) => () => new Conflict(`brand ${id} is no longer in the table`, 'brand');
-/** Whether a product is counted among its category's or its brand's references is the table's bookkeeping, not its content. */
-const sameProduct = (stored: Product, imported: Product) => contentOf(stored, ['categoryCounted', 'brandCounted']) === contentOf(imported, ['categoryCounted', 'brandCounted']);
+/** Whether a product is counted among its category's or its brand's references, and which sale element is its default, is the table's bookkeeping, not its content. */
+const BOOKKEEPING = ['categoryCounted', 'brandCounted', 'defaultPseId'];
+const sameProduct = (stored: Product, imported: Product) => contentOf(stored, BOOKKEEPING) === contentOf(imported, BOOKKEEPING);
 
 /** The mapping's context for this run: the shop's default currency, and the rules the products name. */
 async function productContext(source: TheliaSource, context: ImportContext): Promise<ProductContext> {
@@ -171,6 +177,7 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
   after: ['tax rule', 'category', 'brand'],
   absent: 'is not a product of the source',
   counter: products.counter,
+  alsoCounts: [{ table: 'product_sale_elements', counter: present(saleElements.counter, 'the counter of sale elements') }],
   async begin(source, size, context) {
     const mapping = await productContext(source, context);
     return { batches: productRows(source, size, 'id' in mapping.currency ? mapping.currency.id : undefined), map: (product) => mapProduct(product, mapping) };
@@ -191,6 +198,9 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
     },
     steps: (records) => [
       ...products.create(...records),
+      // Their default sale elements, one count of the kind for all (one operation an item).
+      ...saleElements.create(...records.map((p) => defaultSaleElementOf(p, present(p.defaultPseId, `the default sale element of ${p.id}`)))),
+      ...records.flatMap((p) => createSteps(saleElementCount(p.id), 1)),
       ...countedInto(
         records,
         (p) => p.taxRuleId,
@@ -207,7 +217,7 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
         (brandId, firstId, count) => brandReferences.countStep(brandId, firstId, count, brandGone(brandId)),
       ),
     ],
-    updateSteps(stored, next) {
+    async updateSteps(stored, next) {
       const moves =
         stored.taxRuleId === next.taxRuleId
           ? []
@@ -215,14 +225,18 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
               countProductStep(stored.taxRuleId, stored.id, -1, () => new Conflict(`tax rule ${stored.taxRuleId} is no longer in the table`)),
               countProductStep(next.taxRuleId, next.id, 1, ruleGone(next.taxRuleId)),
             ];
-      return [...products.replace(stored, next, stored.version), ...moves, ...referenceMoves(stored, next)];
+      // The table's default sale element stays the product's, and follows a new price or weight.
+      const kept = { ...next, ...(stored.defaultPseId === undefined ? {} : { defaultPseId: stored.defaultPseId }) };
+      const element = stored.defaultPseId === undefined ? undefined : await saleElements.read(stored.defaultPseId);
+      return [...products.replace(stored, kept, stored.version), ...moves, ...referenceMoves(stored, kept), ...followingSaleElement(stored, kept, element, kept.updatedAt)];
     },
     same: sameProduct,
     unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },
     references: GONE,
-    // Four steps a product (the record, its ref lock, its change and the change's marker), one for the
-    // record count, and one for each of the products' rules, categories and brands (at most 36 here): 85.
-    perTransaction: 12,
+    // Nine steps a product (the record, its ref lock, its change and the change's marker; its default sale
+    // element's four and the count of its sale elements), two for the record counts, and one for each of
+    // the products' rules, categories and brands (at most 21 here): 86.
+    perTransaction: 7,
   },
   pages: () => products.pages(),
   remove: deleteProduct,

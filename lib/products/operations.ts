@@ -197,7 +197,7 @@ const touchesSaleElement = (input: ProductUpdateInput): boolean => input.price !
  * has the product's ref (as made with it) follows a new ref too, so that the former ref is free again
  * for a product and its default.
  */
-function followingSaleElement(current: Product, next: Product, element: SaleElement | undefined, now: string): WriteStep[] {
+export function followingSaleElement(current: Product, next: Product, element: SaleElement | undefined, now: string): WriteStep[] {
   const followsRef = element?.ref === current.ref && current.ref !== next.ref;
   if (!element || (!followsRef && current.price === next.price && current.currency === next.currency && current.weight === next.weight)) return [];
   const kept = element.prices[next.currency];
