@@ -203,6 +203,8 @@ export const registry = [
       route('create', 'POST', '/api/pse', 201, { access: 'CREATE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], many: true }),
       route('update', 'PUT', '/api/pse/{pseId}', 201, { access: 'UPDATE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], many: true }),
       route('delete', 'DELETE', '/api/pse/{pseId}', 204, { access: 'DELETE', dynamodb: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] }),
+      // An upsert finds its sale element by `reference`: an ERP's stock sync.
+      route('batch', 'POST', '/api/pse/batch', 200, BATCH),
     ],
   }),
   defineResource({

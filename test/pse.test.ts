@@ -242,3 +242,25 @@ describe('a taxed price sent', () => {
     expect(made.body[0]).toMatchObject({ PRICE: '83.333333', TAXED_PRICE: '100.000000', PROMO_PRICE: '0.008333', TAXED_PROMO_PRICE: '0.010000' });
   });
 });
+
+describe('POST /api/pse/batch', () => {
+  it('syncs stock from an ERP: an upsert by reference sets what it sends, or creates the sale element it names', async () => {
+    const { product, element } = await productWithDefault();
+    const newRef = ref('ERP');
+    const synced = await post('/api/pse/batch', {
+      rows: [
+        { op: 'upsert', reference: element.REF, quantity: 12 },
+        { op: 'upsert', reference: newRef, product_id: product.ID, currency_id: 1, price: '9.5', quantity: 3 },
+        { op: 'upsert', reference: ref('NOWHERE'), quantity: 1 },
+      ],
+    });
+    expect(synced.status, synced.text).toBe(200);
+    expect(synced.body.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201, 400]);
+    expect(synced.body[0].ROW).toMatchObject({ ID: element.ID, QUANTITY: '12.000000' });
+    expect(synced.body[1].ROW).toMatchObject({ REF: newRef, PRODUCT_ID: product.ID, QUANTITY: '3.000000', PRICE: '9.500000' });
+    expect(synced.body[2].PROBLEM.errors.map((error: { field: string }) => error.field).sort()).toEqual(['rows[2].currency_id', 'rows[2].product_id']);
+    // Again: the same rows find what the first sync made.
+    const again = await post('/api/pse/batch', { rows: [{ op: 'upsert', reference: newRef, quantity: 4 }] });
+    expect(again.body[0]).toMatchObject({ STATUS: 201, ID: synced.body[1].ID });
+  });
+});

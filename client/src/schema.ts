@@ -335,6 +335,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pse/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Example: `POST /api/pse/batch` with the body below. */
+        post: operations["pseBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brands": {
         parameters: {
             query?: never;
@@ -3926,6 +3943,69 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    pseBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry of the same request (method, path, query string, body) within 24 h answer as the first did, writing once */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "op": "upsert",
+                 *           "reference": "SAMPLE-1-L",
+                 *           "quantity": 12
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: unknown[];
+                    /** @default false */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description one result per row, in the rows' order */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the row's place in `rows` */
+                        INDEX: number;
+                        /** @description what the single route would have answered for this row */
+                        STATUS: number;
+                        /** @description the record's id (null for a create that failed) */
+                        ID: number | null;
+                        ROW?: components["schemas"]["PseRow"];
+                        PROBLEM?: components["schemas"]["Problem"];
+                    }[];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            412: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            429: components["responses"]["TooManyAttempts"];
+            500: components["responses"]["Problem"];
+            503: components["responses"]["Unavailable"];
         };
     };
     brandsList: {

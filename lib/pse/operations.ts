@@ -30,7 +30,10 @@ const ZERO = '0.000000';
 const micros = (stored: string): bigint => present(parseMicros(stored), `the stored decimal ${stored}`);
 
 /** An entry as applied: a create (with the id it was given) or an update of a sale element as read. */
-type Entry = { index: number; create: PseCreateEntryInput; id: number } | { index: number; update: PseUpdateEntryInput; id: number };
+/** How an entry's fields are named in a problem: `pse[1].price` in a request's entries, `price` in a batch's row. */
+export type Naming = (field: string) => string;
+
+type Entry = { field: Naming; create: PseCreateEntryInput; id: number } | { field: Naming; update: PseUpdateEntryInput; id: number };
 
 /** What a request reads: each product its entries touch, with its rule and its sale elements; the attribute values they name; the rules they set. */
 export interface PseReads {
@@ -52,7 +55,11 @@ interface ProductDraft {
   created: Set<number>;
 }
 
-const at = (index: number, field: string) => `pse[${index}].${field}`;
+/** The naming of entry `index` of a request's `pse`. */
+export const entryField =
+  (index: number): Naming =>
+  (field) =>
+    `pse[${index}].${field}`;
 
 /** The untaxed price an entry sends (`price`, or `price_with_tax` with the product's rule taken off), in millionths. */
 function untaxed(amount: bigint | undefined, withTax: bigint | undefined, rule: TaxRule | undefined): bigint | undefined {
@@ -61,13 +68,13 @@ function untaxed(amount: bigint | undefined, withTax: bigint | undefined, rule: 
 }
 
 /** The entry's price fields applied to the element's prices: its currency's price set, the others kept. */
-function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdateEntryInput, currency: number, rule: TaxRule | undefined, index: number): SaleElement['prices'] {
+function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdateEntryInput, currency: number, rule: TaxRule | undefined, name: Naming): SaleElement['prices'] {
   const price = untaxed(entry.price, entry.price_with_tax, rule);
   const promo = untaxed(entry.sale_price, entry.sale_price_with_tax, rule);
   const kept = element.prices[currency];
   if (price === undefined && promo === undefined && entry.use_exchange_rate === undefined) return element.prices;
   const fromDefault = entry.use_exchange_rate ?? kept?.fromDefault ?? false;
-  if (price === undefined && !kept && !fromDefault) throw invalidField(at(index, 'price'), 'is required for a currency the sale element has no price in yet (or price_with_tax, or use_exchange_rate)');
+  if (price === undefined && !kept && !fromDefault) throw invalidField(name('price'), 'is required for a currency the sale element has no price in yet (or price_with_tax, or use_exchange_rate)');
   return {
     ...element.prices,
     [currency]: { price: price === undefined ? (kept?.price ?? ZERO) : formatMicros(price), promoPrice: promo === undefined ? (kept?.promoPrice ?? ZERO) : formatMicros(promo), fromDefault },
@@ -75,13 +82,13 @@ function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdate
 }
 
 /** The attribute values of an entry, checked (each existing, one per attribute) and ordered by their attribute's position. */
-function valuesOf(ids: readonly number[], reads: PseReads, index: number): number[] {
+function valuesOf(ids: readonly number[], reads: PseReads, name: Naming): number[] {
   const found = ids.map((id) => reads.values.get(id));
   const missing = ids.filter((_, k) => !found[k]);
-  if (missing.length) throw invalidField(at(index, 'attribute_av'), `names no attribute value: ${missing.join(', ')}`);
+  if (missing.length) throw invalidField(name('attribute_av'), `names no attribute value: ${missing.join(', ')}`);
   const values = found as AttributeAv[];
   const attributeIds = values.map((value) => value.attributeId);
-  if (new Set(attributeIds).size !== attributeIds.length) throw invalidField(at(index, 'attribute_av'), 'holds two values of one attribute');
+  if (new Set(attributeIds).size !== attributeIds.length) throw invalidField(name('attribute_av'), 'holds two values of one attribute');
   const position = (value: AttributeAv) => reads.positions.get(value.attributeId) ?? 0;
   return values.sort((a, b) => position(a) - position(b) || a.attributeId - b.attributeId).map((value) => value.id);
 }
@@ -95,7 +102,7 @@ function makeDefault(draft: ProductDraft, id: number): void {
 function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
   const input = 'create' in entry ? entry.create : entry.update;
   if (input.tax_rule_id !== undefined) {
-    if (!reads.rules.has(input.tax_rule_id)) throw invalidField(at(entry.index, 'tax_rule_id'), 'is not an existing tax rule');
+    if (!reads.rules.has(input.tax_rule_id)) throw invalidField(entry.field('tax_rule_id'), 'is not an existing tax rule');
     draft.next = { ...draft.next, taxRuleId: input.tax_rule_id };
   }
   const rule = reads.rules.get(draft.next.taxRuleId);
@@ -124,7 +131,7 @@ function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
     if (quantity < 0n)
       throw new Conflict(
         `sale element ${current.id} has ${current.quantity} in stock: a change of ${formatMicros(entry.update.quantity_delta)} would leave less than 0`,
-        at(entry.index, 'quantity_delta'),
+        entry.field('quantity_delta'),
       );
   }
   const next: SaleElement = {
@@ -135,25 +142,25 @@ function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
     weight: input.weight === undefined ? current.weight : formatMicros(input.weight),
     promo: input.onsale ?? current.promo,
     newness: input.isnew ?? current.newness,
-    prices: withPrices(current, input, input.currency_id ?? draft.next.currency, rule, entry.index),
-    attributeAvs: input.attribute_av === undefined ? current.attributeAvs : valuesOf(input.attribute_av, reads, entry.index),
+    prices: withPrices(current, input, input.currency_id ?? draft.next.currency, rule, entry.field),
+    attributeAvs: input.attribute_av === undefined ? current.attributeAvs : valuesOf(input.attribute_av, reads, entry.field),
   };
   draft.elements.set(next.id, next);
   if ('create' in entry) draft.created.add(next.id);
   if (input.isdefault === true) makeDefault(draft, next.id);
-  if (input.isdefault === false && next.isDefault) throw invalidField(at(entry.index, 'isdefault'), 'cannot be taken from the default: make another sale element the default');
+  if (input.isdefault === false && next.isDefault) throw invalidField(entry.field('isdefault'), 'cannot be taken from the default: make another sale element the default');
 }
 
 /** Two sale elements of one product with the same combination of values are one too many (409). */
-function checkCombinations(draft: ProductDraft, indexOf: ReadonlyMap<number, number>): void {
+function checkCombinations(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>): void {
   const seen = new Map<string, number>();
   for (const element of draft.elements.values()) {
     if (!element.attributeAvs.length) continue;
     const combination = [...element.attributeAvs].sort((a, b) => a - b).join(',');
     const other = seen.get(combination);
     if (other !== undefined) {
-      const written = indexOf.has(element.id) ? element.id : other;
-      throw new Conflict(`product ${draft.read.id} already has a sale element made of attribute values ${combination}`, at(indexOf.get(written) ?? 0, 'attribute_av'));
+      const name = namingOf.get(element.id) ?? namingOf.get(other) ?? entryField(0);
+      throw new Conflict(`product ${draft.read.id} already has a sale element made of attribute values ${combination}`, name('attribute_av'));
     }
     seen.set(combination, element.id);
   }
@@ -169,8 +176,8 @@ function followingDefault(draft: ProductDraft): Product {
 const changedSince = (before: SaleElement | undefined, after: SaleElement): boolean => before === undefined || JSON.stringify(before) !== JSON.stringify(after);
 
 /** The steps that move an element's counts in its attribute values from what it was made of to what it is made of. */
-function valueCountSteps(before: readonly number[], after: readonly number[], elementId: number, index: number): WriteStep[] {
-  const unknown = () => invalidField(at(index, 'attribute_av'), 'names an attribute value that is no longer there');
+function valueCountSteps(before: readonly number[], after: readonly number[], elementId: number, name: Naming): WriteStep[] {
+  const unknown = () => invalidField(name('attribute_av'), 'names an attribute value that is no longer there');
   return [
     ...after.filter((id) => !before.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, 1, unknown)),
     ...before.filter((id) => !after.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, -1, raced)),
@@ -178,28 +185,28 @@ function valueCountSteps(before: readonly number[], after: readonly number[], el
 }
 
 /** A product's draft as steps: its new and changed sale elements, their counts, and the product when it follows. */
-function draftSteps(draft: ProductDraft, indexOf: ReadonlyMap<number, number>, expected: ReadonlyMap<number, number>, now: string): WriteStep[] {
+function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, expected: ReadonlyMap<number, number>, now: string): WriteStep[] {
   const steps: WriteStep[] = [];
   for (const [id, element] of draft.elements) {
     const before = draft.before.get(id);
-    const index = indexOf.get(id) ?? 0;
+    const name = namingOf.get(id) ?? entryField(0);
     if (draft.created.has(id)) {
-      steps.push(...saleElements.create(element), ...valueCountSteps([], element.attributeAvs, id, index));
+      steps.push(...saleElements.create(element), ...valueCountSteps([], element.attributeAvs, id, name));
     } else if (before && changedSince(before, element)) {
       steps.push(
         ...saleElements.replace(before, { ...element, version: before.version + 1, updatedAt: now }, expected.get(id)),
-        ...valueCountSteps(before.attributeAvs, element.attributeAvs, id, index),
+        ...valueCountSteps(before.attributeAvs, element.attributeAvs, id, name),
       );
     }
   }
   // The new ones counted in together (one item: one operation a transaction), within the bound, on condition that the product is still there.
   const [firstCreated] = draft.created;
   if (firstCreated !== undefined) {
-    const index = indexOf.get(firstCreated) ?? 0;
+    const name = namingOf.get(firstCreated) ?? entryField(0);
     steps.push(
       addStep(saleElementCount(draft.read.id), firstCreated, draft.created.size, {
         whileExists: (current) =>
-          current ? new Conflict(`product ${draft.read.id} would have more than ${MAX_SALE_ELEMENTS} sale elements, the most a product has`, at(index, 'product_id')) : new NotFound('product'),
+          current ? new Conflict(`product ${draft.read.id} would have more than ${MAX_SALE_ELEMENTS} sale elements, the most a product has`, name('product_id')) : new NotFound('product'),
         atMost: { max: MAX_SALE_ELEMENTS, full: raced },
       }),
     );
@@ -207,7 +214,7 @@ function draftSteps(draft: ProductDraft, indexOf: ReadonlyMap<number, number>, e
   const product = followingDefault(draft);
   if (product.price !== draft.read.price || product.weight !== draft.read.weight || product.taxRuleId !== draft.read.taxRuleId) {
     const rule = product.taxRuleId;
-    const unknownRule = () => invalidField(at(0, 'tax_rule_id'), 'is not an existing tax rule');
+    const unknownRule = () => invalidField(([...namingOf.values()][0] ?? entryField(0))('tax_rule_id'), 'is not an existing tax rule');
     steps.push(
       ...products.replace(draft.read, { ...product, version: draft.read.version + 1, updatedAt: now }, undefined),
       ...(rule === draft.read.taxRuleId ? [] : [countProductStep(rule, product.id, 1, unknownRule), countProductStep(draft.read.taxRuleId, product.id, -1, raced)]),
@@ -234,7 +241,7 @@ export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query
   for (const entry of entries) {
     const productId = 'create' in entry ? entry.create.product_id : present(findOwner(reads, entry.id), `the product of sale element ${entry.id}`);
     const found = reads.products.get(productId);
-    if (!found) throw invalidField(at(entry.index, 'product_id'), 'is not an existing product');
+    if (!found) throw invalidField(entry.field('product_id'), 'is not an existing product');
     let draft = drafts.get(productId);
     if (!draft) {
       const before = new Map(found.elements.elements.map((element) => [element.id, element]));
@@ -244,9 +251,9 @@ export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query
     draftOf.set(entry.id, productId);
     applyEntry(draft, entry, reads);
   }
-  const indexOf = new Map(entries.map((entry) => [entry.id, entry.index]));
-  for (const draft of drafts.values()) checkCombinations(draft, indexOf);
-  const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, indexOf, expected, reads.now));
+  const namingOf = new Map(entries.map((entry) => [entry.id, entry.field]));
+  for (const draft of drafts.values()) checkCombinations(draft, namingOf);
+  const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, namingOf, expected, reads.now));
   return plan(steps, rowsOf(entries, drafts, draftOf, reads, query));
 }
 
@@ -274,7 +281,7 @@ const valueIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput
 const ruleIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput)[]) => entries.flatMap((entry) => (entry.tax_rule_id === undefined ? [] : [entry.tax_rule_id]));
 
 /** `POST /api/pse`: new sale elements, each under the id given it once (a conflict plans them again from fresh reads under the same ids). */
-export function createPse(input: PseCreateInput, query: PseQueryInput | undefined): Write<Row[]> {
+export function createPse(input: PseCreateInput, query: PseQueryInput | undefined, naming: (index: number) => Naming = entryField): Write<Row[]> {
   let ids: Promise<number[]> | undefined;
   return new Write(async () => {
     // In the entries' order: ids allocated at once come back in any order.
@@ -287,7 +294,7 @@ export function createPse(input: PseCreateInput, query: PseQueryInput | undefine
         ruleIdsOf(input.pse),
       ),
     ]);
-    const entries = input.pse.map((create, index): Entry => ({ index, create, id: present(allocated[index], `the id of entry ${index}`) }));
+    const entries = input.pse.map((create, index): Entry => ({ field: naming(index), create, id: present(allocated[index], `the id of entry ${index}`) }));
     // A create's rows are recorded with it, for an Idempotency-Key's replay.
     const planned = pseEntriesPlan(entries, reads, query);
     return recordedPlan(planned.steps, planned.answer);
@@ -298,10 +305,10 @@ export function createPse(input: PseCreateInput, query: PseQueryInput | undefine
  * `PUT /api/pse/{pseId}`: the entries' sale elements changed (an entry without `id` is the path's).
  * `If-Match` holds for the path's sale element.
  */
-export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryInput | undefined, expectedVersion: number | undefined): Write<Row[]> {
+export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryInput | undefined, expectedVersion: number | undefined, naming: (index: number) => Naming = entryField): Write<Row[]> {
   const ids = input.pse.map((entry) => entry.id ?? pseId);
   if (new Set(ids).size !== ids.length)
-    throw new InvalidInput(ids.flatMap((id, index): FieldError[] => (ids.indexOf(id) !== index ? [{ field: at(index, 'id'), message: `names sale element ${id} twice` }] : [])));
+    throw new InvalidInput(ids.flatMap((id, index): FieldError[] => (ids.indexOf(id) !== index ? [{ field: entryField(index)('id'), message: `names sale element ${id} twice` }] : [])));
   return new Write(async () => {
     const found = await saleElements.readMany(ids);
     const missing = ids.find((id) => !found.some((element) => element.id === id));
@@ -311,7 +318,7 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
       valueIdsOf(input.pse),
       ruleIdsOf(input.pse),
     );
-    const entries = input.pse.map((update, index): Entry => ({ index, update, id: present(ids[index], `the id of entry ${index}`) }));
+    const entries = input.pse.map((update, index): Entry => ({ field: naming(index), update, id: present(ids[index], `the id of entry ${index}`) }));
     return pseEntriesPlan(entries, reads, query, new Map(expectedVersion === undefined ? [] : [[pseId, expectedVersion]]));
   });
 }

@@ -13,6 +13,8 @@ export const samples = defineSamples([
     needs: ['products/create'],
   },
   { route: 'pse/list', url: '/api/pse?product=1' },
+  // An ERP's stock sync: the variant found by its reference, its stock set.
+  { route: 'pse/batch', url: '/api/pse/batch', body: { rows: [{ op: 'upsert', reference: 'SAMPLE-1-L', quantity: 12 }] }, needs: ['pse/create'] },
   { route: 'pse/product', url: '/api/pse/product/1', params: { productId: '1' }, needs: ['products/create'] },
   { route: 'pse/get', url: '/api/pse/1?currency=2', params: { pseId: '1' }, needs: ['products/create'] },
   { route: 'pse/update', url: '/api/pse/1', params: { pseId: '1' }, body: { pse: [{ quantity_delta: 5, onsale: 1, sale_price: '19' }] }, needs: ['products/create'] },

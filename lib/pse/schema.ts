@@ -110,3 +110,21 @@ export type PseUpdateEntryInput = v.InferOutput<typeof PseUpdateEntry>;
 export type PseCreateInput = v.InferOutput<typeof PseCreate>;
 export type PseUpdateInput = v.InferOutput<typeof PseUpdate>;
 export type PseQueryInput = v.InferOutput<typeof PseQuery>;
+
+/**
+ * A batch row's sale element (CONTRACT §14: `POST /api/pse/batch`): one entry's fields. An upsert finds
+ * its sale element by `reference` and changes what it sends — `{"op": "upsert", "reference": …,
+ * "quantity": 12}` is an ERP's stock sync —, else creates one, for which `product_id` and
+ * `currency_id` are required (checked then).
+ */
+export const PseBatchEntry = v.pipe(
+  v.strictObject({ ...entryFields, reference: identifier(), product_id: v.optional(integer(1)) }),
+  v.forward(v.partialCheck(ONE_PRICE.paths, ONE_PRICE.holds, ONE_PRICE.message), ['price_with_tax']),
+  v.forward(v.partialCheck(ONE_SALE_PRICE.paths, ONE_SALE_PRICE.holds, ONE_SALE_PRICE.message), ['sale_price_with_tax']),
+);
+export const PseBatchUpdate = v.pipe(
+  PseUpdateEntry,
+  v.check((entry) => entry.id !== undefined, 'id is required'),
+);
+
+export type PseBatchEntryInput = v.InferOutput<typeof PseBatchEntry>;
