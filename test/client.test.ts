@@ -23,6 +23,7 @@ interface Client {
   paginate(path: string, query?: object): AsyncGenerator<any>;
   followChanges(options: { cursor: string; onCursor?: (cursor: string) => void; resource?: string; pollMs?: number; signal?: AbortSignal }): AsyncGenerator<any>;
   batch(path: string, rows: unknown[], options?: { rounds?: number; pauseMs?: number }): Promise<Array<{ INDEX: number; STATUS: number; ID: number | null; ROW?: any; PROBLEM?: any }>>;
+  syncStock(levels: Array<{ reference: string; quantity: number | string }>): Promise<Array<{ INDEX: number; STATUS: number; ID: number | null; ROW?: any; PROBLEM?: any }>>;
 }
 interface ClientModule {
   createStoreClient(options: { baseUrl: string; apiKey: string; secureKey: string; timeoutMs?: number; fetch?: typeof fetch }): Client;
@@ -221,6 +222,20 @@ describe('@store-api/client', () => {
     expect(made).toHaveLength(1);
     expect(results[7]).toMatchObject({ ID: made[0].ID });
   }, 180_000);
+
+  it('syncs stock with syncStock(): each sale element found by its reference, its stock set; an unknown reference is that row’s 400', async () => {
+    const ref = `STOCK-${Date.now()}`;
+    const created = await client.POST('/api/products', { body: product(ref) });
+    const productId = created.data[0].ID;
+    const { data: elements } = await client.GET(`/api/pse/product/${productId}`);
+    const results = await client.syncStock([
+      { reference: ref, quantity: 7 },
+      { reference: `${ref}-NOWHERE`, quantity: '1.5' },
+    ]);
+    expect(results.map((result) => result.STATUS)).toEqual([201, 400]);
+    expect(results[0]).toMatchObject({ ID: elements[0].ID, ROW: { QUANTITY: '7.000000' } });
+    expect(results[1]!.PROBLEM.errors.map((error: { field: string }) => error.field).sort()).toEqual(['rows[1].currency_id', 'rows[1].product_id']);
+  });
 
   it("runs the README's sync job as written: upserts the ERP's products, follows the changes, and goes on from the cursor it kept in a file", async () => {
     const consumer = mkdtempSync(path.join(tmpdir(), 'client-sync-'));

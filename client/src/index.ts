@@ -183,6 +183,14 @@ export interface StoreClient {
   batch<P extends BatchPath>(path: P, rows: readonly unknown[], options?: BatchOptions): Promise<BatchResultOf<P>[]>;
   /** The change feed from a cursor, for ever (until `signal`). */
   followChanges(follow: FollowOptions): AsyncGenerator<ChangeRow>;
+  /** An ERP's stock sync: each sale element's stock set, found by its reference (see its implementation below). */
+  syncStock(levels: readonly StockLevel[], options?: BatchOptions): Promise<BatchResultOf<'/api/pse/batch'>[]>;
+}
+
+/** A sale element's stock as an ERP knows it: its reference and how many there are (a decimal, as the API takes it). */
+export interface StockLevel {
+  reference: string;
+  quantity: number | string;
 }
 
 export function createStoreClient(options: StoreClientOptions): StoreClient {
@@ -269,6 +277,20 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
           await pause(Math.min(options.maxDelayMs ?? 60_000, wait !== undefined ? wait * 1000 : (batchOptions.pauseMs ?? 1_000)), batchOptions.signal ?? new AbortController().signal);
       }
       return results as BatchResultOf<P>[];
+    },
+
+    /**
+     * An ERP's stock sync (CONTRACT §15): each level an upsert of `POST /api/pse/batch` that sets the
+     * stock of the sale element its reference names, through `batch` (batches of 100, the rows
+     * answered 429 or 503 sent again). A reference no sale element has is that row's 400: a sync sets
+     * stock, it does not make variants. One result per level, in their order.
+     */
+    syncStock(levels: readonly StockLevel[], batchOptions: BatchOptions = {}): Promise<BatchResultOf<'/api/pse/batch'>[]> {
+      return this.batch(
+        '/api/pse/batch',
+        levels.map(({ reference, quantity }) => ({ op: 'upsert', reference, quantity })),
+        batchOptions,
+      );
     },
 
     /**
