@@ -21,7 +21,7 @@ const SLICES = 4;
 
 type Operation = 'create' | 'update' | 'delete';
 
-interface Server {
+export interface Server {
   name: string;
   base: string;
   child: ChildProcess;
@@ -36,7 +36,7 @@ interface Server {
   stopped: Promise<string>;
 }
 
-function startServer(name: string, dynamoEndpoint: string, env: Record<string, string>): Promise<Server> {
+export function startServer(name: string, dynamoEndpoint: string, env: Record<string, string>): Promise<Server> {
   const key = { apiKey: randomBytes(13).toString('hex').slice(0, 25).toUpperCase(), secureKey: randomBytes(24).toString('hex') };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-api-contention-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
@@ -83,7 +83,7 @@ function startServer(name: string, dynamoEndpoint: string, env: Record<string, s
   });
 }
 
-async function call(server: Server, method: string, url: string, body?: unknown): Promise<{ status: number; body: string; headers: Headers }> {
+export async function call(server: Server, method: string, url: string, body?: unknown): Promise<{ status: number; body: string; headers: Headers }> {
   const raw = body === undefined ? '' : JSON.stringify(body);
   const response = await fetch(`${server.base}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(server.key.secureKey, raw)}`, {
     method,
