@@ -153,6 +153,10 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     const made = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, attribute_av: [red.ID, small.ID] }] });
     expect(made.status, made.text).toBe(201);
     expect(made.body[0].ATTRIBUTE_AVS).toEqual([small.ID, red.ID]);
+    // The values a product's sale elements are made of (CONTRACT §16: `product=`), several ids: the index's.
+    await index.caughtUp();
+    expect(ids(await get(`/api/attribute-avs?product=${product.ID}&order=id`))).toEqual([small.ID, red.ID].sort((a, b) => a - b));
+    expect(ids(await get(`/api/attribute-avs?product=${product.ID}&id=${red.ID}`))).toEqual([red.ID]);
     const again = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, attribute_av: [small.ID, red.ID] }] });
     expect(again.status).toBe(409);
     expect(problemFields(await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, attribute_av: [small.ID, large.ID] }] }))).toEqual([

@@ -2,8 +2,8 @@
  * The attribute value list's loop arguments and orders (CONTRACT §16: Thelia's attribute_availability
  * loop), and what the search index keeps of a value. The table serves the whole list by position or
  * id (counted), one attribute's values by position or id, and one value by its id; the index, the
- * rest. `product` names the values a product's sale elements use: a product has none yet (sale
- * elements, CONTRACT §15, come with the next release), so it lists none.
+ * rest. `product` names the values a product's sale elements are made of, found by the function the
+ * route gives (sale elements refer to values, so values know nothing of them): they become `id`.
  */
 import type * as v from 'valibot';
 import { CATALOG_TEXTS } from '../catalog-texts.js';
@@ -26,6 +26,7 @@ export const attributeAvList = defineList<AttributeAv>({
   arguments: {
     id: oneOf('id', idList(), 'these values'),
     attribute: oneOf('attributeId', idList(), 'the values of these attributes'),
+    // Read from the product's sale elements before the list is planned (listAttributeAvs): it becomes `id`.
     product: { schema: integer(1) },
     exclude: noneOf('id', idList(), 'leaves these values out'),
   },
@@ -61,13 +62,21 @@ export const attributeAvRoutes: readonly TableRoute<AttributeAv>[] = [
 export const AttributeAvListQuery = listQuerySchema(attributeAvList, { lang: langParam() });
 export type AttributeAvListInput = v.InferOutput<typeof AttributeAvListQuery>;
 
-export async function listAttributeAvs(query: AttributeAvListInput, page: PageRequest): Promise<Page<Row>> {
-  // The values a product's sale elements use: none until sale elements exist (CONTRACT §15).
-  if ((query as { product?: number }).product !== undefined) return { items: [], total: 0 };
+/** How a list finds the values a product's sale elements are made of. */
+export type ValuesOfProduct = (productId: number) => Promise<number[]>;
+
+/** `product=N`: the values of product N's sale elements, as the ids it allows; undefined when it allows none. */
+async function withProductsValues(query: AttributeAvListInput, valuesOf: ValuesOfProduct): Promise<AttributeAvListInput | undefined> {
+  const { product, id } = query as { product?: number; id?: number[] };
+  if (product === undefined) return query;
+  const values = (await valuesOf(product)).filter((value) => id === undefined || id.includes(value));
+  return values.length ? ({ ...query, product: undefined, id: values } as AttributeAvListInput) : undefined;
+}
+
+export async function listAttributeAvs(query: AttributeAvListInput, page: PageRequest, valuesOf: ValuesOfProduct): Promise<Page<Row>> {
+  const args = await withProductsValues(query, valuesOf);
+  if (!args) return { items: [], total: 0 };
   const reading = { locale: localeOf(query.lang), fallback: defaultLang.locale };
-  const found = await runList(
-    { list: attributeAvList, routes: attributeAvRoutes, args: query, reading, readMany: (ids) => attributeAvs.readMany(ids), engine: searchEngine(), id: (av) => av.id },
-    page,
-  );
+  const found = await runList({ list: attributeAvList, routes: attributeAvRoutes, args, reading, readMany: (ids) => attributeAvs.readMany(ids), engine: searchEngine(), id: (av) => av.id }, page);
   return mapPage(found, (av) => attributeAvRow(av, reading.locale));
 }

@@ -125,3 +125,9 @@ export async function readSaleElementsOf(productId: number): Promise<ProductSale
   if (count !== undefined && sumOf(count) !== page.items.length) throw new WriteConflict();
   return { elements: page.items, count };
 }
+
+/** The attribute values a product's sale elements are made of: what `GET /api/attribute-avs?product=N` lists (CONTRACT §16). */
+export async function valuesOfProduct(productId: number): Promise<number[]> {
+  const { items } = await saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 });
+  return [...new Set(items.flatMap((element) => element.attributeAvs))];
+}
