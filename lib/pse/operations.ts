@@ -309,18 +309,46 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
   const ids = input.pse.map((entry) => entry.id ?? pseId);
   if (new Set(ids).size !== ids.length)
     throw new InvalidInput(ids.flatMap((id, index): FieldError[] => (ids.indexOf(id) !== index ? [{ field: entryField(index)('id'), message: `names sale element ${id} twice` }] : [])));
+  const entries = (reading: (index: number) => Naming) => input.pse.map((update, index): Entry => ({ field: reading(index), update, id: present(ids[index], `the id of entry ${index}`) }));
+  const expected = new Map(expectedVersion === undefined ? [] : [[pseId, expectedVersion]]);
+  if (input.pse.every(changesStockOnly)) {
+    // A stock change touches nothing beside its sale elements: each attempt reads them alone (their
+    // products and rules, for the rows, once), so that writers of one stock meet as seldom as can be.
+    let context: Promise<Pick<PseReads, 'products' | 'rules'>> | undefined;
+    return new Write(async () => {
+      const found = await readElements(ids);
+      context ??= stockContext(found);
+      const { products: owners, rules } = await context;
+      const picture = new Map([...owners].map(([id, { product }]) => [id, { product, elements: { elements: found.filter((element) => element.productId === id), count: undefined } }]));
+      return pseEntriesPlan(entries(naming), { products: picture, rules, values: new Map(), positions: new Map(), now: new Date().toISOString() }, query, expected);
+    });
+  }
   return new Write(async () => {
-    const found = await saleElements.readMany(ids);
-    const missing = ids.find((id) => !found.some((element) => element.id === id));
-    if (missing !== undefined) throw new NotFound('product sale element');
+    const found = await readElements(ids);
     const reads = await readFor(
       found.map((element) => element.productId),
       valueIdsOf(input.pse),
       ruleIdsOf(input.pse),
     );
-    const entries = input.pse.map((update, index): Entry => ({ field: naming(index), update, id: present(ids[index], `the id of entry ${index}`) }));
-    return pseEntriesPlan(entries, reads, query, new Map(expectedVersion === undefined ? [] : [[pseId, expectedVersion]]));
+    return pseEntriesPlan(entries(naming), reads, query, expected);
   });
+}
+
+/** An entry that changes nothing but a stock (`quantity`, `quantity_delta`): an ERP's sync, an order's take. */
+const changesStockOnly = (entry: PseUpdateEntryInput): boolean => Object.keys(entry).every((field) => field === 'id' || field === 'quantity' || field === 'quantity_delta');
+
+/** The sale elements of `ids`, read consistently; 404 when one is not there. */
+async function readElements(ids: readonly number[]): Promise<SaleElement[]> {
+  const found = await saleElements.readMany(ids);
+  if (ids.some((id) => !found.some((element) => element.id === id))) throw new NotFound('product sale element');
+  return found;
+}
+
+/** What a stock change's rows need beside its sale elements: their products and rules. */
+async function stockContext(elements: readonly SaleElement[]): Promise<Pick<PseReads, 'products' | 'rules'>> {
+  const owners = await products.readMany([...new Set(elements.map((element) => element.productId))]);
+  const rules = await taxRulesById([...new Set(owners.map((product) => product.taxRuleId))]);
+  return { products: new Map(owners.map((product) => [product.id, { product, elements: { elements: [], count: undefined } }])), rules };
 }
 
 /** A delete's plan: the element and its counts; its product's default moved to the lowest-id other one when it was the default; the last one refused (409). */
