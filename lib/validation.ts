@@ -200,6 +200,16 @@ export const idList = () =>
 // An ISO 8601 date, or instant with its offset (`+` arrives as a space when a client leaves it unencoded).
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Whether an ISO 8601 text's date is one of the calendar's, and it stays within 0000–9999 once its offset is applied (Date.parse takes 2026-02-30 as 2 March). */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  const instant = new Date(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text);
+  return instant.getUTCFullYear() >= 0 && instant.getUTCFullYear() <= 9999;
+}
+
 /** An ISO 8601 instant (a date alone is its midnight, UTC), as `Date#toISOString` writes it: dates stored so compare as texts. */
 export const instant = () =>
   documented(
@@ -207,6 +217,7 @@ export const instant = () =>
       v.string(),
       v.transform((text) => text.trim().replace(/ (\d{2}:?\d{2})$/, '+$1')),
       v.check((text) => ISO_INSTANT.test(text) && !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 date or instant (2026-01-31 or 2026-01-31T08:00:00Z)'),
+      v.check(isCalendarDate, 'must be a date of the calendar (2026-02-30 is not), in the years 0000 to 9999 once its offset is applied'),
       v.transform((text) => new Date(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text).toISOString()),
     ),
     { type: 'string', format: 'date-time', description: 'an ISO 8601 instant (or a date: its midnight, UTC)' },

@@ -17,12 +17,17 @@ export async function encodeCursor(scope: string, position: unknown): Promise<st
   return `${payload}.${(await sign(payload)).toString('base64url')}`;
 }
 
+/** What a cursor's parts are made of: base64url, without padding. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
 export async function decodeCursor(scope: string, cursor: string): Promise<unknown> {
   const [payload, signature, extra] = cursor.split('.');
   if (!payload || !signature || extra !== undefined) throw badCursor();
-  const expected = await sign(payload);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor();
+  // The signature exactly as signed: base64url decoding would pass over padding, a line feed or any
+  // other byte it does not know, and an altered cursor must be refused whatever byte was altered.
+  const expected = Buffer.from((await sign(payload)).toString('base64url'));
+  const given = Buffer.from(signature);
+  if (!BASE64URL.test(payload) || given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor();
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { s?: unknown; p?: unknown };
   if (decoded.s !== scope) throw badCursor();
   return decoded.p;

@@ -130,7 +130,8 @@ export function defineHandler<Name extends RouteName, Body extends BodySchema | 
     }
     const parsed = parseInputs({
       ...(schemas.body ? { body: { schema: schemas.body, value: event.body } } : {}),
-      ...(query ? { query: { schema: query, value: event.queryStringParameters ?? {} } } : {}),
+      // An empty parameter is as if absent (`?min_price=&max_price=`, as Thelia's forms send them).
+      ...(query ? { query: { schema: query, value: Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter(([, value]) => value !== '')) } } : {}),
     });
     const { limit = 10, offset = 0, cursor, ...listQuery } = (parsed.query ?? {}) as { limit?: number; offset?: number; cursor?: string };
     const scope = cursorScope(name, listQuery);

@@ -56,7 +56,19 @@ export const visibility = (field: string): ListArgument => ({
   filter: (value: string) => (value === '*' ? undefined : { kind: 'in', field, values: [Number(value)] }),
 });
 
-const term = () => v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'));
+/**
+ * A text searched for: as stored texts are (valid Unicode, no control character), and naming something
+ * once folded (a letter or a digit: a lone accent or a zero-width space would match every record).
+ */
+const term = () =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty('must not be empty'),
+    v.check((text) => !/\p{Cs}/u.test(text), 'must be valid Unicode'),
+    v.check((text) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text), 'must not contain control characters'),
+    v.check((text) => /[\p{L}\p{N}]/u.test(fold(text)), 'must hold a letter or a digit'),
+  );
 
 /** The text of a field compared whole, case- and accent-insensitively (`strict_sentence`). */
 export const textIs = (field: string, description: string): ListArgument => ({

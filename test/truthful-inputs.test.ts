@@ -1,0 +1,69 @@
+/**
+ * What a red team sent to the lists (issue 56), each answered as the contract says: a term with a
+ * control character or naming nothing, a date that is no date, an empty parameter, an altered cursor.
+ * Each was a 500, a list of every record, or accepted, before.
+ */
+import { describe, expect, it } from 'vitest';
+import { get, problemFields } from './support/api.js';
+import { createProduct } from './support/fixtures.js';
+import { useSearchIndex } from './support/search-index.js';
+
+// The local search index, as npm start has it: a term reaches SQLite's FTS5.
+useSearchIndex();
+
+describe('a text a list searches for', () => {
+  it('holds no control character: a NUL is a 400 naming the parameter, on every list that searches', async () => {
+    for (const [path, parameter] of [
+      ['/api/products', 'title'],
+      ['/api/products', 'search_term'],
+      ['/api/customers', 'search_term'],
+      ['/api/categories', 'title'],
+      ['/api/brands', 'title'],
+    ]) {
+      const answer = await get(`${path}?${parameter}=ab%00cd`);
+      expect(answer.status, `${path}?${parameter}`).toBe(400);
+      expect(problemFields(answer)).toEqual([parameter]);
+    }
+  });
+
+  it('names something once folded: a lone accent or a zero-width space is a 400, not every record', async () => {
+    for (const term of ['%CC%81', '%E2%80%8B']) {
+      const answer = await get(`/api/products?title=${term}`);
+      expect(answer.status, term).toBe(400);
+      expect(answer.body.detail).toMatch(/letter or a digit/);
+    }
+  });
+});
+
+describe('a date a list takes', () => {
+  it('is a date of the calendar, within the years 0000–9999 once its offset is applied', async () => {
+    for (const date of ['2026-02-30', '2026-13-01', '9999-12-31T23:59:59-23:59']) {
+      const answer = await get(`/api/products?updated_since=${encodeURIComponent(date)}&order=updated`);
+      expect(answer.status, date).toBe(400);
+      expect(problemFields(answer)).toEqual(['updated_since']);
+    }
+    expect((await get('/api/products?updated_since=2024-02-29&order=updated')).status).toBe(200);
+    expect((await get(`/api/products?updated_since=${encodeURIComponent('9999-12-31T23:59:59+01:00')}&order=updated`)).status).toBe(200);
+  });
+});
+
+describe('an empty parameter', () => {
+  it('is as if absent, as Thelia’s forms send them', async () => {
+    await createProduct();
+    const plain = await get('/api/products?limit=100');
+    const empty = await get('/api/products?limit=100&min_price=&max_price=&title=');
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body).toEqual(plain.body);
+  });
+});
+
+describe('a cursor', () => {
+  it('altered by any byte is a 400: padding or a line feed added too', async () => {
+    await createProduct();
+    await createProduct();
+    const first = await get('/api/products?limit=1');
+    const cursor = first.headers['x-next-cursor']!;
+    expect((await get(`/api/products?limit=1&cursor=${cursor}`)).status).toBe(200);
+    for (const altered of [`${cursor}=`, `${cursor}%0A`, `${cursor}==`]) expect((await get(`/api/products?limit=1&cursor=${altered}`)).status, altered).toBe(400);
+  });
+});
