@@ -217,7 +217,7 @@ describe('product lists', () => {
       ['min_price=abc', 'min_price'],
       ['max_weight=-1', 'max_weight'],
       ['category=3,x', 'category'],
-      ['exclude=', 'exclude'],
+      ['exclude=,', 'exclude'],
       ['updated_since=yesterday', 'updated_since'],
       ['search_term=a&search_mode=fuzzy', 'search_mode'],
       ['search_term=a&search_in=price', 'search_in'],

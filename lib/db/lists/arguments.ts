@@ -56,10 +56,7 @@ export const visibility = (field: string): ListArgument => ({
   filter: (value: string) => (value === '*' ? undefined : { kind: 'in', field, values: [Number(value)] }),
 });
 
-/**
- * A text searched for: as stored texts are (valid Unicode, no control character), and naming something
- * once folded (a letter or a digit: a lone accent or a zero-width space would match every record).
- */
+/** A text a list compares: as stored texts are (valid Unicode, no control character: FTS5 would choke on a NUL). */
 const term = () =>
   v.pipe(
     v.string(),
@@ -67,6 +64,12 @@ const term = () =>
     v.nonEmpty('must not be empty'),
     v.check((text) => !/\p{Cs}/u.test(text), 'must be valid Unicode'),
     v.check((text) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text), 'must not contain control characters'),
+  );
+
+/** A text searched for within others: it must name something once folded (a lone accent or a zero-width space would match every record). */
+const searchTerm = () =>
+  v.pipe(
+    term(),
     v.check((text) => /[\p{L}\p{N}]/u.test(fold(text)), 'must hold a letter or a digit'),
   );
 
@@ -78,7 +81,7 @@ export const textIs = (field: string, description: string): ListArgument => ({
 
 /** The text of a field (in the list's language when localized) contains the value, case- and accent-insensitively. */
 export const contains = (field: string, description: string): ListArgument => ({
-  schema: described(term(), description),
+  schema: described(searchTerm(), description),
   filter: (value: string) => ({ kind: 'text', fields: [field], mode: 'contains', term: fold(value) }),
 });
 
@@ -104,7 +107,7 @@ export function search(fields: readonly [string, ...string[]], defaults: readonl
   const modes = Object.keys(SEARCH_MODES) as (keyof typeof SEARCH_MODES)[];
   return {
     search_term: {
-      schema: described(term(), 'a text searched for case- and accent-insensitively in the `search_in` fields, as `search_mode` says'),
+      schema: described(searchTerm(), 'a text searched for case- and accent-insensitively in the `search_in` fields, as `search_mode` says'),
       filter: (value: string, all) => ({
         kind: 'text',
         fields: (all.search_in as string[] | undefined) ?? defaults,
