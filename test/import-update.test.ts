@@ -86,7 +86,7 @@ describe('npm run import -- --update', () => {
     // The values the table holds as the import changed them: customer 60's new one, customer 1's as before.
     expect(run.report!.normalized.filter((value) => value.kind === 'customer').map((value) => [value.id, value.table, value.column, value.what])).toEqual([
       [1, 'address', 'city', 'trimmed'],
-      [1, 'customer', 'lang_id', 'empty: the default language'],
+      [1, 'customer', 'lang_id', "empty: the store's default language"],
       [60, 'customer', 'lastname', 'trimmed'],
     ]);
     expect(run.stdout).toContain('customer 50: Thelia updated_at 2024-05-05T05:05:05.000Z');

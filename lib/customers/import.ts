@@ -11,7 +11,7 @@ import { defineImportKind } from '../import/kind.js';
 import { changedTexts, datesOf, list, problemsOf, type Mapped, type Problem } from '../import/mapping.js';
 import { dateOf, groupBy, numberOrNull, type TheliaSource } from '../import/source.js';
 import { present } from '../present.js';
-import { defaultLang } from '../reference/index.js';
+import { defaultLang, langByLocale } from '../reference/index.js';
 import { customers, type Customer } from './entity.js';
 import { deleteCustomer, newCustomer } from './operations.js';
 import { isBcrypt } from './password.js';
@@ -92,7 +92,20 @@ const CustomerImport = v.pipe(
 /** A whole bcrypt hash, as PHP's password_hash(PASSWORD_BCRYPT) writes it: checkLogin verifies it (isBcrypt) and upgrades it. */
 const isWholeBcryptHash = (hash: string): boolean => isBcrypt(hash) && /^.{7}[./A-Za-z0-9]{53}$/.test(hash);
 
-export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
+/** What a customer's mapping takes of the store: the language a customer without one speaks. */
+export interface CustomerContext {
+  /** The store's default language (`lang.by_default`, by its locale), else the API's. */
+  defaultLangId: number;
+}
+
+/** The store's default language as the API knows it (by its locale); the API's when the store names none it knows. */
+async function storeLanguage(source: TheliaSource): Promise<number> {
+  if (!(await source.has('lang'))) return defaultLang.id;
+  const [row] = await source.select('SELECT locale FROM lang WHERE by_default = 1 ORDER BY id LIMIT 1');
+  return (row && langByLocale.get(String(row.locale))?.id) ?? defaultLang.id;
+}
+
+export function mapCustomer(customer: TheliaCustomer, context: CustomerContext = { defaultLangId: defaultLang.id }): Mapped<Customer> {
   const problems: Problem[] = [];
   const dates = datesOf('customer', customer, problems);
   const [address, ...otherAddresses] = customer.defaultAddresses;
@@ -110,7 +123,7 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
     firstname: customer.firstname,
     lastname: customer.lastname,
     email: customer.email ?? undefined,
-    lang_id: customer.langId ?? defaultLang.id,
+    lang_id: customer.langId ?? context.defaultLangId,
     country: address?.countryId ?? 0,
     zipcode: address?.zipcode ?? '',
     city: address?.city ?? '',
@@ -128,7 +141,7 @@ export function mapCustomer(customer: TheliaCustomer): Mapped<Customer> {
   const normalized = [
     ...changedTexts({ table: 'customer', row: customer.id }, given, parsed.output, ['firstname', 'lastname', 'email']),
     ...changedTexts({ table: 'address', row: present(address, 'the default address').id }, given, parsed.output, ['zipcode', 'city', 'address1', 'address2', 'address3']),
-    ...(customer.langId === null ? [{ table: 'customer', row: customer.id, column: 'lang_id', what: 'empty: the default language', before: null, after: defaultLang.id }] : []),
+    ...(customer.langId === null ? [{ table: 'customer', row: customer.id, column: 'lang_id', what: "empty: the store's default language", before: null, after: context.defaultLangId }] : []),
   ];
   return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }), normalized };
 }
@@ -138,7 +151,10 @@ export const importKind = defineImportKind<TheliaCustomer, Customer>({
   table: 'customer',
   absent: 'is not a customer of the source',
   counter: customers.counter,
-  begin: (source, size) => Promise.resolve({ batches: customerRows(source, size), map: mapCustomer }),
+  async begin(source, size) {
+    const context = { defaultLangId: await storeLanguage(source) };
+    return { batches: customerRows(source, size), map: (customer) => mapCustomer(customer, context) };
+  },
   writer: {
     readMany: (ids) => customers.readMany(ids),
     steps: (records) => customers.create(...records),

@@ -320,6 +320,11 @@ const addresses: TheliaRow[] = [
 export async function createTheliaStore(mariadb: MariaDb, name: string, options: { defaultCurrency?: number } = {}): Promise<string> {
   const url = await mariadb.createDatabase(name, THELIA_TABLES);
   const db = mariadb.admin;
+  // The store speaks French first: a customer without a language gets it.
+  await insertRows(db, 'lang', [
+    { id: 1, title: 'Français', code: 'fr', locale: 'fr_FR', by_default: 1, position: 1 },
+    { id: 2, title: 'English', code: 'en', locale: 'en_US', by_default: 0, position: 2 },
+  ]);
   await insertRows(db, 'currency', [
     { id: 1, code: 'EUR', symbol: '€', rate: 1, by_default: options.defaultCurrency === undefined || options.defaultCurrency === 1 ? 1 : 0 },
     { id: 2, code: 'USD', symbol: '$', rate: 1.26, by_default: 0 },

@@ -126,7 +126,7 @@ describe('values changed on the way in', () => {
     expect(mapped.normalized!.map((n) => [n.table, n.row, n.column, n.what])).toEqual([
       ['customer', 5, 'email', 'trimmed'],
       ['address', 9, 'city', 'trimmed'],
-      ['customer', 5, 'lang_id', 'empty: the default language'],
+      ['customer', 5, 'lang_id', "empty: the store's default language"],
     ]);
     expect(mapCustomer(customer({ langId: 2 })).normalized).toEqual([]);
   });
