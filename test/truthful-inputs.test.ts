@@ -4,8 +4,9 @@
  * Each was a 500, a list of every record, or accepted, before.
  */
 import { describe, expect, it } from 'vitest';
-import { get, problemFields } from './support/api.js';
-import { createProduct } from './support/fixtures.js';
+import { get, post, problemFields, put } from './support/api.js';
+import { cursorNow, followChanges } from './support/changes.js';
+import { createCategory, createProduct, productInput } from './support/fixtures.js';
 import { useSearchIndex } from './support/search-index.js';
 
 // The local search index, as npm start has it: a term reaches SQLite's FTS5.
@@ -65,5 +66,25 @@ describe('a cursor', () => {
     const cursor = first.headers['x-next-cursor']!;
     expect((await get(`/api/products?limit=1&cursor=${cursor}`)).status).toBe(200);
     for (const altered of [`${cursor}=`, `${cursor}%0A`, `${cursor}==`]) expect((await get(`/api/products?limit=1&cursor=${altered}`)).status, altered).toBe(400);
+  });
+});
+
+describe('a write that changes nothing', () => {
+  it('keeps the version and records no change, a stale If-Match still a 412', async () => {
+    const { row } = await createProduct({ price: '5', title: 'Same' });
+    const category = await createCategory({ title: 'Same' });
+    const start = await cursorNow();
+    expect((await put(`/api/products/${row.ID}`, { price: '5.000', locale: 'en_US', title: 'Same' })).status).toBe(204);
+    const same = await put('/api/categories', { id: category.ID, locale: 'en_US', title: 'Same' });
+    expect(same.status).toBe(201);
+    expect(same.body[0]).toMatchObject({ VERSION: 1 });
+    expect((await get(`/api/products/${row.ID}`)).body[0]).toMatchObject({ VERSION: 1 });
+    expect((await put(`/api/products/${row.ID}`, { price: '5' }, { headers: { 'if-match': '"7"' } })).status).toBe(412);
+    // A nightly upsert of unchanged data: every row answered, nothing in the feed.
+    const batch = await post('/api/products/batch', { rows: [{ op: 'upsert', ...productInput({ ref: row.REF, price: '5', title: 'Same' }) }] });
+    expect(batch.body[0]).toMatchObject({ STATUS: 204, ID: row.ID });
+    expect((await followChanges(start)).changes.filter((change) => [row.ID, category.ID].includes(change.ENTITY_ID as number))).toEqual([]);
+    expect((await put(`/api/products/${row.ID}`, { price: '6' })).status).toBe(204);
+    expect((await get(`/api/products/${row.ID}`)).body[0]).toMatchObject({ VERSION: 2, PRICE: '6.000000' });
   });
 });

@@ -69,6 +69,7 @@ export function updateAttributeAvPlan(input: AttributeAvUpdateInput, lang: Lang 
     version: current.version + 1,
     updatedAt: reads.now,
   };
+  if (attributeAvs.unchanged(current, next, expectedVersion)) return plan([], attributeAvRow(current, localeOf(lang, input.locale)));
   return plan(attributeAvs.replace(current, next, expectedVersion), attributeAvRow(next, localeOf(lang, input.locale)));
 }
 

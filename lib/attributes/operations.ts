@@ -64,6 +64,7 @@ export function updateAttributePlan(input: AttributeUpdateInput, lang: Lang | un
     version: current.version + 1,
     updatedAt: reads.now,
   };
+  if (attributes.unchanged(current, next, expectedVersion)) return plan([], attributeRow(current, localeOf(lang, input.locale)));
   return plan(attributes.replace(current, next, expectedVersion), attributeRow(next, localeOf(lang, input.locale)));
 }
 

@@ -67,6 +67,7 @@ export function updateBrandPlan(input: BrandUpdateInput, lang: Lang | undefined,
     version: current.version + 1,
     updatedAt: reads.now,
   };
+  if (brands.unchanged(current, next, expectedVersion)) return plan([], brandRow(current, localeOf(lang, input.locale)));
   return plan(brands.replace(current, next, expectedVersion), brandRow(next, localeOf(lang, input.locale)));
 }
 

@@ -119,6 +119,7 @@ export function updateCategoryPlan(input: CategoryUpdateInput, lang: Lang | unde
     version: current.version + 1,
     updatedAt: reads.now,
   };
+  if (categories.unchanged(current, next, expectedVersion)) return plan([], categoryRow(current, localeOf(lang, input.locale)));
   return plan([...categories.replace(current, next, expectedVersion), ...moveSteps], categoryRow(next, localeOf(lang, input.locale)));
 }
 

@@ -92,6 +92,7 @@ export function updateCustomerPlan(input: CustomerUpdateInput, expectedVersion: 
   // Sent together, the schema checked them; sent alone, either one meets the stored other here.
   const alone = (input.country === undefined) !== (input.zipcode === undefined);
   if (alone && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
+  if (customers.unchanged(current, next, expectedVersion)) return plan([], customerRow(current));
   return plan(customers.replace(current, next, expectedVersion), customerRow(next));
 }
 

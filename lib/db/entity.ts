@@ -9,7 +9,11 @@
  */
 import type * as v from 'valibot';
 import { allocateId, countChange, type Counter } from './counters.js';
-import { Conflict } from './errors.js';
+import { isDeepStrictEqual } from 'node:util';
+import { Conflict, VersionMismatch } from './errors.js';
+
+/** What says when a record was written, not what it holds. */
+const UNCOMPARED = new Set(['version', 'updatedAt', 'importedVersion', 'sourceUpdatedAt']);
 import { readItem, readItems, type Item } from './items.js';
 import { ABSENT, atVersion, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
 import { table } from './table.js';
@@ -128,6 +132,17 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
         ...recorded(current, next),
         ...locks.moving(current, next),
       ];
+    },
+
+    /**
+     * Whether `next` holds what `current` does (its version and dates aside): a write that changes
+     * nothing writes nothing, keeps the version and records no change. A version expected that is not
+     * the record's is still the caller's 412.
+     */
+    unchanged(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): boolean {
+      if (expectedVersion !== undefined && expectedVersion !== current.version) throw new VersionMismatch(name, expectedVersion);
+      const content = (record: R) => Object.fromEntries(Object.entries(record as object).filter(([field, value]) => !UNCOMPARED.has(field) && value !== undefined));
+      return isDeepStrictEqual(content(current), content(next));
     },
 
     /** Steps that delete `current` at the expected version, free its locks and uncount it. */

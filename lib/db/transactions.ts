@@ -186,6 +186,8 @@ export async function writeAtomically(steps: readonly WriteStep[]): Promise<void
 
 /** Writes every step or none, as writeAtomically does; a failed condition is a StepFailed that names the step. */
 export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
+  // A plan that changes nothing (an update to what is there) has nothing to send.
+  if (all.length === 0) return;
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));
   } catch (error) {

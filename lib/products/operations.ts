@@ -185,6 +185,8 @@ export function updateProductPlan(
     updatedAt: reads.now,
   };
   if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
+  // Nothing changed: nothing written, the version kept, no change recorded (a nightly upsert of the same data).
+  if (products.unchanged(current, next, expectedVersion)) return plan([], undefined);
   return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove, ...followingSaleElement(current, next, reads.defaultPse, reads.now)], undefined);
 }
 
