@@ -20,6 +20,7 @@ import { useReceiver } from './support/receiver.js';
 interface Client {
   GET(path: string, init?: object): Promise<{ data?: any; response: Response }>;
   POST(path: string, init?: object): Promise<{ data?: any; response: Response }>;
+  PUT(path: string, init?: object): Promise<{ data?: any; response: Response }>;
   paginate(path: string, query?: object): AsyncGenerator<any>;
   followChanges(options: { cursor: string; onCursor?: (cursor: string) => void; resource?: string; pollMs?: number; signal?: AbortSignal }): AsyncGenerator<any>;
   batch(path: string, rows: unknown[], options?: { rounds?: number; pauseMs?: number }): Promise<Array<{ INDEX: number; STATUS: number; ID: number | null; ROW?: any; PROBLEM?: any }>>;
@@ -278,8 +279,13 @@ describe('@store-api/client', () => {
     expect(first).toMatch(/^1 201 $/m);
     expect(first).toMatch(/^product created \d+$/m);
     expect(existsSync(path.join(consumer, '.sync-cursor'))).toBe(true);
-    // Run again: the same rows update (204), and the changes since the kept cursor include those updates.
-    const second = await runUntil(/^product updated \d+$/m, async () => undefined);
+    // Run again: the same rows change nothing (204, and no change in the feed); the changes since the
+    // kept cursor include a write made meanwhile.
+    const created = Number(/^product created (\d+)$/m.exec(first)?.[1]);
+    const second = await runUntil(/^product updated \d+$/m, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await client.PUT(`/api/products/${created}`, { body: { price: '21' } });
+    });
     expect(second).toMatch(/^0 204 $/m);
     expect(second).toMatch(/^product updated \d+$/m);
     rmSync(consumer, { recursive: true, force: true });
