@@ -7,17 +7,11 @@ import { bit, type Row } from '../row.js';
 import type { TaxRule } from '../tax-rules/index.js';
 import type { Product } from './entity.js';
 
+/** The percents a rule applies in the shop's country, in order: none when it has no tax there (a sale element's prices are taxed so too). */
+export const percentsOf = (rule: TaxRule | undefined): string[] => (rule?.countries.includes(defaultCountryId) ? rule.taxes.map((id) => taxes.get(id)?.percent ?? '0') : []);
+
 /** The price with the rule's taxes for the shop's country, in order and compounding. */
-export function taxedPrice(price: string, rule: TaxRule | undefined): string {
-  const micros = present(parseMicros(price), `the stored price ${price}`);
-  if (!rule?.countries.includes(defaultCountryId)) return formatMicros(micros);
-  return formatMicros(
-    applyPercents(
-      micros,
-      rule.taxes.map((id) => taxes.get(id)?.percent ?? '0'),
-    ),
-  );
-}
+export const taxedPrice = (price: string, rule: TaxRule | undefined): string => formatMicros(applyPercents(present(parseMicros(price), `the stored price ${price}`), percentsOf(rule)));
 
 export function productRow(p: Product, locale: string, rule: TaxRule | undefined): Row {
   return {

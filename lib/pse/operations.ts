@@ -23,7 +23,8 @@ import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
 import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
-import { percentsOf, pricesIn, pseRow } from './row.js';
+import { percentsOf } from '../products/row.js';
+import { pricesIn, pseRow } from './row.js';
 import type { PseCreateEntryInput, PseCreateInput, PseQueryInput, PseUpdateEntryInput, PseUpdateInput } from './schema.js';
 
 const ZERO = '0.000000';

@@ -4,8 +4,9 @@
  */
 import { applyPercents, formatMicros, parseMicros, timesRate } from '../money.js';
 import { present } from '../present.js';
+import { percentsOf } from '../products/row.js';
 import type { SaleElement } from '../products/sale-elements.js';
-import { currencyRates, defaultCountryId, defaultCurrencyId, taxes } from '../reference/index.js';
+import { currencyRates, defaultCurrencyId } from '../reference/index.js';
 import { bit, type Row } from '../row.js';
 import type { TaxRule } from '../tax-rules/index.js';
 
@@ -25,9 +26,6 @@ export function pricesIn(element: SaleElement, currency: number): { price: bigin
   }
   return { price: micros(own?.price ?? '0'), promoPrice: micros(own?.promoPrice ?? '0') };
 }
-
-/** The percents a rule applies in the shop's country, in order: none when it has no tax there. */
-export const percentsOf = (rule: TaxRule | undefined): string[] => (rule?.countries.includes(defaultCountryId) ? rule.taxes.map((id) => taxes.get(id)?.percent ?? '0') : []);
 
 export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency: number): Row {
   const { price, promoPrice } = pricesIn(element, currency);
