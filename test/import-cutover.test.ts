@@ -39,6 +39,7 @@ beforeAll(async () => {
   await sql('DELETE FROM product WHERE id IN (20, 21, 23, 24, 25, 26, 27, 28, 29, 30)');
   await sql('DELETE FROM customer WHERE id IN (2, 3, 4, 5, 6, 7, 8, 9, 12)');
   await sql('DELETE FROM attribute_av WHERE id = 7');
+  await sql('DELETE FROM product_sale_elements WHERE id IN (103, 104, 105, 106)');
 }, 180_000);
 
 afterAll(() => mariadb?.stop());

@@ -26,7 +26,7 @@ describe('npm run import, interrupted', () => {
     // The customers' first transaction never reaches DynamoDB; the import is interrupted (Ctrl-C) while it waits.
     store.proxy.stallOn('last@example.com');
     const cut = startImport(['--from', store.storeUrl], { DYNAMODB_ENDPOINT: store.proxy.endpoint });
-    await until(() => /products\s+16\/16/.test(cut.progress()));
+    await until(() => /sale elements\s+22\/22/.test(cut.progress()));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     cut.process.kill('SIGINT');
     const interrupted = await cut.finished;
@@ -47,6 +47,7 @@ describe('npm run import, interrupted', () => {
       product: { read: 16, imported: 0, updated: 0, unchanged: 6, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 10 },
       attribute: { read: 2, imported: 0, updated: 0, unchanged: 2, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
       'attribute value': { read: 4, imported: 0, updated: 0, unchanged: 3, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 1 },
+      'sale element': { read: 22, imported: 0, updated: 0, unchanged: 8, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 14 },
       customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
     });
     expect((await get('/api/customers')).headers['x-total-count']).toBe('3');

@@ -56,6 +56,14 @@ describe('npm run import -- --update', () => {
     await addCustomer(60, 'new@example.com', { lastname: ' Newman ', created_at: '2024-04-01 00:00:00' });
     await sql('DELETE FROM product WHERE id = 12');
     await sql('DELETE FROM customer WHERE id = 61');
+    // Sale elements: 101's stock taken in Thelia; 102's there and through the API; 107 new; product 40's price (its default's) raised.
+    await sql("UPDATE product_sale_elements SET quantity = 1, updated_at = '2024-03-03 03:03:03' WHERE id = 101");
+    await sql("UPDATE product_sale_elements SET quantity = 8, updated_at = '2024-03-03 03:03:03' WHERE id = 102");
+    expect((await put('/api/pse/102', { pse: [{ quantity: 5 }] })).status).toBe(201);
+    await sql("UPDATE product_price SET price = '36' WHERE product_sale_elements_id = 400");
+    await sql("UPDATE product_sale_elements SET updated_at = '2024-03-03 03:03:03' WHERE id = 400");
+    await insertRows(mariadb.admin, 'product_sale_elements', [{ id: 107, product_id: 40, ref: 'LAMP-XL', quantity: 4, is_default: 0, created_at: '2024-03-01 00:00:00' }]);
+    await insertRows(mariadb.admin, 'product_price', [{ product_sale_elements_id: 107, currency_id: 1, price: '45', promo_price: '0', from_default_currency: 0 }]);
     // Customer 50: changed in Thelia and through the API. Customers 10 and 61: through the API only.
     await sql("UPDATE customer SET firstname = 'Lasting', updated_at = '2024-05-05 05:05:05' WHERE id = 50");
     expect((await put('/api/customers', { id: 10, city: 'Liège', zipcode: '4000' })).status).toBe(201);
@@ -78,7 +86,12 @@ describe('npm run import -- --update', () => {
     });
     expect(run.report!.records.customer).toEqual({ imported: [60], updated: [1], unchanged: [], kept: [10], conflict: [50], missing: [61], deleted: [], skipped: skippedCustomers });
     expect(run.report!.counts.customer).toEqual({ read: 13, imported: 1, updated: 1, unchanged: 0, kept: 1, conflict: 1, missing: 1, deleted: 0, skipped: 9 });
-    expect(run.report!.conflicts).toEqual([{ kind: 'customer', id: 50, sourceUpdatedAt: '2024-05-05T05:05:05.000Z', tableUpdatedAt: expect.stringMatching(/^20\d\d-/) }]);
+    // Product 40's default followed its price in the product's write and stayed the import's: the sale elements' run finds it unchanged.
+    expect(run.report!.records['sale element']).toMatchObject({ imported: [107], updated: [101], unchanged: [10, 100, 110, 220, 400], kept: [], conflict: [102], missing: [] });
+    expect(run.report!.conflicts).toEqual([
+      { kind: 'sale element', id: 102, sourceUpdatedAt: '2024-03-03T03:03:03.000Z', tableUpdatedAt: expect.stringMatching(/^20\d\d-/) },
+      { kind: 'customer', id: 50, sourceUpdatedAt: '2024-05-05T05:05:05.000Z', tableUpdatedAt: expect.stringMatching(/^20\d\d-/) },
+    ]);
     expect(run.report!.missing).toEqual([
       { kind: 'customer', id: 61, reason: 'not in Thelia any more, and changed through the API since the import: left as it is' },
       { kind: 'product', id: 12, reason: 'not in Thelia any more: --delete-missing deletes it' },
@@ -101,9 +114,27 @@ describe('npm run import -- --update', () => {
     expect((await get('/api/customers/60')).body[0]).toMatchObject({ LASTNAME: 'Newman', VERSION: 1 });
     // Each update and the new customer are changes made by the import, of exactly what changed.
     const { changes } = await followChanges(since);
-    expect(summary(changes)).toEqual(['customer 1 updated v2 by import', 'customer 60 created v1 by import', 'product 40 updated v2 by import', 'tax-rule 3 updated v2 by import']);
-    expect(changes.find((c) => c.ENTITY_ID === 1)!.CHANGES).toEqual([{ field: 'LASTNAME', locale: null, before: 'Smith', after: 'Smith-Jones' }]);
-    expect(changes.find((c) => c.ENTITY_ID === 40)!.CHANGES).toEqual([{ field: 'TITLE', locale: 'en_US', before: 'Lamp', after: 'Desk lamp' }]);
+    expect(summary(changes)).toEqual([
+      'customer 1 updated v2 by import',
+      'customer 60 created v1 by import',
+      'product 40 updated v2 by import',
+      'pse 101 updated v2 by import',
+      'pse 107 created v1 by import',
+      'pse 400 updated v3 by import',
+      'tax-rule 3 updated v2 by import',
+    ]);
+    const changeOf = (resource: string, id: number) => changes.find((c) => c.RESOURCE === resource && c.ENTITY_ID === id)!.CHANGES;
+    expect(changeOf('customer', 1)).toEqual([{ field: 'LASTNAME', locale: null, before: 'Smith', after: 'Smith-Jones' }]);
+    expect(changeOf('product', 40)).toEqual([
+      { field: 'TITLE', locale: 'en_US', before: 'Lamp', after: 'Desk lamp' },
+      { field: 'PRICE', locale: null, before: '35.250000', after: '36.000000' },
+    ]);
+    expect(changeOf('pse', 101)).toEqual([{ field: 'QUANTITY', locale: null, before: '2.500000', after: '1.000000' }]);
+    expect((await get('/api/pse/102')).body[0]).toMatchObject({ QUANTITY: '5.000000' });
+    expect((await get('/api/pse/product/40')).body.map((row: { REF: string; PRICE: string }) => [row.REF, row.PRICE])).toEqual([
+      ['PSE-400', '36.000000'],
+      ['LAMP-XL', '45.000000'],
+    ]);
     expect((await get('/api/products/40')).body[0]).toMatchObject({ UPDATE_DATE: '2024-03-03T03:03:03.000Z' });
   }, 180_000);
 
@@ -123,7 +154,7 @@ describe('npm run import -- --update', () => {
     expect((await get('/api/products/12')).status).toBe(404);
     expect((await get('/api/customers/61')).body[0]).toMatchObject({ LASTNAME: 'Still here' });
     // With its default sale element (CONTRACT §15), in the same write.
-    expect(summary((await followChanges(cursor)).changes).sort()).toEqual(['product 12 deleted v1 by import', expect.stringMatching(/^pse \d+ deleted v1 by import$/)]);
+    expect(summary((await followChanges(cursor)).changes).sort()).toEqual(['product 12 deleted v1 by import', 'pse 120 deleted v2 by import']);
     // Deleted as the API deletes: the list's total no longer counts it.
     expect((await get('/api/products')).headers['x-total-count']).toBe('5');
   }, 180_000);

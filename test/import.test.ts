@@ -54,6 +54,16 @@ const SKIPPED_PRODUCTS = {
   29: ['product.tax_rule_id'],
   30: ['product'],
 };
+/** Every product skipped takes its sale elements with it; product 10's variants the API cannot hold. */
+const SKIPPED_SALE_ELEMENTS = {
+  ...Object.fromEntries([10, 200, 210, 220, 240, 260, 270, 280, 290, 300].map((id) => [id, ['product_sale_elements.product_id']])),
+  230: ['product_sale_elements.product_id', 'product_price'],
+  250: ['product_sale_elements.product_id', 'product_price[1].price'],
+  103: ['attribute_combination.attribute_av_id'],
+  104: ['product_sale_elements.quantity'],
+  105: ['product_sale_elements.ref'],
+  106: ['product_price'],
+};
 const SKIPPED_CUSTOMERS = {
   2: ['customer.email'],
   3: ['customer.title_id'],
@@ -74,6 +84,7 @@ const FIRST_RUN = {
   product: { read: 16, imported: 4, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 12 },
   attribute: { read: 2, imported: 2, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 0 },
   'attribute value': { read: 4, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 1 },
+  'sale element': { read: 22, imported: 6, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 16 },
   customer: { read: 12, imported: 3, updated: 0, unchanged: 0, kept: 0, conflict: 0, missing: 0, deleted: 0, skipped: 9 },
 };
 
@@ -86,6 +97,8 @@ const NORMALIZED = [
   { kind: 'product', id: 11, table: 'product_sale_elements', row: 110, column: 'weight', what: 'empty: 0', before: null, after: 0 },
   { kind: 'attribute', id: 4, table: 'attribute_i18n', row: 4, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null },
   { kind: 'attribute value', id: 6, table: 'attribute_av_i18n', row: 6, column: 'title', what: 'no text in any locale: imported with empty texts', before: null, after: null },
+  { kind: 'sale element', id: 101, table: 'product_sale_elements', row: 101, column: 'ean_code', what: 'not a GTIN with a valid check digit: left empty', before: 'no-ean', after: '' },
+  { kind: 'sale element', id: 110, table: 'product_sale_elements', row: 110, column: 'weight', what: 'empty: 0', before: null, after: 0 },
   { kind: 'customer', id: 1, table: 'address', row: 2, column: 'city', what: 'trimmed', before: ' Paris ', after: 'Paris' },
   { kind: 'customer', id: 1, table: 'customer', row: 1, column: 'lang_id', what: "empty: the store's default language", before: null, after: 1 },
   { kind: 'customer', id: 50, table: 'customer', row: 50, column: 'firstname', what: 'normalized to NFC', before: 'Je\u0301ro\u0302me', after: 'Jérôme' },
@@ -115,11 +128,12 @@ describe('npm run import', () => {
     expect(first.status, first.stderr).toBe(2);
     expect(first.report!.counts).toEqual(FIRST_RUN);
     // Each kind its resource folder declares, in the order the run brought them (the table of stdout's too).
-    expect(first.report!.kinds.map(({ kind }) => kind)).toEqual(['tax rule', 'category', 'brand', 'product', 'attribute', 'attribute value', 'customer']);
-    expect(first.stdout).toMatch(/\n\s+read.*\ntax rules .*\ncategories .*\nbrands .*\nproducts .*\nattributes .*\nattribute values .*\ncustomers /);
+    expect(first.report!.kinds.map(({ kind }) => kind)).toEqual(['tax rule', 'category', 'brand', 'product', 'attribute', 'attribute value', 'sale element', 'customer']);
+    expect(first.stdout).toMatch(/\n\s+read.*\ntax rules .*\ncategories .*\nbrands .*\nproducts .*\nattributes .*\nattribute values .*\nsale elements .*\ncustomers /);
     expect(skippedFields(first.report!, 'tax rule')).toEqual(SKIPPED_TAX_RULES);
     expect(skippedFields(first.report!, 'category')).toEqual(SKIPPED_CATEGORIES);
     expect(skippedFields(first.report!, 'product')).toEqual(SKIPPED_PRODUCTS);
+    expect(skippedFields(first.report!, 'sale element')).toEqual(SKIPPED_SALE_ELEMENTS);
     expect(skippedFields(first.report!, 'customer')).toEqual(SKIPPED_CUSTOMERS);
 
     expect(problemOf(first, 'tax rule', 4)).toMatch(/countries apply different taxes/);
@@ -130,6 +144,10 @@ describe('npm run import', () => {
     expect(problemOf(first, 'product', 22)).toBe(`product ${apiProductId} already has "api-one" (compared case-insensitively)`);
     expect(problemOf(first, 'product', 29)).toBe('tax rule 99 is not a tax rule of the source');
     expect(problemOf(first, 'product', 30)).toMatch(/^takes about 4\d\d KB, more than the 400 KB a DynamoDB item holds$/);
+    expect(problemOf(first, 'sale element', 230)).toBe('product 23 was skipped (product_sale_elements.is_default: the product has no default sale element)');
+    expect(problemOf(first, 'sale element', 103)).toBe('attribute value 7 was skipped (attribute_av.attribute_id: attribute 99 is not an attribute of the source)');
+    expect(problemOf(first, 'sale element', 104)).toBe('-2 is below 0: the API never holds a stock below 0');
+    expect(problemOf(first, 'sale element', 105)).toBe('sale element 101 already has "pse-101" (compared case-insensitively)');
     expect(problemOf(first, 'customer', 2)).toBe('customer 1 already has "ann.smith@example.com" (compared case-insensitively)');
     expect(problemOf(first, 'customer', 6)).toBe('does not match the zip code format of the country');
 
@@ -141,6 +159,7 @@ describe('npm run import', () => {
       product: { ...NO_RECORDS, imported: [10, 11, 12, 40], skipped: [1, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] },
       attribute: { ...NO_RECORDS, imported: [1, 4] },
       'attribute value': { ...NO_RECORDS, imported: [1, 2, 6], skipped: [7] },
+      'sale element': { ...NO_RECORDS, imported: [100, 101, 102, 110, 120, 400], skipped: Object.keys(SKIPPED_SALE_ELEMENTS).map(Number) },
       customer: { ...NO_RECORDS, imported: [1, 10, 50], skipped: [2, 3, 4, 5, 6, 7, 8, 9, 12] },
     });
     expect(first.report!.normalized).toEqual(NORMALIZED);
@@ -236,12 +255,50 @@ describe('npm run import', () => {
     expect((await get('/api/products/11')).body[0]).toMatchObject({ TITLE: 'Stool', WEIGHT: '0.000000', BRAND_ID: 0, DEFAULT_CATEGORY: 0, VISIBLE: 0, TAX_RULE_ID: 1 });
     expect((await get('/api/products/1')).body[0]).toMatchObject({ REF: API_PRODUCT_REF });
     // Its default sale element keeps Thelia's id (100), with the product's price and weight.
-    expect((await get('/api/pse/product/10')).body).toEqual([expect.objectContaining({ ID: 100, PRODUCT_ID: 10, IS_DEFAULT: 1, PRICE: '120.500000', WEIGHT: '2.500000' })]);
+    expect((await get('/api/pse/product/10')).body[0]).toMatchObject({ ID: 100, PRODUCT_ID: 10, IS_DEFAULT: 1, PRICE: '120.500000', WEIGHT: '2.500000' });
     // Ids the API hands out later come after the source's sale elements'.
     const variant = await post('/api/pse', { pse: [{ product_id: 10, reference: 'CHAIR-10-API', currency_id: 1, price: 1 }] });
     expect(variant.status, variant.text).toBe(201);
     expect(variant.body[0].ID).toBeGreaterThan(400);
     expect((await del(`/api/pse/${variant.body[0].ID}`)).status).toBe(204);
+  });
+
+  it("keeps a product's sale elements with Thelia's ids, stock, EAN, flags, prices in every currency and attribute values, and counts the values they use", async () => {
+    const rows = (await get('/api/pse/product/10')).body;
+    expect(rows.map((row: { ID: number }) => row.ID)).toEqual([100, 101, 102]);
+    // The default its product's import made took the whole source row: its ref, EAN, stock, promo price and dates.
+    expect(rows[0]).toMatchObject({
+      REF: 'PSE-100',
+      EAN_CODE: '4006381333931',
+      QUANTITY: '7.000000',
+      IS_DEFAULT: 1,
+      PRICE: '120.500000',
+      PROMO_PRICE: '99.900000',
+      CREATE_DATE: '2019-03-04T05:06:07.000Z',
+      UPDATE_DATE: '2021-07-08T09:10:11.000Z',
+    });
+    expect(rows[1]).toMatchObject({
+      REF: 'PSE-101',
+      EAN_CODE: '',
+      QUANTITY: '2.500000',
+      IS_PROMO: 1,
+      IS_DEFAULT: 0,
+      WEIGHT: '9.000000',
+      PRICE: '99.000000',
+      PROMO_PRICE: '89.500000',
+      ATTRIBUTE_AVS: [1],
+    });
+    // Values by their attribute's position (attribute 1, then 4), whatever order Thelia lists them in.
+    expect(rows[2]).toMatchObject({ IS_NEW: 1, QUANTITY: '0.000000', PRICE: '95.000000', ATTRIBUTE_AVS: [2, 6] });
+    // Dollars: the default's own price; the variant's follows euros times the rate (from_default_currency).
+    expect((await get('/api/pse/100?currency=2')).body[0]).toMatchObject({ CURRENCY: 2, PRICE: '150.000000' });
+    expect((await get('/api/pse/101?currency=2')).body[0]).toMatchObject({ CURRENCY: 2, PRICE: '124.740000', PROMO_PRICE: '112.770000' });
+    expect((await get('/api/pse/104')).status).toBe(404);
+    // A value a sale element is made of stays; an imported stock is taken as any other.
+    for (const value of [1, 2, 6]) expect((await del(`/api/attribute-avs/${value}`)).status).toBe(409);
+    const take = await put('/api/pse/102', { pse: [{ quantity_delta: -1 }] });
+    expect(take.status).toBe(409);
+    expect(take.body.detail).toMatch(/has 0\.000000 in stock/);
   });
 
   it('keeps brands, attributes and values with their ids, texts (empty where Thelia had none), positions and dates, and counts what refers to them', async () => {
@@ -306,6 +363,7 @@ describe('npm run import', () => {
       product: { ...FIRST_RUN.product, imported: 0, unchanged: 4 },
       attribute: { ...FIRST_RUN.attribute, imported: 0, unchanged: 2 },
       'attribute value': { ...FIRST_RUN['attribute value'], imported: 0, unchanged: 3 },
+      'sale element': { ...FIRST_RUN['sale element'], imported: 0, unchanged: 6 },
       customer: { ...FIRST_RUN.customer, imported: 0, unchanged: 3 },
     });
     expect(second.report!.skipped).toEqual(first.report!.skipped);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { del, get, ids, post, problemFields, put, tableSnapshot } from './support/api.js';
 import { cursorNow, followChanges } from './support/changes.js';
 import { createAttribute, createAttributeAv, createProduct, createTaxRule } from './support/fixtures.js';
+import { projection } from '../lib/pse/search.js';
 import { useSearchIndex } from './support/search-index.js';
 
 const index = useSearchIndex();
@@ -201,6 +202,15 @@ describe('stock', () => {
     expect(report.status, report.text).toBe(200);
     expect(ids(report)).toContain(low.ID);
     expect(report.body.every((row: { QUANTITY: string }) => Number(row.QUANTITY) <= 1)).toBe(true);
+  });
+
+  it('is found again by a rebuild of the index, which walks every product’s sale elements', async () => {
+    const { product, element } = await productWithDefault();
+    const variant = (await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 3 }] })).body[0];
+    const walked: number[] = [];
+    for await (const page of projection.walk()) walked.push(...page.map((document) => document.id));
+    expect(walked).toEqual(expect.arrayContaining([element.ID, variant.ID]));
+    expect(new Set(walked).size).toBe(walked.length);
   });
 });
 

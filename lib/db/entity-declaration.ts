@@ -63,6 +63,12 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
   /** The id counter and the record count (shown by the counted lists); `firstId` defaults to 1; at most `max` records. */
   counter?: { name: string; firstId?: number; max?: number };
   /**
+   * Every record, a page at a time, for records that neither a collection nor one list holds all of
+   * (each list a partition of its owner: a product's sale elements): what an import's walk of its
+   * missing records and a rebuild of the search index read.
+   */
+  walk?: () => AsyncGenerator<v.InferOutput<S>[]>;
+  /**
    * Records whose creates, replaces and removes record a change (changes.ts) in the same
    * transaction: the resource's name in changes, the fields its rows show, and (for records that
    * carry none) the record's version.

@@ -21,6 +21,7 @@ export function listsOf<R, I extends Id, L extends string>(entity: {
   lists: Partial<Record<L, ListDeclaration<R>>> | undefined;
   collection: CollectionDeclaration<R> | undefined;
   counter: Counter | undefined;
+  walk: (() => AsyncGenerator<R[]>) | undefined;
 }) {
   const { name, id, key, fromItem, counter } = entity;
 
@@ -31,8 +32,12 @@ export function listsOf<R, I extends Id, L extends string>(entity: {
   }
 
   return {
-    /** Every record, a page at a time: the collection read consistently, else the first list walked to its end. */
+    /** Every record, a page at a time: the collection read consistently, else the declared walk, else the first list walked to its end. */
     async *pages(): AsyncGenerator<R[]> {
+      if (entity.walk) {
+        yield* entity.walk();
+        return;
+      }
       const collection = entity.collection;
       if (collection) {
         const items = queryPages({
@@ -46,6 +51,9 @@ export function listsOf<R, I extends Id, L extends string>(entity: {
       const [first] = Object.values<ListDeclaration<R> | undefined>(entity.lists ?? {});
       const order = first && Object.values(first.orders)[0];
       if (!first || !order) throw new Error(`${name} has neither a collection nor a list`);
+      // A list partitioned by a field of its records (an owner's) holds some of them only: walking one would be a silent nothing.
+      const partition = first.partition({} as R);
+      if (partition.includes('undefined')) throw new Error(`${name}'s first list is partitioned per record (${partition}): declare how every record is walked`);
       const index = table.indexes[order.index];
       const items = queryPages({
         IndexName: order.index,

@@ -73,18 +73,19 @@ function sourceChanged(stored: Stored, imported: Stored): boolean {
 const asImported = <R extends Stored>(record: R, version: number): R => ({ ...record, version, importedVersion: version, sourceUpdatedAt: record.updatedAt });
 
 /**
- * The steps that count records into what they refer to, a batch's records on the shard of the first
- * of them per referred id (only the sum is read): fewer items shared with the API's writes.
+ * The steps that count records into what they refer to (one record, or several: a sale element's
+ * attribute values), a batch's records on the shard of the first of them per referred id (only the
+ * sum is read): fewer items shared with the API's writes.
  */
 export function countedInto<R extends { id: number }>(
   records: readonly R[],
-  referred: (record: R) => number | undefined,
+  referred: (record: R) => number | undefined | readonly number[],
   step: (referredId: number, firstId: number, count: number) => WriteStep,
 ): WriteStep[] {
   const per = new Map<number, { firstId: number; count: number }>();
   for (const record of records) {
-    const id = referred(record);
-    if (id !== undefined) per.set(id, { firstId: per.get(id)?.firstId ?? record.id, count: (per.get(id)?.count ?? 0) + 1 });
+    const ids = referred(record);
+    for (const id of ids === undefined ? [] : typeof ids === 'number' ? [ids] : ids) per.set(id, { firstId: per.get(id)?.firstId ?? record.id, count: (per.get(id)?.count ?? 0) + 1 });
   }
   return [...per].map(([id, { firstId, count }]) => step(id, firstId, count));
 }
@@ -178,7 +179,7 @@ export class Destination {
       const same = existing !== undefined && writer.same(existing, record);
       if (existing && !same && this.update && existing.createdAt === record.createdAt && untouched(existing, record)) {
         outcomes.set(record.id, await this.replace(kind, existing, record, UPDATED));
-      } else if (existing && !same && (await writer.replaceable?.(existing))) outcomes.set(record.id, await this.replace(kind, existing, record, IMPORTED));
+      } else if (existing && !same && (await writer.replaceable?.(existing, record))) outcomes.set(record.id, await this.replace(kind, existing, record, IMPORTED));
       else if (existing) outcomes.set(record.id, this.alreadyThere(kind, existing, record, same));
       else if (sizeOf(record) > ITEM_BYTES) outcomes.set(record.id, skipped(kind.table, `takes about ${Math.round(sizeOf(record) / 1024)} KB, more than the 400 KB a DynamoDB item holds`));
       else fresh.push(record);
@@ -205,13 +206,14 @@ export class Destination {
   /**
    * The records of a kind the import created whose rows the source no longer has (`sourceIds` holds
    * every id it has, skipped rows included): deleted with `deleteMissing` when nobody changed them
-   * since, else left as they are and listed. Records created through the API are not the source's.
+   * since, else left as they are and listed. Records created through the API are not the source's;
+   * those whose owner is gone from the source too (`goesWithOwner`) are its owner's to delete.
    */
-  async missing(kind: ImportKind, sourceIds: ReadonlySet<number>): Promise<Map<number, Outcome>> {
+  async missing(kind: ImportKind, sourceIds: ReadonlySet<number>, goesWithOwner: (record: Stored) => boolean = () => false): Promise<Map<number, Outcome>> {
     const outcomes = new Map<number, Outcome>();
     for await (const page of kind.pages()) {
       for (const record of page) {
-        if (record.importedVersion === undefined || sourceIds.has(record.id)) continue;
+        if (record.importedVersion === undefined || sourceIds.has(record.id) || goesWithOwner(record)) continue;
         outcomes.set(record.id, await this.removeMissing(kind, record));
       }
     }

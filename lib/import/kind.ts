@@ -61,8 +61,8 @@ export interface Writer<R extends Stored> {
   updateSteps(stored: R, next: R): readonly WriteStep[] | Promise<readonly WriteStep[]>;
   /** Whether the stored record says what the source's does. */
   same(stored: R, imported: R): boolean;
-  /** A stored record the source's takes the place of though nobody imported it (a seeded rule nobody changed or used). */
-  replaceable?(stored: R): Promise<boolean>;
+  /** A stored record the source's (`imported`) takes the place of though the import did not write it (a seeded rule nobody changed or used). */
+  replaceable?(stored: R, imported: R): Promise<boolean>;
   /** The value that must be unique among records (email, ref), its lock and its Thelia column. */
   unique?: { column: string; valueOf(record: R): string; lockKey(value: string): Key; ownerOf(lock: Item): number | undefined };
   /** The Conflict fields of the references a write may find gone (a product's rule), and the Thelia column each names. */
@@ -96,6 +96,11 @@ export interface ImportKind<Row extends { id: number } = { id: number }, R exten
   inUse?(record: R, freed: number): Promise<string | undefined>;
   /** The record of another kind its deletion frees (a product, its rule): a dry run counts them, as it deletes nothing. */
   frees?(record: R): { kind: string; id: number } | undefined;
+  /**
+   * The record of another kind it is deleted with (a sale element, its product): when that one's
+   * source row is gone too, its outcome is the record's, which is not walked on its own.
+   */
+  ownedBy?(record: R): { kind: string; id: number };
 }
 
 /** A kind as its folder declares it; its plural is `${kind}s` unless said. */

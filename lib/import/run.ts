@@ -12,7 +12,7 @@ import { actingAs } from '../db/changes.js';
 import { present } from '../present.js';
 import { fromResourceFolders } from '../resource-files.js';
 import type { Destination } from './destination.js';
-import { inImportOrder, type ImportContext, type ImportKind, type Outcome } from './kind.js';
+import { inImportOrder, type ImportContext, type ImportKind, type Outcome, type Stored } from './kind.js';
 import type { Problem } from './mapping.js';
 import type { Progress } from './progress.js';
 import type { ReportBuilder } from './report.js';
@@ -119,6 +119,10 @@ export class StoreImport {
 
   /** The table's imported records of a kind that the source no longer has. */
   private async missing(kind: ImportKind): Promise<void> {
-    for (const [id, outcome] of await this.destination.missing(kind, new Set(this.idsOf(kind).keys()))) this.report.add(kind.kind, id, outcome);
+    const goesWithOwner = (record: Stored) => {
+      const owner = kind.ownedBy?.(record);
+      return owner !== undefined && !this.sourceIds.get(owner.kind)?.has(owner.id);
+    };
+    for (const [id, outcome] of await this.destination.missing(kind, new Set(this.idsOf(kind).keys()), goesWithOwner)) this.report.add(kind.kind, id, outcome);
   }
 }

@@ -228,7 +228,10 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
       // The table's default sale element stays the product's, and follows a new price or weight.
       const kept = { ...next, ...(stored.defaultPseId === undefined ? {} : { defaultPseId: stored.defaultPseId }) };
       const element = stored.defaultPseId === undefined ? undefined : await saleElements.read(stored.defaultPseId);
-      return [...products.replace(stored, kept, stored.version), ...moves, ...referenceMoves(stored, kept), ...followingSaleElement(stored, kept, element, kept.updatedAt)];
+      // A default nobody changed since the import wrote it stays the import's as it follows: the sale
+      // elements' kind, later in the run, then finds it untouched and brings the rest of the source's row.
+      const following = element && element.importedVersion === element.version ? { ...element, importedVersion: element.version + 1 } : element;
+      return [...products.replace(stored, kept, stored.version), ...moves, ...referenceMoves(stored, kept), ...followingSaleElement(stored, kept, following, kept.updatedAt)];
     },
     same: sameProduct,
     unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },

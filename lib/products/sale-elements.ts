@@ -16,7 +16,7 @@ import { readShards, shardedCount, sumOf, type ShardValues } from '../db/sharded
 import { padId } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { bit } from '../row.js';
-import type { Product } from './entity.js';
+import { products, type Product } from './entity.js';
 
 /** A sale element's price in one currency: untaxed, its promo price, and whether it follows the default currency's times the rate. */
 export const SaleElementPrice = v.object({ price: v.string(), promoPrice: v.string(), fromDefault: v.boolean() });
@@ -66,6 +66,7 @@ export const saleElements = defineEntity({
   // References that read the same are the same reference (lib/identity.ts), as products' refs.
   locks: { ref: { prefix: 'PSE_REF', valueOf: (e) => e.ref, normalize: identityOf } },
   counter: { name: 'PSE' },
+  walk: () => everySaleElement(),
   // The fields of the sale element's row, as it shows them (lib/pse/row.ts), but those it derives.
   audit: {
     resource: 'pse',
@@ -88,6 +89,14 @@ export const saleElements = defineEntity({
     ],
   },
 });
+
+/** Every sale element, a page of products' at a time (each product's from its own list: at most MAX_SALE_ELEMENTS). */
+async function* everySaleElement(): AsyncGenerator<SaleElement[]> {
+  for await (const page of products.pages()) {
+    const lists = await Promise.all(page.map((product) => saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId: product.id } }, { limit: MAX_SALE_ELEMENTS, offset: 0 })));
+    yield lists.flatMap((list) => list.items);
+  }
+}
 
 /** A product's default sale element as its create makes it (CONTRACT §15): its ref, no stock, no attribute value, its price in its currency. */
 export function defaultSaleElementOf(product: Product, id: number): SaleElement {

@@ -29,7 +29,7 @@ export function generatedStore(count: number, first = 1): Record<string, TheliaR
       { id, locale: 'en_US', title: `Product ${id}`, chapo: 'A short text', description: 'A longer description of the product, as shops write them.', postscriptum: null },
       { id, locale: 'fr_FR', title: `Produit ${id}`, chapo: 'Un texte court', description: 'Une description plus longue du produit.', postscriptum: null },
     ]),
-    product_sale_elements: range(count).map((id) => ({ id, product_id: id, ref: `PSE-${id}`, quantity: 10, weight: (id % 50) / 10, is_default: 1 })),
+    product_sale_elements: range(count).map((id) => ({ id, product_id: id, ref: `PSE-${id}`, quantity: 10, weight: (id % 50) / 10, is_default: 1, created_at: created, updated_at: created })),
     product_price: range(count).map((id) => ({ product_sale_elements_id: id, currency_id: 1, price: `${id % 500}.99`, promo_price: '0', from_default_currency: 1 })),
     product_category: range(count).map((id) => ({ product_id: id, category_id: (id % 20) + 1, default_category: 1, position: 1 })),
     customer: range(count).map((id) => ({

@@ -140,32 +140,64 @@ const productI18n: TheliaRow[] = [
   }),
 ];
 
-const saleElement = (id: number, productId: number, isDefault: number, weight: number | null = 0): TheliaRow => ({
+const saleElement = (id: number, productId: number, isDefault: number, weight: number | null = 0, extra: Partial<TheliaRow> = {}): TheliaRow => ({
   id,
   product_id: productId,
   ref: `PSE-${id}`,
   quantity: 10,
   weight,
   is_default: isDefault,
+  promo: 0,
+  newness: 0,
+  ean_code: null,
+  created_at: '2019-03-04 05:06:07',
+  updated_at: null,
+  ...extra,
 });
 
+/** Product 10 (imported) comes with its variants: sizes, a promo, a stock of 0, and rows the API cannot hold. */
 const saleElements: TheliaRow[] = [
   ...[1, 11, 12, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 40].map((productId) => saleElement(productId * 10, productId, 1, productId === 11 ? null : 0)),
-  saleElement(100, 10, 1, 2.5),
-  saleElement(101, 10, 0, 9),
+  saleElement(100, 10, 1, 2.5, { ean_code: '4006381333931', quantity: 7, updated_at: '2021-07-08 09:10:11' }),
+  saleElement(101, 10, 0, 9, { ean_code: 'no-ean', promo: 1, quantity: 2.5 }),
+  saleElement(102, 10, 0, 0, { newness: 1, quantity: 0, ean_code: '' }),
+  saleElement(103, 10, 0), // made of a value the import skips
+  saleElement(104, 10, 0, 0, { quantity: -2 }), // oversold in Thelia
+  saleElement(105, 10, 0, 0, { ref: 'pse-101' }), // 101's reference, compared case-insensitively
+  saleElement(106, 10, 0), // no price at all
   saleElement(230, 23, 0), // product 23 has sale elements, none of them the default
 ];
 
-const price = (pse: number, currency: number, amount: string): TheliaRow => ({ product_sale_elements_id: pse, currency_id: currency, price: amount, promo_price: '0', from_default_currency: 0 });
+const price = (pse: number, currency: number, amount: string, extra: Partial<TheliaRow> = {}): TheliaRow => ({
+  product_sale_elements_id: pse,
+  currency_id: currency,
+  price: amount,
+  promo_price: '0',
+  from_default_currency: 0,
+  ...extra,
+});
 
 const prices: TheliaRow[] = [
   ...[1, 11, 12, 20, 21, 22, 26, 27, 28, 29, 30].map((productId) => price(productId * 10, 1, '10')),
-  price(100, 1, '120.500000'),
-  price(100, 2, '150.000000'), // another currency: not the API's price
-  price(101, 1, '99'), // not the default sale element
+  price(100, 1, '120.500000', { promo_price: '99.900000' }),
+  price(100, 2, '150.000000'), // another currency: not the product's price, the sale element's
+  price(101, 1, '99', { promo_price: '89.5' }), // not the default sale element
+  price(101, 2, '0', { from_default_currency: 1 }), // dollars: euros times the rate
+  price(102, 1, '95'),
+  price(103, 1, '95'),
+  price(104, 1, '95'),
+  price(105, 1, '95'),
   price(240, 2, '12'),
   price(250, 1, '-1.000000'),
   price(400, 1, '35.25'),
+];
+
+/** What the variants are made of (attribute 1: size, position 1; attribute 4, position 2). */
+const attributeCombinations: TheliaRow[] = [
+  { attribute_id: 1, attribute_av_id: 1, product_sale_elements_id: 101 },
+  { attribute_id: 4, attribute_av_id: 6, product_sale_elements_id: 102 },
+  { attribute_id: 1, attribute_av_id: 2, product_sale_elements_id: 102 },
+  { attribute_id: 99, attribute_av_id: 7, product_sale_elements_id: 103 },
 ];
 
 /**
@@ -346,6 +378,7 @@ export async function createTheliaStore(mariadb: MariaDb, name: string, options:
   await insertRows(db, 'attribute_i18n', theliaAttributeI18n);
   await insertRows(db, 'attribute_av', theliaAttributeAvs);
   await insertRows(db, 'attribute_av_i18n', theliaAttributeAvI18n);
+  await insertRows(db, 'attribute_combination', attributeCombinations);
   await insertRows(db, 'customer', theliaCustomers());
   await insertRows(db, 'address', addresses);
   return url;

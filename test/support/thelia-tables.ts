@@ -66,12 +66,14 @@ export const THELIA_TABLES: readonly string[] = [
     id INTEGER NOT NULL AUTO_INCREMENT, product_id INTEGER NOT NULL, ref VARCHAR(255) NOT NULL, quantity FLOAT NOT NULL,
     promo TINYINT DEFAULT 0, newness TINYINT DEFAULT 0, weight FLOAT DEFAULT 0, is_default TINYINT(1) DEFAULT 0,
     ean_code VARCHAR(255), created_at DATETIME, updated_at DATETIME, PRIMARY KEY (id),
-    INDEX idx_product_sale_element_product_id (product_id)
+    INDEX idx_product_sale_element_product_id (product_id),
+    CONSTRAINT fk_product_sale_element_product_id FOREIGN KEY (product_id) REFERENCES product (id) ON DELETE CASCADE
   ) ENGINE=InnoDB CHARACTER SET='utf8'`,
   `CREATE TABLE product_price (
     product_sale_elements_id INTEGER NOT NULL, currency_id INTEGER NOT NULL, price DECIMAL(16,6) DEFAULT 0.000000 NOT NULL,
     promo_price DECIMAL(16,6) DEFAULT 0.000000 NOT NULL, from_default_currency TINYINT(1) DEFAULT 1 NOT NULL,
-    created_at DATETIME, updated_at DATETIME, PRIMARY KEY (product_sale_elements_id, currency_id)
+    created_at DATETIME, updated_at DATETIME, PRIMARY KEY (product_sale_elements_id, currency_id),
+    CONSTRAINT fk_product_price_product_sale_elements_id FOREIGN KEY (product_sale_elements_id) REFERENCES product_sale_elements (id) ON DELETE CASCADE
   ) ENGINE=InnoDB CHARACTER SET='utf8'`,
   `CREATE TABLE category (
     id INTEGER NOT NULL AUTO_INCREMENT, parent INTEGER DEFAULT 0 NOT NULL, visible TINYINT NOT NULL, position INTEGER NOT NULL,
@@ -110,6 +112,11 @@ export const THELIA_TABLES: readonly string[] = [
   `CREATE TABLE attribute_av_i18n (
     id INTEGER NOT NULL, locale VARCHAR(5) DEFAULT 'en_US' NOT NULL, title VARCHAR(255), description LONGTEXT,
     chapo TEXT, postscriptum TEXT, PRIMARY KEY (id, locale)
+  ) ENGINE=InnoDB CHARACTER SET='utf8'`,
+  `CREATE TABLE attribute_combination (
+    attribute_id INTEGER NOT NULL, attribute_av_id INTEGER NOT NULL, product_sale_elements_id INTEGER NOT NULL, position INTEGER,
+    created_at DATETIME, updated_at DATETIME, PRIMARY KEY (attribute_id, attribute_av_id, product_sale_elements_id),
+    CONSTRAINT fk_attribute_combination_product_sale_elements_id FOREIGN KEY (product_sale_elements_id) REFERENCES product_sale_elements (id) ON DELETE CASCADE
   ) ENGINE=InnoDB CHARACTER SET='utf8'`,
 ];
 

@@ -29,6 +29,7 @@ describe('loadImportKinds', () => {
       ['product', 'products', 'product'],
       ['attribute', 'attributes', 'attribute'],
       ['attribute value', 'attribute values', 'attribute_av'],
+      ['sale element', 'sale elements', 'product_sale_elements'],
       ['customer', 'customers', 'customer'],
     ]);
   });
