@@ -132,8 +132,8 @@ describe('npm run import -- --update', () => {
     expect(changeOf('pse', 101)).toEqual([{ field: 'QUANTITY', locale: null, before: '2.500000', after: '1.000000' }]);
     expect((await get('/api/pse/102')).body[0]).toMatchObject({ QUANTITY: '5.000000' });
     expect((await get('/api/pse/product/40')).body.map((row: { REF: string; PRICE: string }) => [row.REF, row.PRICE])).toEqual([
-      ['PSE-400', '36.000000'],
       ['LAMP-XL', '45.000000'],
+      ['PSE-400', '36.000000'],
     ]);
     expect((await get('/api/products/40')).body[0]).toMatchObject({ UPDATE_DATE: '2024-03-03T03:03:03.000Z' });
   }, 180_000);

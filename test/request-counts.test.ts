@@ -87,6 +87,34 @@ describe('product routes', () => {
   });
 });
 
+describe('sale element routes and batches', () => {
+  it('read what a batch’s rows need together and write its rows many to a transaction: a stock sync of 64 rows costs a handful of calls', async () => {
+    const references: string[] = [];
+    const productIds: number[] = [];
+    for (let p = 0; p < 8; p++) {
+      const { row } = await createProduct();
+      productIds.push(row.ID);
+      const rows = Array.from({ length: 7 }, (_, v) => ({ op: 'create', product_id: row.ID, reference: `COUNTED-${row.ID}-${v}`, currency_id: 1, price: '5' }));
+      expect((await post('/api/pse/batch', { rows })).body.every((result: { STATUS: number }) => result.STATUS === 201)).toBe(true);
+      references.push(row.REF, ...rows.map((variant) => variant.reference));
+    }
+    expect(references).toHaveLength(64);
+    const rows = references.map((reference, n) => ({ op: 'upsert', reference, quantity: n }));
+    // Two turns of 32 rows: each its rows' locks, sale elements, products and rules read in one BatchGet each, and one transaction.
+    expect(await count(() => post('/api/pse/batch', { rows }), 200)).toBeLessThanOrEqual(12);
+    const synced = (await Promise.all(productIds.map(async (id) => (await get(`/api/pse/product/${id}`)).body))).flat();
+    expect(Object.fromEntries(synced.map((element: { REF: string; QUANTITY: string }) => [element.REF, Number(element.QUANTITY)]))).toEqual(
+      Object.fromEntries(references.map((reference, n) => [reference, n])),
+    );
+  });
+
+  it('never share a call between two requests: reads asked at once by two requests are two calls', async () => {
+    const [a, b] = await Promise.all([createProduct(), createProduct()]);
+    const alone = await count(() => get(`/api/pse/product/${a.row.ID}`), 200);
+    expect(await count(async () => (await Promise.all([get(`/api/pse/product/${a.row.ID}`), get(`/api/pse/product/${b.row.ID}`)]))[0]!, 200)).toBe(2 * alone);
+  });
+});
+
 describe('a key with a quota', () => {
   it('costs one write per lease of its quota, not one per request', async () => {
     // 1 200 per minute: leases of 7 (lib/db/quota-windows.ts); a day's window keeps this test in one.

@@ -36,3 +36,8 @@ export const withinScope = <T>(parts: WorkScope, work: () => Promise<T>): Promis
 
 /** The scope of the work this call belongs to (empty outside any). */
 export const currentScope = (): WorkScope => scopes.getStore() ?? {};
+
+/** Outside any scope: the one piece of work a tool is. */
+const TOOLING: WorkScope = {};
+/** The identity of the work this call belongs to: what may share a DynamoDB call with it (items.ts), and nothing of another request's. */
+export const workIdentity = (): object => scopes.getStore() ?? TOOLING;

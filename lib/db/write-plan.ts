@@ -5,11 +5,12 @@
  * committed. Whoever runs the operation decides how it is sent, and says so: `commit` sends one
  * plan in its own transaction, with the step that records its answer (an Idempotency-Key) or marks
  * it (a batch row) when asked; `commitTogether` joins several plans into one transaction (an atomic
- * batch). No operation asks how it will be written.
+ * batch); `commitPacked` packs independent plans many to a transaction (a batch's rows, each still
+ * its own write). No operation asks how it will be written.
  */
 import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
 import type { OutcomeRecorder, WriteStep } from './step.js';
-import { WriteConflict } from './errors.js';
+import { Refused, WriteConflict } from './errors.js';
 import { joinAdditions } from './sharded-count.js';
 
 export interface WritePlan<T> {
@@ -126,6 +127,40 @@ export function commitTogether<T>(
     }
     return { committed: true, answers: joined.map((entry) => (entry as { plan: WritePlan<T> }).plan.answer) };
   });
+}
+
+/**
+ * Writes already planned, packed many to a transaction in their order (as many as fit `maxSteps`
+ * steps, two counts on one shard summed), each pack sent once as planned, the packs at once. Answers
+ * each write's fate by position: `committed`; `alone` when its pack was certainly not applied (a
+ * failed condition, a conflict, two writes on one item, or a write too large to share a pack), for
+ * the caller to plan again and commit by itself; or the error of a pack whose fate is unknown (the
+ * table out of reach), which must not be written again blindly.
+ */
+export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; recording?: Recording | undefined }[], maxSteps: number): Promise<Array<'committed' | 'alone' | { error: unknown }>> {
+  const fates: Array<'committed' | 'alone' | { error: unknown }> = writes.map(() => 'alone');
+  const packs: { members: number[]; steps: WriteStep[] }[] = [];
+  for (const [k, { plan, recording }] of writes.entries()) {
+    const steps = stepsOf(plan, recording);
+    if (steps.length > maxSteps) continue;
+    const last = packs.at(-1);
+    if (last && joinAdditions([...last.steps, ...steps]).steps.length <= maxSteps) {
+      last.members.push(k);
+      last.steps.push(...steps);
+    } else packs.push({ members: [k], steps: [...steps] });
+  }
+  await Promise.all(
+    packs.map(async ({ members, steps }) => {
+      try {
+        await writeSteps(joinAdditions(steps).steps);
+        for (const k of members) fates[k] = 'committed';
+      } catch (error) {
+        const notApplied = error instanceof StepFailed || error instanceof WriteConflict || error instanceof Refused;
+        if (!notApplied) for (const k of members) fates[k] = { error };
+      }
+    }),
+  );
+  return fates;
 }
 
 /** A plan whose answer is recorded with it when the writer asks (a create's row). */

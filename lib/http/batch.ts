@@ -16,7 +16,7 @@ import { actingAs } from '../db/changes.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { RowApplied } from '../db/idempotency-store.js';
 import type { OutcomeRecorder } from '../db/step.js';
-import { commit, commitTogether, mapWrite, Write } from '../db/write-plan.js';
+import { commit, commitPacked, commitTogether, mapWrite, Write, type Recording } from '../db/write-plan.js';
 import { InvalidInput, type FieldError } from '../errors.js';
 import { langQuery } from '../i18n.js';
 import { inTurns } from '../in-turns.js';
@@ -42,6 +42,8 @@ export const MAX_ATOMIC_ROWS = 25;
 export const MAX_ATOMIC_STEPS = 100;
 /** Rows applied at once: enough to overlap their round trips, few enough to leave the table's other writers room. */
 const CONCURRENCY = 8;
+/** Rows planned together and written packed into as few transactions as their steps fit. */
+const ROWS_A_TURN = 32;
 
 const OPS = ['create', 'update', 'delete', 'upsert'] as const;
 type Op = (typeof OPS)[number];
@@ -180,8 +182,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   const lostTheRace = (row: Ready, error: unknown) => row.op === 'upsert' && ((error instanceof Conflict && error.field === upsert?.field) || error instanceof NotFound);
 
   /** A row's write committed in its own transaction, marked under a key (its create's row recorded with the marker). */
-  async function apply(row: Ready, lang: Lang | undefined, lease: Lease | undefined): Promise<Applied> {
-    const recording = { marker: lease && rowMarker(lease, row.index) };
+  async function apply(row: Ready, lang: Lang | undefined, recording: Recording): Promise<Applied> {
     for (;;) {
       try {
         return await commit(writeOf(row, lang), recording);
@@ -226,21 +227,55 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     // The markers of this batch's rows only (one batch read): those an earlier attempt applied.
     const markers = (held: Lease) => appliedBatchRows(held, Math.max(...rows.map((row) => row.index)) + 1);
     const before = lease && rows.length ? await markers(lease) : new Map<number, Row | undefined>();
+    const recordingOf = (row: Ready) => ({ marker: lease && rowMarker(lease, row.index) });
+    const failed = (row: Ready, error: unknown) => failure(row.index, problemOf(row, error), row.id);
     const runOne = async (row: Ready): Promise<BatchResult> => {
-      if (before.has(row.index)) return result(row.index, await replayed(row, before.get(row.index), lang));
       const started = Date.now();
       if (endsAt - started < typicalRowMs() + ROW_MARGIN_MS) return failure(row.index, outOfTime(), row.id);
       try {
-        const applied = await apply(row, lang, lease);
+        const applied = await apply(row, lang, recordingOf(row));
         rowTimes.push(Date.now() - started);
         return result(row.index, applied);
       } catch (error) {
         // Only a marked row meets an earlier attempt's marker: there is a lease.
         if (error instanceof RowApplied && lease) return result(row.index, await replayed(row, (await markers(lease)).get(row.index), lang));
-        return failure(row.index, problemOf(row, error), row.id);
+        return failed(row, error);
       }
     };
-    return inTurns(rows, CONCURRENCY, runOne);
+    /**
+     * A turn's rows planned at once and written packed many to a transaction (one round trip and one
+     * commit for many rows: an ERP's stock sync); a row whose pack was not applied, or that did not
+     * plan, is planned again and written alone, as if it had been alone all along.
+     */
+    const runTurn = async (turn: readonly Ready[]): Promise<BatchResult[]> => {
+      const started = Date.now();
+      if (endsAt - started < typicalRowMs() * turn.length + ROW_MARGIN_MS) return inTurns(turn, CONCURRENCY, runOne);
+      // Planned all at once: their reads, asked in the same turns, go as one BatchGet each (lib/db/items.ts).
+      const planned = await inTurns(turn, turn.length, (row) =>
+        writeOf(row, lang)
+          .plan()
+          .catch(() => undefined),
+      );
+      const packed = turn.flatMap((row, k) => {
+        const plan = planned[k];
+        return plan ? [{ row, plan, recording: recordingOf(row) }] : [];
+      });
+      const fates = await commitPacked(packed, MAX_ATOMIC_STEPS);
+      const settled = new Map(packed.map(({ row, plan }, k) => [row.index, { answer: plan.answer as Applied, fate: fates[k] }]));
+      const committed = [...settled.values()].filter(({ fate }) => fate === 'committed').length;
+      for (let n = 0; n < committed; n++) rowTimes.push((Date.now() - started) / Math.max(1, committed));
+      return inTurns(turn, CONCURRENCY, async (row) => {
+        const { answer, fate } = settled.get(row.index) ?? { fate: 'alone' };
+        if (fate === 'committed') return result(row.index, answer as Applied);
+        if (fate === 'alone' || fate === undefined) return runOne(row);
+        return failed(row, fate.error);
+      });
+    };
+    const replays = rows.filter((row) => before.has(row.index));
+    const fresh = rows.filter((row) => !before.has(row.index));
+    const turns = Array.from({ length: Math.ceil(fresh.length / ROWS_A_TURN) }, (_, t) => fresh.slice(t * ROWS_A_TURN, (t + 1) * ROWS_A_TURN));
+    const results = [...(await inTurns(replays, CONCURRENCY, async (row) => result(row.index, await replayed(row, before.get(row.index), lang)))), ...(await inTurns(turns, 1, runTurn)).flat()];
+    return results;
   }
 
   /**

@@ -23,8 +23,13 @@ function created(input: PseBatchEntryInput) {
   return createPse({ pse: [{ ...input, product_id: present(input.product_id, 'product_id'), currency_id: present(input.currency_id, 'currency_id') }] }, undefined, asTheRow);
 }
 
-/** What an upsert sends, as an update of the sale element its reference names (its product stays its own). */
-const asUpdate = ({ product_id: _, ...fields }: PseBatchEntryInput) => fields;
+/**
+ * What an upsert sends, as an update of the sale element its reference names: its product stays its
+ * own, and its reference is what found it (one that reads the same is the same: it is kept as
+ * stored), so that a row of `reference` and `quantity` is the stock change it is, and takes the
+ * stock-only path (updatePse).
+ */
+const asUpdate = ({ product_id: _, reference: __, ...fields }: PseBatchEntryInput) => fields;
 
 export const pseBatch = defineBatch({
   folder: 'pse',

@@ -23,7 +23,7 @@
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
  *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
  *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, webhooks, batch, crash, lists or powertools runs one of them.
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, sync, webhooks, batch, crash, lists or powertools runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,7 +39,7 @@ import { handlerFile } from '../../lib/routes.js';
 import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
-import { stockBenchmark } from './stock.js';
+import { stockBenchmark, stockSyncBenchmark } from './stock.js';
 import { deliveriesAfterCrashes } from './crash-deliveries.js';
 import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
@@ -439,7 +439,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
 if (!only || only === 'batch') await clientSize();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'webhooks', 'batch', 'lists'].includes(only)) {
+if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync', 'webhooks', 'batch', 'lists'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -462,6 +462,7 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'webh
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
     if (!only || only === 'stock') await stockBenchmark(dynamo.endpoint);
+    if (!only || only === 'sync') await stockSyncBenchmark(dynamo.endpoint);
     if (!only || only === 'webhooks') await webhooksAtScale();
     if (!only || only === 'batch') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
