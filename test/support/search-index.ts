@@ -6,6 +6,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { useSearchEngine } from '../../lib/db/lists/engine.js';
 import { SqliteSearchEngine } from '../../lib/local/search-sqlite.js';
+import { present } from '../../lib/present.js';
 import { followIntoSearchIndex } from '../../lib/search/index.js';
 
 export function useSearchIndex() {
@@ -20,6 +21,8 @@ export function useSearchIndex() {
   });
   return {
     caughtUp: () => followIntoSearchIndex(engine),
+    /** The index itself, to leave it as an older release would have (its noted position). */
+    engine: () => present(engine, 'the test file’s search index'),
     /** Runs `work` as a deployment without a search index runs it; the index then follows what it missed. */
     async without(work: () => Promise<void>): Promise<void> {
       useSearchEngine(undefined);

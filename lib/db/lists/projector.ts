@@ -37,10 +37,21 @@ export interface ProjectionRun {
   position: FeedPosition;
 }
 
+/**
+ * The form of the documents (how their texts are folded: query.ts `fold`), noted with the position:
+ * an index whose documents have another form is rebuilt, so that a term is never folded one way
+ * and the texts it searches another. 2: full case folding (ß = ss, final ς = σ).
+ */
+export const DOCUMENT_FORM = 2;
+
+/** The position an index notes: the feed's, and the form of its documents. */
+const noted = (position: FeedPosition): FeedPosition => ({ ...position, form: DOCUMENT_FORM }) as FeedPosition;
+
 /** Brings the index up to the feed's end (rounds until a round finds nothing more), or rebuilds it. */
 export async function project(engine: SearchEngine, projections: readonly Projection[]): Promise<ProjectionRun> {
-  const from = await engine.position();
-  if (!from) return rebuild(engine, projections);
+  const stored = (await engine.position()) as (FeedPosition & { form?: number }) | undefined;
+  if (!stored || stored.form !== DOCUMENT_FORM) return rebuild(engine, projections);
+  const { form: _, ...from } = stored;
   const byResource = new Map(projections.map((projection) => [projection.resource, projection]));
   let position = from;
   let written = 0;
@@ -62,7 +73,7 @@ export async function project(engine: SearchEngine, projections: readonly Projec
         return { kind: projection.kind, put, remove: [...ids].filter((id) => !stillThere.has(id)) };
       }),
     );
-    await engine.write(writes, page.next);
+    await engine.write(writes, noted(page.next));
     written += writes.reduce((sum, write) => sum + write.put.length + write.remove.length, 0);
     position = page.next;
   }
@@ -78,7 +89,7 @@ async function rebuild(engine: SearchEngine, projections: readonly Projection[])
       written += documents.length;
     }
   }
-  await engine.write([], position);
+  await engine.write([], noted(position));
   // What was written during the walk follows from the end taken before it.
   const caughtUp = await project(engine, projections);
   return { rebuilt: true, written: written + caughtUp.written, position: caughtUp.position };

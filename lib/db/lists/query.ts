@@ -4,13 +4,16 @@
  * same question the same way; `matches` and `compareDocuments` say what that way is, in code, for
  * the lists a key serves (a filter that names one record) and for the engines' tests.
  */
+import { caseFolded } from '../../identity.js';
 import type { Position } from '../page.js';
 
 /**
- * Texts are compared case- and accent-insensitively: decomposed, marks dropped, lower-cased (and
+ * Texts are compared case- and accent-insensitively: decomposed, marks dropped, case-folded (and
  * compatibility forms unified: `ﬁ` is `fi`). Documents hold their texts folded; terms are folded the same way.
  */
-export const fold = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
+export const fold = (text: string): string =>
+  // Full case folding, as refs have it (ẞ, ß → ss; σ and ς as one): a term folds as the texts it searches.
+  caseFolded(text.normalize('NFKD').replace(/\p{M}/gu, '')).normalize('NFC');
 
 /** A text's words: its runs of letters and digits. */
 export const wordsOf = (folded: string): string[] => folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
