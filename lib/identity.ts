@@ -12,7 +12,7 @@
 const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** Upper then lower case, twice: the capital sharp s (ẞ) lowers to ß, which only a second round takes to ss. */
-export const caseFolded = (text: string): string => text.toUpperCase().toLowerCase().toUpperCase().toLowerCase();
+const caseFolded = (text: string): string => text.toUpperCase().toLowerCase().toUpperCase().toLowerCase();
 
 export function identityOf(text: string): string {
   return caseFolded(text.normalize('NFKC')).normalize('NFKC').replace(DEFAULT_IGNORABLE, '');

@@ -60,6 +60,24 @@ describe('a text filter and a search term', () => {
   });
 });
 
+describe('a list the search index serves', () => {
+  it('answers 503 (index-building, Retry-After) while the index is built from the table, never a part of the list; its rows once whole', async () => {
+    const { row } = await createProduct({ title: `Whole ${process.pid}` });
+    await searchIndex.caughtUp();
+    searchIndex.lose();
+    for (const path of ['/api/products?title=whole', '/api/pse?max_stock=1', '/api/brands?title=whole']) {
+      const building = await get(path);
+      expect(building.status, path).toBe(503);
+      expect(building.headers['retry-after'], path).toBe('1');
+      expect(building.body.type, path).toBe('/api/docs#problem-index-building');
+    }
+    // A list the table serves still answers; its total, which the index would count, waits too.
+    expect((await get(`/api/products/${row.ID}`)).status).toBe(200);
+    expect((await searchIndex.caughtUp())?.rebuilt).toBe(true);
+    expect(ids(await get(`/api/products?title=${encodeURIComponent(`Whole ${process.pid}`)}`))).toEqual([row.ID]);
+  });
+});
+
 describe('a date a list takes', () => {
   it('is a date of the calendar, within the years 0000–9999 once its offset is applied', async () => {
     for (const date of ['2026-02-30', '2026-13-01', '9999-12-31T23:59:59-23:59']) {

@@ -62,6 +62,18 @@ export class OutOfTime extends Unavailable {
   }
 }
 
+/**
+ * The search index is being built from the table (new, lost, or rebuilt for a new form of its
+ * documents): what it answers now would be part of the list, so a list it serves waits for it.
+ */
+export class IndexBuilding extends Unavailable {
+  constructor() {
+    super(undefined);
+    this.message = 'the search index is being built from the table';
+    this.name = 'IndexBuilding';
+  }
+}
+
 /** DynamoDB refused the write itself (an item over 400 KB, an index key over its size): it never will succeed. */
 export class Refused extends Error {
   constructor(reason: string, cause: unknown) {

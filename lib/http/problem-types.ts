@@ -27,6 +27,7 @@ export const PROBLEM_KINDS = {
   'record-busy': 503,
   'database-unavailable': 503,
   'out-of-time': 503,
+  'index-building': 503,
   overloaded: 503,
 } as const satisfies Record<string, number>;
 

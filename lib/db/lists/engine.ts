@@ -33,3 +33,13 @@ export function useSearchEngine(engine: SearchEngine | undefined): void {
 
 /** The engine this process registered, if any. */
 export const registeredSearchEngine = (): SearchEngine | undefined => registered;
+
+/**
+ * The form of the documents (how their texts are folded: query.ts `fold`), noted with the position:
+ * an index whose documents have another form is rebuilt (projector.ts), so that a term is never
+ * folded one way and the texts it searches another. 2: full case folding (ß = ss, σ and ς as one).
+ */
+export const DOCUMENT_FORM = 2;
+
+/** Whether an index answers for every record, as its lists need: it notes a position, in the documents' form (none while it is built). */
+export const isWhole = (position: FeedPosition | undefined): boolean => (position as { form?: number } | undefined)?.form === DOCUMENT_FORM;

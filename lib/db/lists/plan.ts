@@ -7,9 +7,9 @@
  */
 import { filteringArguments, filtersOf, type Arguments, type ListDeclaration } from './arguments.js';
 import { present } from '../../present.js';
-import { NeedsSearchIndex } from '../errors.js';
+import { IndexBuilding, NeedsSearchIndex } from '../errors.js';
 import { positionOf, type Page, type PageRequest } from '../page.js';
-import type { SearchEngine } from './engine.js';
+import { isWhole, type SearchEngine } from './engine.js';
 import { matches, type Reading, type SearchOrder, type SearchQuery } from './query.js';
 
 /** An order's name as an entity's list takes it: `alpha_reverse` is `alpha`, reversed. */
@@ -91,7 +91,12 @@ export async function runList<R>(run: ListRun<R>, page: PageRequest): Promise<Pa
     const route = plan.route;
     // A filtered list the table serves counts with the index, where there is one, while the page is
     // read; an index that fails costs the page its total, never its rows.
-    const counting = route.serves !== 'any' && filters.length > 0 ? engine?.query({ ...query(0), after: undefined }).catch(() => undefined) : undefined;
+    const counting =
+      route.serves !== 'any' && filters.length > 0 && engine
+        ? Promise.all([engine.query({ ...query(0), after: undefined }), engine.position()])
+            .then(([counted, noted]) => (isWhole(noted) ? counted : undefined))
+            .catch(() => undefined)
+        : undefined;
     const found = await route.read(args, plan.order, page);
     if (route.serves === 'any') {
       // What its key answered (a ref, as its lock compares it) is not asked again.
@@ -103,7 +108,9 @@ export async function runList<R>(run: ListRun<R>, page: PageRequest): Promise<Pa
     return found.total !== undefined || !counted ? found : { ...found, total: counted.total };
   }
   if (!engine) throw new NeedsSearchIndex(filteringArguments(list, args)[0] ?? 'order');
-  const answer = await engine.query(query(page.limit));
+  // An index being built notes no position (projector.ts): its answer would be part of the list.
+  const [answer, noted] = await Promise.all([engine.query(query(page.limit)), engine.position()]);
+  if (!isWhole(noted)) throw new IndexBuilding();
   const byId = new Map((await run.readMany(answer.ids)).map((record) => [run.id(record), record]));
   const kept = answer.ids.flatMap((id, i) => {
     const [record, position] = [byId.get(id), answer.positions[i]];

@@ -9,7 +9,7 @@
 import { present } from '../../present.js';
 import { Gone } from '../errors.js';
 import { feedEnd, follow, type FeedPosition } from '../feed.js';
-import type { IndexWrite, SearchEngine } from './engine.js';
+import { DOCUMENT_FORM, isWhole, type IndexWrite, type SearchEngine } from './engine.js';
 import type { ListDeclaration } from './arguments.js';
 import type { SearchDocument } from './query.js';
 
@@ -37,21 +37,14 @@ export interface ProjectionRun {
   position: FeedPosition;
 }
 
-/**
- * The form of the documents (how their texts are folded: query.ts `fold`), noted with the position:
- * an index whose documents have another form is rebuilt, so that a term is never folded one way
- * and the texts it searches another. 2: full case folding (ß = ss, final ς = σ).
- */
-export const DOCUMENT_FORM = 2;
-
-/** The position an index notes: the feed's, and the form of its documents. */
+/** The position an index notes: the feed's, and the form of its documents (engine.ts). */
 const noted = (position: FeedPosition): FeedPosition => ({ ...position, form: DOCUMENT_FORM }) as FeedPosition;
 
 /** Brings the index up to the feed's end (rounds until a round finds nothing more), or rebuilds it. */
 export async function project(engine: SearchEngine, projections: readonly Projection[]): Promise<ProjectionRun> {
-  const stored = (await engine.position()) as (FeedPosition & { form?: number }) | undefined;
-  if (!stored || stored.form !== DOCUMENT_FORM) return rebuild(engine, projections);
-  const { form: _, ...from } = stored;
+  const stored = await engine.position();
+  if (!isWhole(stored)) return rebuild(engine, projections);
+  const { form: _, ...from } = stored as FeedPosition & { form: number };
   const byResource = new Map(projections.map((projection) => [projection.resource, projection]));
   let position = from;
   let written = 0;

@@ -4,7 +4,6 @@
  * same question the same way; `matches` and `compareDocuments` say what that way is, in code, for
  * the lists a key serves (a filter that names one record) and for the engines' tests.
  */
-import { caseFolded } from '../../identity.js';
 import type { Position } from '../page.js';
 
 /**
@@ -12,8 +11,16 @@ import type { Position } from '../page.js';
  * compatibility forms unified: `ﬁ` is `fi`). Documents hold their texts folded; terms are folded the same way.
  */
 export const fold = (text: string): string =>
-  // Full case folding, as refs have it (ẞ, ß → ss; σ and ς as one): a term folds as the texts it searches.
-  caseFolded(text.normalize('NFKD').replace(/\p{M}/gu, '')).normalize('NFC');
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    // Full case folding as refs have it (lib/identity.ts, which the data layer does not read): upper
+    // then lower case, twice (ẞ, ß → ss; σ and ς as one), so that a term folds as the texts it searches.
+    .toUpperCase()
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFC');
 
 /** A text's words: its runs of letters and digits. */
 export const wordsOf = (folded: string): string[] => folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
