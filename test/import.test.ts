@@ -181,12 +181,13 @@ describe('npm run import', () => {
     }
   }, 180_000);
 
-  it("keeps a customer with Thelia id, title, language (the store's default when NULL: French here), default address and dates", async () => {
+  it("keeps a customer with Thelia id and reference, title, language (the store's default when NULL: French here), default address and dates", async () => {
     const response = await get('/api/customers/1');
     expect(response.status).toBe(200);
     expect(response.body[0]).toMatchObject({
       ID: 1,
-      REF: 'CUS000000000001',
+      // Thelia's own reference, kept.
+      REF: 'CUS1',
       TITLE: 2,
       FIRSTNAME: 'Ann',
       LASTNAME: 'Smith',

@@ -25,6 +25,8 @@ export const CustomerRecord = v.object({
   address2: v.string(),
   address3: v.string(),
   passwordHash: v.string(),
+  /** The reference Thelia gave it, kept by the import when it is not the one its id makes (row.ts `customerRef`). */
+  ref: v.optional(v.string()),
   ...versionedEntries,
 });
 

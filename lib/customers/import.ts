@@ -15,10 +15,13 @@ import { defaultLang, langByLocale } from '../reference/index.js';
 import { customers, type Customer } from './entity.js';
 import { deleteCustomer, newCustomer } from './operations.js';
 import { isBcrypt } from './password.js';
+import { idRef } from './row.js';
 import { CustomerFields, zipcodeFits, zipcodeMismatch } from './schema.js';
+import { identifier } from '../validation.js';
 
 export interface TheliaCustomer {
   id: number;
+  ref: string | null;
   titleId: number;
   langId: number | null;
   firstname: string;
@@ -34,7 +37,7 @@ export interface TheliaCustomer {
 
 /** Customers with their default addresses. */
 async function* customerRows(source: TheliaSource, size: number): AsyncGenerator<TheliaCustomer[]> {
-  const columns = 'id, title_id, lang_id, firstname, lastname, email, password, algo, created_at, updated_at';
+  const columns = 'id, ref, title_id, lang_id, firstname, lastname, email, password, algo, created_at, updated_at';
   for await (const customers of source.idBatches('customer', columns, size)) {
     const ids = customers.map((c) => Number(c.id));
     const addresses = await source.select(
@@ -52,6 +55,7 @@ async function* customerRows(source: TheliaSource, size: number): AsyncGenerator
     }));
     yield customers.map((c) => ({
       id: Number(c.id),
+      ref: c.ref === null || c.ref === undefined ? null : String(c.ref),
       titleId: Number(c.title_id),
       langId: numberOrNull(c.lang_id),
       firstname: String(c.firstname),
@@ -136,14 +140,18 @@ export function mapCustomer(customer: TheliaCustomer, context: CustomerContext =
     // Without a default address, its fields have nothing to say.
     problems.push(...(address ? columns : columns.filter((problem) => !problem.field.startsWith('address.'))));
   }
+  const ref = v.safeParse(identifier(), customer.ref ?? '');
+  if (customer.ref !== null && !ref.success) problems.push(...problemsOf(ref.issues, () => 'customer.ref'));
   if (!parsed.success || problems.length || !dates) return { problems };
+  // Thelia's reference is kept, unless it is the one the id makes (CONTRACT §4's REF).
+  const kept = ref.success && ref.output !== '' && ref.output !== idRef(customer.id) ? { ref: ref.output } : {};
   const given = { firstname: customer.firstname, lastname: customer.lastname, email: customer.email, ...address };
   const normalized = [
     ...changedTexts({ table: 'customer', row: customer.id }, given, parsed.output, ['firstname', 'lastname', 'email']),
     ...changedTexts({ table: 'address', row: present(address, 'the default address').id }, given, parsed.output, ['zipcode', 'city', 'address1', 'address2', 'address3']),
     ...(customer.langId === null ? [{ table: 'customer', row: customer.id, column: 'lang_id', what: "empty: the store's default language", before: null, after: context.defaultLangId }] : []),
   ];
-  return { record: newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }), normalized };
+  return { record: { ...newCustomer(parsed.output, { id: customer.id, passwordHash, ...dates }), ...kept }, normalized };
 }
 
 export const importKind = defineImportKind<TheliaCustomer, Customer>({

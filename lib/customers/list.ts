@@ -40,7 +40,7 @@ export const customerList = defineList<Customer>({
   document: (c) => ({
     id: c.id,
     values: { createdAt: c.createdAt, updatedAt: c.updatedAt },
-    texts: { ref: fold(customerRef(c.id)), firstname: fold(c.firstname), lastname: fold(c.lastname), email: fold(c.email) },
+    texts: { ref: fold(customerRef(c)), firstname: fold(c.firstname), lastname: fold(c.lastname), email: fold(c.email) },
   }),
 });
 
@@ -51,12 +51,16 @@ const found = (customer: Customer | undefined) => ({ items: customer ? [customer
 export const customerRoutes: readonly TableRoute<Customer>[] = [
   { requires: ['email'], serves: 'any', orders: 'any', read: async (args) => found(await customers.findByLock('email', args.email as string)) },
   {
+    // A reference its id makes names the customer by id (one whose Thelia reference the import kept
+    // has that one instead); any other reference is the index's to find.
     requires: ['ref'],
+    when: (args) => REF.test((args.ref as string).trim()),
     serves: 'any',
     orders: 'any',
     read: async (args) => {
-      const id = Number(REF.exec((args.ref as string).trim())?.[1] ?? 0);
-      return found(id ? await customers.read(id) : undefined);
+      const asked = (args.ref as string).trim();
+      const customer = await customers.read(Number(REF.exec(asked)?.[1] ?? 0));
+      return found(customer && fold(customerRef(customer)) === fold(asked) ? customer : undefined);
     },
   },
   {

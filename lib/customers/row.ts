@@ -2,12 +2,15 @@
 import type { Row } from '../row.js';
 import type { Customer } from './entity.js';
 
-export const customerRef = (id: number): string => `CUS${String(id).padStart(12, '0')}`;
+/** A customer's reference: Thelia's when the import kept one, else `CUS` and its id on 12 digits. */
+export const customerRef = (c: Pick<Customer, 'id' | 'ref'>): string => c.ref ?? idRef(c.id);
+/** The reference a customer's id makes. */
+export const idRef = (id: number): string => `CUS${String(id).padStart(12, '0')}`;
 
 export function customerRow(c: Customer): Row {
   return {
     ID: c.id,
-    REF: customerRef(c.id),
+    REF: customerRef(c),
     TITLE: c.title,
     FIRSTNAME: c.firstname,
     LASTNAME: c.lastname,

@@ -37,6 +37,7 @@ const context: ProductContext = { currency: { id: 1 }, taxRuleProblem: () => und
 
 const customer = (overrides: Partial<TheliaCustomer> = {}): TheliaCustomer => ({
   id: 5,
+  ref: 'CUS5',
   titleId: 1,
   langId: null,
   firstname: 'Ann',
@@ -84,6 +85,13 @@ describe('mapProduct', () => {
 describe('mapCustomer', () => {
   it('keeps the bcrypt hash and gives a NULL language the default one', () => {
     expect(mapCustomer(customer()).record).toMatchObject({ passwordHash: BCRYPT, langId: 2, zipcode: '75001', address2: '' });
+  });
+
+  it("keeps Thelia's reference, unless it is the one the id makes", () => {
+    expect(mapCustomer(customer()).record?.ref).toBe('CUS5');
+    expect(mapCustomer(customer({ ref: 'CUS000000000005' })).record?.ref).toBeUndefined();
+    expect(mapCustomer(customer({ ref: null })).record?.ref).toBeUndefined();
+    expect(mapCustomer(customer({ ref: 'CUS\u00005' })).problems?.map((problem) => problem.field)).toEqual(['customer.ref']);
   });
 
   it('skips a hash the API cannot verify, and a customer with two default addresses', () => {
