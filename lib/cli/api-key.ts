@@ -13,6 +13,7 @@ import { ACCESSES, GRANTS, createApiKey, listApiKeys, revokeApiKey, setApiKeyQuo
 import { DEFAULT_QUOTA, parseQuota } from '../api-keys/quota.js';
 import type { Access } from '../routes.js';
 import { connectToTable } from './connect.js';
+import { failureText, isUsageError, UsageError } from './usage.js';
 
 const USAGE = `usage:
   npm run api-key -- create --label LABEL (--superadmin | --grant RESOURCE:ACCESS[,ACCESS...] ...) [--quota N/SECONDS|none]
@@ -26,12 +27,21 @@ export function parseGrants(values: readonly string[]): Grants {
   const grants: Grants = {};
   for (const value of values) {
     const [resource = '', accesses = ''] = value.split(':');
-    if (!GRANTS.includes(resource)) throw new Error(`unknown resource in --grant ${value}`);
+    if (!GRANTS.includes(resource)) throw new UsageError(`unknown resource in --grant ${value}`);
     const list = accesses.split(',').map((a) => a.trim().toUpperCase());
-    for (const access of list) if (!ACCESSES.includes(access as Access)) throw new Error(`unknown access in --grant ${value}`);
+    for (const access of list) if (!ACCESSES.includes(access as Access)) throw new UsageError(`unknown access in --grant ${value}`);
     grants[resource] = [...new Set([...(grants[resource] ?? []), ...(list as Access[])])];
   }
   return grants;
+}
+
+/** A quota's text that is none is how the command was called. */
+function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -49,16 +59,16 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'create': {
-        if (!values.label) throw new Error('create needs --label');
+        if (!values.label) throw new UsageError('create needs --label');
         const grants = parseGrants(values.grant ?? []);
-        if (!values.superadmin && Object.keys(grants).length === 0) throw new Error('create needs --superadmin or at least one --grant');
-        const quota = values.quota === undefined ? DEFAULT_QUOTA : parseQuota(values.quota);
+        if (!values.superadmin && Object.keys(grants).length === 0) throw new UsageError('create needs --superadmin or at least one --grant');
+        const quota = values.quota === undefined ? DEFAULT_QUOTA : asUsage(() => parseQuota(values.quota as string));
         console.log(JSON.stringify(await createApiKey({ label: values.label, superadmin: values.superadmin ?? false, grants, ...(quota ? { quota } : {}) })));
         return 0;
       }
       case 'quota': {
-        if (!argument || !quotaText) throw new Error('quota needs the API key and N/SECONDS or none');
-        const quota = parseQuota(quotaText);
+        if (!argument || !quotaText) throw new UsageError('quota needs the API key and N/SECONDS or none');
+        const quota = asUsage(() => parseQuota(quotaText));
         if (!(await setApiKeyQuota(argument, quota))) {
           console.error(`no API key ${argument}`);
           return 1;
@@ -70,7 +80,7 @@ async function run(argv: string[]): Promise<number> {
         console.log(JSON.stringify(await listApiKeys(), null, 2));
         return 0;
       case 'revoke':
-        if (!argument) throw new Error('revoke needs the API key');
+        if (!argument) throw new UsageError('revoke needs the API key');
         if (!(await revokeApiKey(argument))) {
           console.error(`no API key ${argument}`);
           return 1;
@@ -78,7 +88,7 @@ async function run(argv: string[]): Promise<number> {
         console.log(JSON.stringify({ revoked: argument }));
         return 0;
       default:
-        throw new Error(`unknown command ${command}`);
+        throw new UsageError(`unknown command ${command}`);
     }
   } finally {
     await local?.stop();
@@ -88,7 +98,7 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
+    console.error(failureText('', error, USAGE));
+    process.exit(isUsageError(error) ? 2 : 1);
   },
 );

@@ -15,6 +15,7 @@ import { formatReport, ReportBuilder } from '../import/report.js';
 import { loadImportKinds, StoreImport } from '../import/run.js';
 import { describeSource, TheliaSource } from '../import/source.js';
 import { connectToTable } from './connect.js';
+import { failureText, UsageError } from './usage.js';
 
 const USAGE = `usage: npm run import -- --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--dry-run] [--update] [--delete-missing] [--report FILE.json] [--timezone ZONE]
   --dry-run         read and check everything, write nothing
@@ -44,7 +45,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT.complete;
   }
-  if (!values.from) throw new Error('--from is required');
+  if (!values.from) throw new UsageError('--from is required');
   const url = new URL(values.from);
   const dryRun = values['dry-run'] ?? false;
   const update = values.update ?? false;
@@ -81,7 +82,7 @@ run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {
     // A URL's password never reaches the message: mysql2 and URL errors do not carry it.
-    console.error(`import failed: ${error.message}\n${USAGE}`);
+    console.error(failureText('import failed: ', error, USAGE));
     process.exit(EXIT.failed);
   },
 );

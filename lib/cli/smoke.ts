@@ -15,6 +15,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { readSecret, stageKeyOf } from '../deploy/stage-keys.js';
 import { signBody } from '../api-keys/signature.js';
+import { failureText } from './usage.js';
 
 const USAGE =
   'usage: STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL, such as https://abc.execute-api.eu-west-1.amazonaws.com>\n' +
@@ -163,7 +164,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: Error) => {
-    console.error(`smoke failed: ${error.message}\n${USAGE}`);
+    console.error(failureText('smoke failed: ', error, USAGE));
     process.exit(2);
   },
 );
