@@ -17,10 +17,24 @@ export function useLogWriter(next: LogWriter | undefined): void {
   writer = next ?? jsonLines;
 }
 
+/** Whether STORE_LOG_LEVEL lets lines of `level` through. */
+const wanted = (level: Level): boolean => {
+  const at = process.env.STORE_LOG_LEVEL;
+  return !(at === 'silent' || (at === 'warn' && level === 'info') || (at === 'error' && level !== 'error'));
+};
+
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  const wanted = process.env.STORE_LOG_LEVEL;
-  if (wanted === 'silent' || (wanted === 'warn' && level === 'info') || (wanted === 'error' && level !== 'error')) return;
-  writer(level, message, fields);
+  if (wanted(level)) writer(level, message, fields);
+}
+
+/**
+ * An info line that carries metrics (an Embedded Metric Format document: `metricsDirective`): whole
+ * when info lines are wanted; else its metrics alone, in a line of their own, so that no log level
+ * (`-c logLevel=WARN`) blinds the alarms that read them. `silent` (tests, benches) writes nothing.
+ */
+export function logMetrics(message: string, fields: Record<string, unknown>, metrics: Record<string, unknown>): void {
+  if (wanted('info')) writer('info', message, { ...fields, ...metrics });
+  else if (process.env.STORE_LOG_LEVEL !== 'silent') writer('info', 'metrics', metrics);
 }
 
 /**

@@ -42,6 +42,31 @@ describe('DynamoDB faults', () => {
     expect(response.text).not.toMatch(/Rate exceeded|at .*\.ts/);
   });
 
+  it('count a 5xx in the route’s and the version’s metrics at every log level: at `error`, its metrics still have a line', async () => {
+    process.env.STORE_LOG_LEVEL = 'error';
+    try {
+      const before = logLines.length;
+      injectFaults().on(GetCommand).rejects(timedOut());
+      expect((await get('/api/tax-rules/1')).status).toBe(503);
+      const lines = logLines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.filter((line) => line.message === 'request')).toEqual([]);
+      const [metrics, ...more] = lines.filter((line) => line.message === 'metrics');
+      expect(more).toEqual([]);
+      expect(metrics).toMatchObject({
+        Route: 'tax-rules/get',
+        Stage: 'local',
+        Version: '$LATEST',
+        Requests: 1,
+        Status5xx: 1,
+        _aws: { CloudWatchMetrics: [expect.objectContaining({ Namespace: 'StoreApi' })] },
+      });
+      // Only what the alarms read: no who, no path.
+      expect(Object.keys(metrics!)).not.toContain('apiKey');
+    } finally {
+      delete process.env.STORE_LOG_LEVEL;
+    }
+  });
+
   it('answer 503 for a timeout and for an unavailable service, and log the cause by name and code', async () => {
     injectFaults().on(GetCommand).rejects(timedOut());
     expect((await get('/api/tax-rules/1')).status).toBe(503);

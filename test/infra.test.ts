@@ -32,7 +32,7 @@ function fromContext(context: Record<string, string>) {
   return synthesize(props, name);
 }
 
-/** The store with no -c, and with every -c these tests set (each checked on its own below: the CPU, the retention, the throttle, an alarm email, a smoke key, a disposable stage): two syntheses for all of them. */
+/** The store with no -c, and with every -c these tests set (each checked on its own below: the CPU, the retention, the throttle, an alarm email, a smoke key, a disposable stage, a quieter log level): two syntheses for all of them. */
 const withoutOptions = fromContext({});
 const withOptions = fromContext({
   architecture: 'x86_64',
@@ -42,6 +42,7 @@ const withOptions = fromContext({
   alarmEmail: 'ops@example.com',
   smokeKey: 'true',
   disposable: 'true',
+  logLevel: 'WARN',
 });
 
 const store = synthesize();
@@ -196,6 +197,16 @@ describe('StoreApi', () => {
 
   it("writes every function's platform logs as JSON, at the stage's level", () => {
     for (const fn of functions) expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'INFO', LogGroup: expect.anything() });
+  });
+
+  it('applies a quieter level (-c logLevel=WARN) itself, so that Lambda never drops the lines that carry the release gates’ metrics', () => {
+    const quiet = [withOptions.data, ...withOptions.routes].flatMap((template) => Object.values(template.findResources('AWS::Lambda::Function')));
+    const ours = quiet.filter((fn) => fn.Properties.Environment?.Variables?.STORE_STAGE !== undefined);
+    expect(ours.length).toBeGreaterThan(60);
+    for (const fn of ours) {
+      expect(fn.Properties.LoggingConfig.ApplicationLogLevel).toBe('INFO');
+      expect(fn.Properties.Environment.Variables.STORE_LOG_LEVEL).toBe('warn');
+    }
   });
 
   it('watches the API, every function, the table and login lock-outs with alarms and a dashboard', () => {

@@ -122,15 +122,23 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
   const { entry, exportName = 'handler', logGroup, logLevel, architecture, assets, environment, changeRetentionDays, stage, ...options } = props;
   const common = {
     ...options,
-    environment: { ...environment, STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays), STORE_STAGE: stage },
+    environment: {
+      ...environment,
+      STORE_CHANGE_RETENTION_DAYS: String(changeRetentionDays),
+      STORE_STAGE: stage,
+      // The level is ours to apply (lib/log.ts): a line carrying the request's metrics is never dropped by it.
+      ...(logLevel === 'WARN' || logLevel === 'ERROR' ? { STORE_LOG_LEVEL: logLevel.toLowerCase() } : {}),
+    },
     runtime: Runtime.NODEJS_24_X,
     architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
     logGroup,
     // Traces of each invocation; no X-Ray SDK in the bundle (HTTP APIs have no tracing of their own).
     tracing: Tracing.ACTIVE,
-    // JSON platform logs and level filtering; our own lines are JSON already (lib/log.ts).
+    // JSON platform logs; our own lines are JSON already (lib/log.ts). Lambda's own filter would drop
+    // the metrics a request's info line carries (the release gates' 5xx and latency): it keeps every
+    // line at DEBUG or INFO, and a quieter level is applied by lib/log.ts, which writes the metrics whatever the level.
     loggingFormat: LoggingFormat.JSON,
-    applicationLogLevelV2: ApplicationLogLevel[logLevel],
+    applicationLogLevelV2: logLevel === 'DEBUG' ? ApplicationLogLevel.DEBUG : ApplicationLogLevel.INFO,
     systemLogLevelV2: SystemLogLevel.INFO,
     // Each release's version is kept when the next one replaces it, so that a rollback (CodeDeploy's,
     // or `aws lambda update-alias --function-version <n>` by hand) has the version to go back to.

@@ -4,7 +4,7 @@
  * SDK call: CloudWatch reads them from the log). Never a body, a header, a secret or a `sign`.
  */
 import { countingUsage, type DatabaseUsage } from '../db/usage.js';
-import { log, metricsDirective } from '../log.js';
+import { logMetrics, metricsDirective } from '../log.js';
 import type { RouteDefinition } from '../routes.js';
 import type { HttpContext, HttpEvent, HttpResponse } from './types.js';
 
@@ -52,22 +52,31 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
     const response = await countingUsage(usage, () => handler(event, context));
     const latency = Math.round((performance.now() - started) * 10) / 10;
     // What a person reads first; the EMF directive last.
-    log('info', 'request', {
+    const dimensions = {
       Route: route.name,
-      requestId: context.awsRequestId,
-      method: event.requestContext.http.method,
-      path: event.rawPath,
-      status: response.statusCode ?? 200,
-      latencyMs: latency,
-      dynamodbRequests: usage.requests,
-      consumedCapacity: usage.capacity,
-      ...(context.apiKey ? { apiKey: context.apiKey.apiKey, keyLabel: context.apiKey.label } : {}),
       // The stage's name (the stack sets it) and the version Lambda runs; `local` and `$LATEST` elsewhere.
       Stage: process.env.STORE_STAGE ?? 'local',
       Version: process.env.AWS_LAMBDA_FUNCTION_VERSION ?? '$LATEST',
-      ...metricsOf(route, response, latency, usage),
-      ...metricsDirective(METRICS_NAMESPACE, METRICS, METRIC_DIMENSIONS),
-    });
+    };
+    logMetrics(
+      'request',
+      {
+        Route: route.name,
+        requestId: context.awsRequestId,
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        status: response.statusCode ?? 200,
+        latencyMs: latency,
+        dynamodbRequests: usage.requests,
+        consumedCapacity: usage.capacity,
+        ...(context.apiKey ? { apiKey: context.apiKey.apiKey, keyLabel: context.apiKey.label } : {}),
+      },
+      {
+        ...dimensions,
+        ...metricsOf(route, response, latency, usage),
+        ...metricsDirective(METRICS_NAMESPACE, METRICS, METRIC_DIMENSIONS),
+      },
+    );
     return response;
   };
 }
