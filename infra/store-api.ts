@@ -192,7 +192,9 @@ export class StoreApi extends Construct {
 
     // Migrations first: every alias of the release depends on them (the routes' stack depends on this one).
     // Behind the Provider framework: onEvent answers at once, isComplete runs the steps while its
-    // invocation has time and is called again every 10 s until they are done or 2 hours have passed.
+    // invocation has time and is called again every 10 s until they are done. Three bounds, each within
+    // the next: the run's own deadline, 50 minutes from its first call (lib/deploy/migrations-resource.ts,
+    // which then fails it, saying so), the framework's 55, CloudFormation's hour (ServiceTimeout).
     const migrationFunction = (functionId: string, exportName: string) => {
       const fn = bundledFunction(data, functionId, {
         ...settings,
@@ -212,11 +214,12 @@ export class StoreApi extends Construct {
       onEventHandler: migrationFunction('Migrations', 'handler'),
       isCompleteHandler: migrationFunction('MigrationsRun', 'isComplete'),
       queryInterval: Duration.seconds(10),
-      totalTimeout: Duration.hours(2),
+      totalTimeout: Duration.minutes(55),
       logGroup: new LogGroup(data, 'MigrationsProviderLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
     });
     const migrations = new CustomResource(data, 'TableMigrations', {
       serviceToken: migrationsProvider.serviceToken,
+      serviceTimeout: Duration.hours(1),
       resourceType: 'Custom::StoreMigrations',
       // A release that adds a step changes this, so that CloudFormation runs the resource again;
       // a rollback's Update names the steps of the release it goes back to (lib/deploy/migrations-resource.ts).

@@ -14,6 +14,7 @@ import { StoreApi, StoreApiStage, type StoreApiProps } from '../infra/index.js';
 import { routeFunctionName, routeGroups } from '../infra/store-api.js';
 import { routes } from '../lib/routes.js';
 import { MIGRATIONS } from '../lib/migrations/steps.js';
+import { RUN_DEADLINE_MS } from '../lib/deploy/migrations-resource.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; UpdatePolicy?: Record<string, any> };
 
@@ -133,14 +134,17 @@ describe('releases', () => {
 });
 
 describe('migrations on deploy', () => {
-  it('runs them behind the Provider framework: its isComplete polled every 10 s, for 2 hours at most', () => {
+  it("runs them behind the Provider framework: its isComplete polled every 10 s, within the framework's 55 minutes, within CloudFormation's hour", () => {
     const [[, resource]] = entries(prod.data, 'Custom::StoreMigrations') as [[string, Resource]];
     expect(JSON.stringify(resource.Properties.ServiceToken)).toMatch(/MigrationsProviderframeworkonEvent/);
+    // CloudFormation's own bound for the resource, stated: at most an hour.
+    expect(Number(resource.Properties.ServiceTimeout)).toBe(3600);
     const [[, waiter]] = entries(prod.data, 'AWS::StepFunctions::StateMachine') as [[string, Resource]];
     const definition = JSON.stringify(waiter.Properties.DefinitionString);
-    // 2 hours of 10 s intervals: the framework's retries of isComplete.
+    // 55 minutes of 10 s intervals: the framework's retries of isComplete; the run's own deadline (50 minutes) comes first.
     expect(definition).toContain('\\"IntervalSeconds\\":10');
-    expect(definition).toContain('\\"MaxAttempts\\":720');
+    expect(definition).toContain('\\"MaxAttempts\\":330');
+    expect(RUN_DEADLINE_MS).toBeLessThan(330 * 10_000);
     const [, isCompleteFn] = entries(prod.data, 'AWS::Lambda::Function').find(([id]) => id.startsWith('MigrationsRun'))!;
     expect(isCompleteFn.Properties).toMatchObject({ Handler: 'index.isComplete', Timeout: 900 });
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { handler, isComplete } from '../functions/deploy/migrate.js';
 import { findActiveKey } from '../lib/api-keys/index.js';
 import { db, tableName } from '../lib/db/client.js';
-import { migrationsComplete, PHYSICAL_ID, STEP_RESERVE_MS, type CustomResourceEvent } from '../lib/deploy/migrations-resource.js';
+import { migrationsComplete, PHYSICAL_ID, RUN_DEADLINE_MS, STEP_RESERVE_MS, type CustomResourceEvent } from '../lib/deploy/migrations-resource.js';
 import { MIGRATIONS, type MigrationStep } from '../lib/migrations/steps.js';
 
 const named = (steps: readonly MigrationStep[]) => steps.map((step) => step.id).join(',');
@@ -52,6 +52,29 @@ describe('the migrations custom resource', () => {
     expect((await recorded()).has('900-later-a')).toBe(true);
     expect((await recorded()).has('901-later-b')).toBe(false);
     expect(await migrationsComplete(event('Update', steps), () => 15 * 60_000, { steps })).toEqual({ IsComplete: true, Data: { Ran: '901-later-b', Conflicts: '0', StageKeys: '' } });
+  });
+
+  it("fails the deploy, saying so, once its run passes the deadline within CloudFormation's hour; the next deploy goes on from there", async () => {
+    const later = [
+      { id: '910-later-c', up: () => Promise.resolve() },
+      { id: '911-later-d', up: () => Promise.resolve() },
+    ];
+    const steps = [...MIGRATIONS, ...later];
+    const deploy = (RequestId: string) => ({ ...event('Update', steps), RequestId });
+    const started = Date.UTC(2026, 10, 29, 12);
+    let left = STEP_RESERVE_MS + 1;
+    // The first call notes the run's start and has room for one step.
+    expect(await migrationsComplete(deploy('deploy-1'), () => (left -= 1), { steps, now: () => started })).toEqual({ IsComplete: false });
+    expect((await recorded()).has('910-later-c')).toBe(true);
+    // Called again near the deadline: plenty of invocation left, but not of the run.
+    const late = migrationsComplete(deploy('deploy-1'), () => 15 * 60_000, { steps, now: () => started + RUN_DEADLINE_MS - 30_000 });
+    await expect(late).rejects.toThrow(/did not finish within 50 minutes of the deploy's start \(2026-11-29T12:00:00\.000Z\): step 911-later-d/);
+    expect((await recorded()).has('911-later-d')).toBe(false);
+    // Another deploy is another run, with its own hour.
+    expect(await migrationsComplete(deploy('deploy-2'), () => 15 * 60_000, { steps, now: () => started + 2 * 3_600_000 })).toEqual({
+      IsComplete: true,
+      Data: { Ran: '911-later-d', Conflicts: '0', StageKeys: '' },
+    });
   });
 
   it("fails with the failing step's reason, keeping the steps before it recorded; the rollback's Update then runs nothing and succeeds", async () => {

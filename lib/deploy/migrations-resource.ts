@@ -2,7 +2,8 @@
  * The migrations as a CloudFormation custom resource (CONTRACT §13), behind CDK's Provider
  * framework: `onEvent` answers at once; `isComplete`, which the framework calls every few seconds
  * until it says so or the total timeout passes, runs the pending migrations one step after another
- * while its invocation has time, and says complete once none is left. A step that fails throws with
+ * while its invocation has time and the deploy's run its deadline (RUN_DEADLINE_MS), and says
+ * complete once none is left; past the deadline it fails, saying so. A step that fails throws with
  * its reason: the framework answers FAILED, which fails the deploy before any alias shifts (every
  * alias depends on this resource).
  *
@@ -18,9 +19,12 @@ import { pendingSteps, runMigrations } from '../migrations/run.js';
 import { MIGRATIONS, type MigrationStep } from '../migrations/steps.js';
 import { ensureApiKey } from '../api-keys/index.js';
 import { readSecret, STAGE_KEYS, stageKeyOf, type StageKeyName } from './stage-keys.js';
+import { ABSENT, putIf } from '../db/transactions.js';
 
 export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
+  /** CloudFormation's id of the request: the same in every isComplete call of one deploy. */
+  RequestId?: string;
   PhysicalResourceId?: string;
   ResourceProperties?: Record<string, unknown>;
   OldResourceProperties?: Record<string, unknown>;
@@ -30,6 +34,20 @@ export interface CustomResourceEvent {
 export const PHYSICAL_ID = 'store-api-migrations';
 /** What a step may take at most is unknown: one starts only while this much of the invocation is left. */
 export const STEP_RESERVE_MS = 60_000;
+
+/**
+ * How long a deploy's migrations may run, from the first isComplete call of its request: within the
+ * Provider framework's total timeout (55 minutes: infra/store-api.ts), itself within CloudFormation's
+ * hour for a custom resource (`ServiceTimeout`), so that a run that cannot finish fails the deploy
+ * cleanly, saying so, before either of them gives up on it.
+ */
+export const RUN_DEADLINE_MS = 50 * 60_000;
+
+/** When a request's run of the migrations began: noted by its first isComplete call (kept a day). */
+async function runStartedAt(requestId: string, now: number): Promise<number> {
+  const noted = await putIf({ pk: 'SETUP', sk: `MIGRATIONS#RUN#${requestId}`, startedAt: now, expiresAt: Math.floor(now / 1000) + 86_400 }, ABSENT);
+  return noted.written ? now : Number(noted.found?.startedAt ?? now);
+}
 
 /** The framework's onEvent: nothing to do yet (isComplete does the work), the one physical id. */
 export async function onMigrationsEvent(event: CustomResourceEvent): Promise<{ PhysicalResourceId: string }> {
@@ -47,6 +65,8 @@ const namedSteps = (event: CustomResourceEvent, steps: readonly MigrationStep[])
 export interface MigrationsWork {
   steps?: readonly MigrationStep[];
   read?: (secretId: string) => Promise<string>;
+  /** The clock (tests move it). */
+  now?: () => number;
 }
 
 /**
@@ -56,15 +76,23 @@ export interface MigrationsWork {
 export async function migrationsComplete(
   event: CustomResourceEvent,
   remainingMs: () => number,
-  { steps = MIGRATIONS, read = readSecret }: MigrationsWork = {},
+  { steps = MIGRATIONS, read = readSecret, now = Date.now }: MigrationsWork = {},
 ): Promise<{ IsComplete: boolean; Data?: Record<string, string> }> {
   if (event.RequestType === 'Delete') return { IsComplete: true };
+  const startedAt = event.RequestId ? await runStartedAt(event.RequestId, now()) : now();
+  const deadline = startedAt + RUN_DEADLINE_MS;
+  const left = () => Math.min(remainingMs(), deadline - now());
   const ran: string[] = [];
   let conflicts = 0;
   for (;;) {
     const [next] = await pendingSteps(namedSteps(event, steps));
     if (!next) break;
-    if (remainingMs() < STEP_RESERVE_MS) {
+    if (left() < STEP_RESERVE_MS) {
+      if (deadline - now() < STEP_RESERVE_MS)
+        throw new Error(
+          `the migrations did not finish within ${RUN_DEADLINE_MS / 60_000} minutes of the deploy's start (${new Date(startedAt).toISOString()}): step ${next.id} and those after it have not run. ` +
+            'The deploy fails and rolls back; the steps that ran stay done (they only add) and the next deploy goes on from there.',
+        );
       log('info', 'migrations: more steps next time', { ran: ran.join(','), next: next.id });
       return { IsComplete: false };
     }
