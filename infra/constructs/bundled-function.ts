@@ -56,6 +56,9 @@ export const bundleBuildOptions = (entryPoint: string, outfile: string) => ({
   banner: { js: BUNDLE.banner },
   external: [...BUNDLE.external],
   alias: Object.fromEntries(Object.entries(BUNDLE.substitutes).map(([module, file]) => [module, path.join(root, file)])),
+  // A dependency that reads of a substitute what it does not export (`util.x` through a namespace
+  // import) would get undefined at run time: esbuild's warning of it fails the build instead.
+  logOverride: { 'import-is-undefined': 'error' as const },
 });
 
 /** The same options for many modules in one run: each `[name, entry]` to `<outdir>/<name>/index.mjs`, each bundle whole (no chunks shared). */
