@@ -78,6 +78,23 @@ describe('a list the search index serves', () => {
   });
 });
 
+describe('the positions of siblings made at once', () => {
+  it('are distinct: 40 categories of one batch under one parent, and 12 brands created concurrently', async () => {
+    const parent = (await createCategory()).ID;
+    const rows = Array.from({ length: 40 }, (_, n) => ({ op: 'create', parent, locale: 'en_US', title: `Sibling ${n}` }));
+    const made = await post('/api/categories/batch', { rows });
+    expect(made.status, made.text).toBe(200);
+    const positions = made.body.map((result: { STATUS: number; ROW: { POSITION: number } }) => {
+      expect(result.STATUS).toBe(201);
+      return result.ROW.POSITION;
+    });
+    expect(new Set(positions).size).toBe(40);
+    const brands = await Promise.all(Array.from({ length: 12 }, (_, n) => post('/api/brands', { locale: 'en_US', title: `Concurrent ${n}` })));
+    const brandPositions = brands.map((brand) => brand.body[0].POSITION as number);
+    expect(new Set(brandPositions).size).toBe(12);
+  });
+});
+
 describe('a date a list takes', () => {
   it('is a date of the calendar, within the years 0000–9999 once its offset is applied', async () => {
     for (const date of ['2026-02-30', '2026-13-01', '9999-12-31T23:59:59-23:59']) {

@@ -21,6 +21,8 @@ import { attributeAvs, type AttributeAv } from './entity.js';
 import { attributeAvReferences } from './references.js';
 import { attributeAvRow } from './row.js';
 import type { AttributeAvCreateInput, AttributeAvUpdateInput } from './schema.js';
+import { claimPosition } from '../db/positions.js';
+import { attributes } from '../attributes/entity.js';
 
 const unknownAttribute = () => invalidField('attribute_id', 'is not an existing attribute');
 
@@ -30,10 +32,12 @@ async function readAttributeAv(id: number): Promise<AttributeAv> {
   return av;
 }
 
-/** After the last of the attribute's values, as Thelia places a new one (one Query). */
+/** After the last of the attribute's values, as Thelia places a new one (one Query), and distinct from every other create's. */
 async function nextPosition(attributeId: number): Promise<number> {
-  const last = await attributeAvs.list('byAttribute', { order: 'manual', reverse: true, where: { attributeId } }, { limit: 1, offset: 0 });
-  return (last.items[0]?.position ?? 0) + 1;
+  const [last, found] = await Promise.all([attributeAvs.list('byAttribute', { order: 'manual', reverse: true, where: { attributeId } }, { limit: 1, offset: 0 }), attributes.read(attributeId)]);
+  // Of no attribute, the create fails before it claims anything (its transaction checks the attribute too, for a race).
+  if (!found) throw unknownAttribute();
+  return claimPosition(`attribute-av:${attributeId}`, last.items[0]?.position ?? 0);
 }
 
 export async function getAttributeAv(id: number, lang: Lang | undefined): Promise<Row> {

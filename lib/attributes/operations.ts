@@ -19,6 +19,7 @@ import { attributes, type Attribute } from './entity.js';
 import { attributeReferences } from './references.js';
 import { attributeRow } from './row.js';
 import type { AttributeCreateInput, AttributeUpdateInput } from './schema.js';
+import { claimPosition } from '../db/positions.js';
 
 async function readAttribute(id: number): Promise<Attribute> {
   const attribute = await attributes.read(id);
@@ -26,10 +27,10 @@ async function readAttribute(id: number): Promise<Attribute> {
   return attribute;
 }
 
-/** After the last attribute, as Thelia places a new one (one Query). */
+/** After the last attribute, as Thelia places a new one (one Query), and distinct from every other create's. */
 async function nextPosition(): Promise<number> {
   const last = await attributes.list('all', { order: 'manual', reverse: true }, { limit: 1, offset: 0 });
-  return (last.items[0]?.position ?? 0) + 1;
+  return claimPosition('attribute', last.items[0]?.position ?? 0);
 }
 
 export async function getAttribute(id: number, lang: Lang | undefined): Promise<Row> {

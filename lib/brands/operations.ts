@@ -19,6 +19,7 @@ import { BRAND_TEXTS, brands, type Brand } from './entity.js';
 import { brandReferences } from './references.js';
 import { brandRow } from './row.js';
 import type { BrandCreateInput, BrandUpdateInput } from './schema.js';
+import { claimPosition } from '../db/positions.js';
 
 const missing = () => new NotFound('brand');
 
@@ -28,10 +29,10 @@ async function readBrand(id: number): Promise<Brand> {
   return brand;
 }
 
-/** After the last brand, as Thelia places a new one (one Query). */
+/** After the last brand, as Thelia places a new one (one Query), and distinct from every other create's. */
 async function nextPosition(): Promise<number> {
   const last = await brands.list('all', { order: 'manual', reverse: true }, { limit: 1, offset: 0 });
-  return (last.items[0]?.position ?? 0) + 1;
+  return claimPosition('brand', last.items[0]?.position ?? 0);
 }
 
 export async function getBrand(id: number, lang: Lang | undefined): Promise<Row> {

@@ -21,6 +21,7 @@ import { categories, type Category } from './entity.js';
 import { countReferenceStep, referencesCreateSteps, referencesTo } from './references.js';
 import { categoryRow } from './row.js';
 import type { CategoryCreateInput, CategoryUpdateInput } from './schema.js';
+import { claimPosition } from '../db/positions.js';
 
 /** How far up a move walks to prove the category is not its own ancestor (a transaction holds 100 items). */
 export const MAX_DEPTH = 50;
@@ -34,10 +35,12 @@ async function readCategory(id: number): Promise<Category> {
   return category;
 }
 
-/** After the last of the parent's children, as Thelia places a new category (one Query). */
+/** After the last of the parent's children, as Thelia places a new category (one Query), and distinct from every other create's. */
 async function nextPosition(parent: number): Promise<number> {
-  const last = await categories.list('byParent', { order: 'manual', reverse: true, where: { parent } }, { limit: 1, offset: 0 });
-  return (last.items[0]?.position ?? 0) + 1;
+  const [last, found] = await Promise.all([categories.list('byParent', { order: 'manual', reverse: true, where: { parent } }, { limit: 1, offset: 0 }), parent === 0 ? true : categories.read(parent)]);
+  // Under no category, the write fails before it claims anything (its transaction checks the parent too, for a race).
+  if (!found) throw unknownParent();
+  return claimPosition(`category:${parent}`, last.items[0]?.position ?? 0);
 }
 
 /**
@@ -127,8 +130,11 @@ export const updateCategory = (input: CategoryUpdateInput, lang: Lang | undefine
   new Write(async () => {
     const current = await readCategory(input.id);
     const movedTo = input.parent !== current.parent ? input.parent : undefined;
-    const [ancestry, position] = movedTo === undefined ? [[], undefined] : await Promise.all([readAncestry(current.id, movedTo), input.position === undefined ? nextPosition(movedTo) : undefined]);
-    return updateCategoryPlan(input, lang, expectedVersion, { current, ancestry, nextPosition: position, now: new Date().toISOString() });
+    const reads = { current, ancestry: movedTo === undefined ? [] : await readAncestry(current.id, movedTo), nextPosition: undefined, now: new Date().toISOString() };
+    // Planned once to refuse a move that cannot be (under itself) before a position is claimed for it.
+    const checked = updateCategoryPlan(input, lang, expectedVersion, reads);
+    if (movedTo === undefined || input.position !== undefined) return checked;
+    return updateCategoryPlan(input, lang, expectedVersion, { ...reads, nextPosition: await nextPosition(movedTo) });
   });
 
 /**
