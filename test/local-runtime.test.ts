@@ -100,7 +100,7 @@ describe('npm start', () => {
     expect(spawnSync('pgrep', ['-f', dataDir]).stdout.toString().trim()).toBe('');
   }, 180_000);
 
-  it('makes the STORE_BOOTSTRAP_API_KEY key exist, against DYNAMODB_ENDPOINT', async () => {
+  it('makes the STORE_BOOTSTRAP_API_KEY key exist, against DYNAMODB_ENDPOINT; its hint names the data dir a tool must be given to reach it', async () => {
     const apiKey = 'ABCDEF0123456789ABCDEF012';
     const secureKey = 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210';
     const port = await freePort();
@@ -110,6 +110,11 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     child.kill('SIGINT');
     expect(await exited(child)).toBe(0);
+    // Started again with its keys there: its hint, run as printed, reaches this store, not the default .data/.
+    const again = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(await again.ready).toContain(`Create a key with: DATA_DIR=${JSON.stringify(path.resolve(dataDir))} npm run api-key -- create`);
+    again.child.kill('SIGINT');
+    expect(await exited(again.child)).toBe(0);
   }, 180_000);
 
   it("runs on DynamoDB's own transaction conflicts with STORE_LOCAL_CONFLICTS=1, retries them, and says on stopping how many it met", async () => {

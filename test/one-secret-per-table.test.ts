@@ -99,6 +99,8 @@ describe('one secret per table', () => {
     // Neither npm start nor DYNAMODB_ENDPOINT: the tool starts DynamoDB Local on the data dir for itself.
     const alone = createKey(env);
     expect(alone.status, alone.stderr).toBe(0);
+    // It says which store it works on: a store of another data dir is never taken for this one.
+    expect(alone.stderr).toContain(`No npm start runs on ${path.resolve(dataDir)}: working on the store there`);
 
     const port = await freePort();
     const server = start({ ...env, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store' });

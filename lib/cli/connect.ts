@@ -41,6 +41,8 @@ async function localEndpoint(dataDir: string): Promise<DynamoDbLocal | undefined
     return undefined;
   }
   await mkdir(dataDir, { recursive: true });
+  // Said, so that a store of another data dir (an npm start run with DATA_DIR) is never mistaken for this one.
+  console.error(`No npm start runs on ${dataDir}: working on the store there, with a DynamoDB Local of its own (DATA_DIR=… names another store).`);
   const local = await startDynamoDbLocal({ dataDir });
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
   try {

@@ -68,6 +68,9 @@ function followSearch(): Promise<unknown> {
   return searching;
 }
 
+/** What a tool's command needs before it to reach this store: the data dir, unless it is the default one. */
+const toolPrefix = (dataDir: string): string => (dataDir === path.resolve('.data') ? '' : `DATA_DIR=${JSON.stringify(dataDir)} `);
+
 async function main(): Promise<void> {
   // A local receiver may be on http://127.0.0.1 or ::1 (lib/webhooks/address-policy.ts); a deployment never allows it.
   process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK ??= '1';
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
           `  SECURE=<the secure key of ${created.apiKey}>`,
           `  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=$(printf '' | openssl dgst -sha1 -mac HMAC -macopt "hexkey:$SECURE" | sed 's/^.*= //')"`,
         ].join('\n')
-      : 'Create a key with: npm run api-key -- create --label me --superadmin   (README: API keys, signing)';
+      : `Create a key with: ${toolPrefix(dataDir)}npm run api-key -- create --label me --superadmin   (README: API keys, signing)`;
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
     // The same placer from one start to the next: restarted after a crash, it takes over its own lease at once.
