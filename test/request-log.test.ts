@@ -59,7 +59,12 @@ describe('the request log', () => {
     const [open] = await linesOf(() => get('/api', { as: null }));
     for (const line of [ok!, missing!, open!]) expect(emfBreaches(line)).toEqual([]);
     expect(ok).toMatchObject({ Requests: 1, Status4xx: 0, Status5xx: 0 });
-    expect(missing).toMatchObject({ Requests: 1, Status4xx: 1, Status5xx: 0 });
+    expect(missing).toMatchObject({ Requests: 1, Status4xx: 1, Status5xx: 0, why: 'not-found' });
+    expect(ok!.why).toBeUndefined();
+    // Why a request was refused: the problem's kind and the fields it names, never their values.
+    const [refused] = await linesOf(() => post('/api/products', productInput({ price: -1, title: 'Secret looking title' })));
+    expect(refused).toMatchObject({ status: 400, why: 'invalid-input: price' });
+    expect(JSON.stringify(refused)).not.toContain('Secret looking');
     expect(open).toMatchObject({ Route: 'health/get', status: 200 });
     expect(emfBreaches({ _aws: { Timestamp: 'now', CloudWatchMetrics: [{ Namespace: '', Metrics: [{ Name: 'Gone', Unit: 'Parsecs' }] }] } })).toHaveLength(4);
   });

@@ -44,6 +44,24 @@ function metricsOf(route: RouteDefinition, response: HttpResponse, latency: numb
   };
 }
 
+/**
+ * Why a request was refused (4xx), as its line can say it without a value: the problem's kind and the
+ * fields it names (`invalid-input: rows[1].price, title`), never their values or its detail, which may
+ * hold an email.
+ */
+function whyRefused(response: HttpResponse): string | undefined {
+  const status = response.statusCode ?? 200;
+  if (status < 400 || status >= 500 || typeof response.body !== 'string') return undefined;
+  try {
+    const problem = JSON.parse(response.body) as { type?: unknown; errors?: { field?: unknown }[] };
+    const kind = typeof problem.type === 'string' ? problem.type.replace(/^.*#problem-|^.*#/, '') : 'refused';
+    const fields = (problem.errors ?? []).flatMap((error) => (typeof error.field === 'string' ? [error.field] : [])).slice(0, 5);
+    return fields.length ? `${kind}: ${fields.join(', ')}` : kind;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Wraps a route's handler so that each of its requests writes its line. */
 export function logged(route: RouteDefinition, handler: (event: HttpEvent, context: HttpContext) => Promise<HttpResponse>) {
   return async (event: HttpEvent, context: HttpContext): Promise<HttpResponse> => {
@@ -58,6 +76,7 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
       Stage: process.env.STORE_STAGE ?? 'local',
       Version: process.env.AWS_LAMBDA_FUNCTION_VERSION ?? '$LATEST',
     };
+    const refused = whyRefused(response);
     logMetrics(
       'request',
       {
@@ -70,6 +89,7 @@ export function logged(route: RouteDefinition, handler: (event: HttpEvent, conte
         dynamodbRequests: usage.requests,
         consumedCapacity: usage.capacity,
         ...(context.apiKey ? { apiKey: context.apiKey.apiKey, keyLabel: context.apiKey.label } : {}),
+        ...(refused === undefined ? {} : { why: refused }),
       },
       {
         ...dimensions,

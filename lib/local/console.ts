@@ -61,7 +61,8 @@ export function consoleWriter({ write, color, now = () => new Date() }: ConsoleO
       const status = Number(fields.status);
       const shown = paint(status >= 500 ? 31 : status >= 400 ? 33 : 32, String(status));
       const key = fields.keyLabel === undefined ? '' : `  key "${String(fields.keyLabel)}"`;
-      write(`${time()}  ${String(fields.method).padEnd(6)} ${String(fields.path)}  ${shown}  ${Number(fields.latencyMs).toFixed(1)} ms  ${paint(2, String(fields.Route))}${key}`);
+      const why = fields.why === undefined ? '' : `  ${paint(33, String(fields.why))}`;
+      write(`${time()}  ${String(fields.method).padEnd(6)} ${String(fields.path)}  ${shown}${why}  ${Number(fields.latencyMs).toFixed(1)} ms  ${paint(2, String(fields.Route))}${key}`);
       return;
     }
     const { keyLabel: _, ...others } = fields;

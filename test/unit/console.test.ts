@@ -32,6 +32,12 @@ describe('the console for people', () => {
     expect(lines[0]!.length).toBeLessThan(100);
   });
 
+  it('says why a request was refused: its problem’s kind and the fields it names, never a value', () => {
+    const { lines, writer } = console();
+    writer('info', 'request', { ...request, method: 'POST', status: 400, why: 'invalid-input: price, title' });
+    expect(lines).toEqual(['06:41:02  POST   /api/products  400  invalid-input: price, title  12.3 ms  products/list  key "back office"']);
+  });
+
   it('marks warnings and errors, with their fields but no metrics block', () => {
     const { lines, writer } = console();
     writer('error', 'request failed', { route: 'products/get', error: { name: 'TypeError' }, _aws: {} });
