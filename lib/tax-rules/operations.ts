@@ -68,9 +68,13 @@ const pricing = { version: -1, rules: new Map<number, TaxRule>() };
 /** The rules product rows need (`ids`), given the rules' version read with the products. */
 export async function taxRulesAt(version: number, ids: readonly number[]): Promise<ReadonlyMap<number, TaxRule>> {
   if (pricing.version !== version) Object.assign(pricing, { version, rules: new Map() });
-  const missing = [...new Set(ids)].filter((id) => !pricing.rules.has(id));
-  if (missing.length) for (const [id, rule] of await taxRulesById(missing)) pricing.rules.set(id, rule);
-  return pricing.rules;
+  // This version's cache, held across the read: a request that meanwhile saw a newer version has a
+  // cache of its own, which rules read at this one never reach.
+  const cached = pricing.rules;
+  const missing = [...new Set(ids)].filter((id) => !cached.has(id));
+  if (missing.length) for (const [id, rule] of await taxRulesById(missing)) cached.set(id, rule);
+  // The asked rules, as a map of the request's own: never the cache another request goes on filling or replacing.
+  return new Map(ids.flatMap((id) => (cached.has(id) ? [[id, cached.get(id) as TaxRule] as const] : [])));
 }
 
 /**
