@@ -15,7 +15,7 @@
  *                 never for a deploy (default: three stacks, each within CloudFormation's limits)
  *   search        `opensearch`: the search index on AWS (CONTRACT §5.2), an OpenSearch Serverless
  *                 collection and its indexer; without it, a list only the index answers is a 400
- *                 that names this option (README: its monthly floor)
+ *                 that names this option (docs/deploying.md: its monthly floor)
  *   smokeKey      "true": the stage makes a key for `npm run smoke` and keeps it in a secret (its
  *                 SmokeKeySecretArn output): a pipeline's smoke check then works from the first deploy
  *   architecture  the functions' CPU: arm64 (the default, for deploys: cheaper per ms on Lambda) or

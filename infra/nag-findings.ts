@@ -62,6 +62,6 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
   acknowledge('AwsSolutions-SQS3', "The change events' queue is itself the dead-letter queue: the stream mapping's on-failure destination, watched by an alarm.");
   acknowledge(
     'AwsSolutions-SMG4',
-    "Rotating the server secret invalidates the cursors and Idempotency-Key fingerprints handed out before (README: Operating it): it is rotated by hand, when wanted, not on a schedule. A stage key (the release check's, the smoke check's) is replaced with its secret, by a deploy.",
+    "Rotating the server secret invalidates the cursors and Idempotency-Key fingerprints handed out before (docs/operating.md): it is rotated by hand, when wanted, not on a schedule. A stage key (the release check's, the smoke check's) is replaced with its secret, by a deploy.",
   );
 }

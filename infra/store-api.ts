@@ -89,7 +89,7 @@ export interface StoreApiProps {
   /**
    * The search index of the lists that no key of the table serves (CONTRACT §5.2): an OpenSearch
    * Serverless collection, its indexer on the change feed, and the list functions reading it. It
-   * bills a floor of OCUs whether used or not (README: Deploying).
+   * bills a floor of OCUs whether used or not (docs/deploying.md).
    * @default none: such a list is a 400 that names `-c search=opensearch`
    */
   readonly search?: 'opensearch';
@@ -159,7 +159,7 @@ export class StoreApi extends Construct {
     const env = props.env ? { env: props.env } : {};
 
     // ---- the data and the background jobs
-    // A kept stage (prod) cannot be deleted by a stray `cdk destroy`: its stacks are protected (README: Deleting a stage).
+    // A kept stage (prod) cannot be deleted by a stray `cdk destroy`: its stacks are protected (docs/deploying.md: Deleting a stage).
     const protection = { terminationProtection: !disposable && !single };
     const data = (this.dataStack = new Stack(this, 'Data', { stackName: id, ...env, ...protection, description: 'store-api: the table, its secrets, events and background jobs' }));
     const { table } = new StoreTable(data, 'Store', { disposable });

@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 import { start, usersShell } from './support/npm-start.js';
 import { useReceiver } from './support/receiver.js';
+import { readDocs } from './support/docs.js';
 
 /** What the test uses of the built client: it is imported from client/dist/, which the root's type check does not see. */
 interface Client {
@@ -111,7 +112,7 @@ describe('@store-api/client', () => {
       }),
     );
     // The README's TypeScript examples, each a file as it stands there.
-    const [sync, receiver] = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const [sync, receiver] = [...readDocs().matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
     expect(sync).toContain('// sync.ts');
     expect(receiver).toContain('// receiver.ts');
     writeFileSync(path.join(consumer, 'sync.ts'), sync!);
@@ -243,7 +244,7 @@ describe('@store-api/client', () => {
     writeFileSync(path.join(consumer, 'package.json'), '{"type":"module"}');
     mkdirSync(path.join(consumer, 'node_modules/@store-api'), { recursive: true });
     symlinkSync(path.join(root, 'client'), path.join(consumer, 'node_modules/@store-api/client'));
-    const [sync] = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const [sync] = [...readDocs().matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
     writeFileSync(path.join(consumer, 'sync.ts'), sync!);
     /** Runs the job until its output holds `until`, then stops it (it follows the feed for ever); its output. */
     const runUntil = (until: RegExp, meanwhile: () => Promise<unknown>) =>

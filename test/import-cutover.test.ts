@@ -3,17 +3,17 @@
  * from the README, in order, and run between what a shop does meanwhile (Thelia keeps taking edits,
  * clients try the API), until the last run says the table holds the store (exit 0).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, put, tableSnapshot } from './support/api.js';
 import { runImport } from './support/import-cli.js';
 import { startMariaDb, type MariaDb } from './support/mariadb.js';
 import { createTheliaStore, phpBcrypt, theliaAddress, theliaCustomer } from './support/thelia-store.js';
 import { insertRows } from './support/thelia-tables.js';
+import { readDocs } from './support/docs.js';
 
 /** The `npm run import` commands of the README's cut-over steps, as argument lists, `$THELIA` left to fill in. */
 function cutOverCommands(): string[][] {
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readDocs();
   const steps = readme.slice(readme.indexOf('### Cutting over, step by step'), readme.indexOf('**What `--update` never does**'));
   return [...steps.matchAll(/^\s*npm run import -- (.+)$/gm)].map((match) => match[1]!.split(/\s+/).map((arg) => arg.replace(/^"(.*)"$/, '$1')));
 }

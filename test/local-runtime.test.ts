@@ -63,14 +63,14 @@ describe('npm start', () => {
     const { child, ready } = start({ DATA_DIR: dataDir, PORT: String(port), STORE_TABLE_NAME: 'store', DYNAMODB_ENDPOINT: '', STORE_SECRET: '' });
     const output = await ready;
     const { apiKey, secureKey } = JSON.parse(/\{"apiKey".*\}/.exec(output)![0]) as { apiKey: string; secureKey: string };
-    const curl = /curl -H "Authorization: Token (\w+)" "([^"?]+)\?sign=\$\(printf '' \| openssl dgst -sha1 -mac HMAC -macopt "hexkey:\$SECURE"/.exec(output);
-    expect(curl, output).not.toBeNull();
-    expect(curl![1]).toBe(apiKey);
+    // Three lines ready to paste (the key made now, shown this once), and a curl that runs as printed.
+    const pasted = /^ {2}(BASE=\S+)\n {2}(KEY=\S+)\n {2}(SECURE=\S+)\n {2}(curl .*)$/m.exec(output);
+    expect(pasted, output).not.toBeNull();
+    expect([pasted![2], pasted![3]]).toEqual([`KEY=${apiKey}`, `SECURE=${secureKey}`]);
     expect(output).not.toContain(signBody(secureKey, ''));
-    // What the printed command computes for `sign`, done here as the README's Node example does it.
-    const response = await fetch(`${curl![2]}?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as Array<{ ID: number }>)[0]!.ID).toBe(1);
+    const asPrinted = spawnSync('bash', ['-c', `${pasted!.slice(1, 4).join('\n')}\n${pasted![4]} -s`], { encoding: 'utf8' });
+    expect((JSON.parse(asPrinted.stdout) as Array<{ ID: number }>)[0]!.ID, asPrinted.stderr).toBe(1);
+    const taxRules = `${pasted![1]!.slice('BASE='.length)}/api/tax-rules`;
 
     // A key the tool makes beside the running server: sealed with the data dir's secret, it works at
     // once, and its quota holds.
@@ -81,7 +81,7 @@ describe('npm start', () => {
     });
     expect(tool.status, tool.stderr).toBe(0);
     const made = JSON.parse(tool.stdout) as { apiKey: string; secureKey: string };
-    const asMade = () => fetch(`${curl![2]}/1?sign=${signBody(made.secureKey, '')}`, { headers: { Authorization: `Token ${made.apiKey}` } });
+    const asMade = () => fetch(`${taxRules}/1?sign=${signBody(made.secureKey, '')}`, { headers: { Authorization: `Token ${made.apiKey}` } });
     const first = await asMade();
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit')).toMatch(/^"default";r=1;t=\d+$/);

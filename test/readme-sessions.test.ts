@@ -9,15 +9,17 @@
  * test/events-publish.test.ts and test/import*.test.ts run what they describe.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start, usersShell } from './support/npm-start.js';
+import { readDocs } from './support/docs.js';
 
-const readme = readFileSync('README.md', 'utf8');
+// The README and docs/, in the order a reader goes through them.
+const readme = readDocs();
 
 /** The first ```sh (or `language`) block of a section of the README, or its nth (from 0). */
 function shellBlock(heading: string, language = 'sh', nth = 0): string {

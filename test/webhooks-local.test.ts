@@ -4,12 +4,13 @@
  * each with the subscription's secret.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signBody } from '../lib/api-keys/signature.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start } from './support/npm-start.js';
+import { readDocs } from './support/docs.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const receiverFile = path.resolve('test-artifacts', `readme-receiver-${process.pid}.mjs`);
@@ -20,7 +21,7 @@ afterAll(() => {
 
 /** The README's receiver: the js block of its "Webhooks" section. */
 function readmeReceiver(): string {
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readDocs();
   const section = readme.slice(readme.indexOf('## Webhooks'));
   return /```js\n([\s\S]*?)```/.exec(section)![1]!;
 }

@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     );
     if (!dynamo.loopbackOnly) {
       console.error(
-        `DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. README: The local store.`,
+        `DynamoDB Local listens on every interface of this machine (this Java has no jdk.compiler module to start it on 127.0.0.1 only): anyone who reaches port ${dynamo.port} can read and write the store. docs/local-store-and-configuration.md: The local store.`,
       );
     }
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -157,13 +157,18 @@ async function main(): Promise<void> {
     const actualPort = await listen(server, port);
     const base = `http://127.0.0.1:${actualPort}`;
     // A `sign` value is a reusable credential (it covers only the body): print how to compute it, never one.
+    // The key made now is shown this once anyway: its three lines are ready to paste into the README's
+    // curl session; a bootstrap key's secure key is the operator's, never printed.
+    const secureLine = created && !bootstrap ? `SECURE=${created.secureKey}` : `SECURE=<the secure key of ${created?.apiKey}>`;
     const tryIt = created
       ? [
-          'Try it (sign = HMAC-SHA1 of the body, keyed with the hex-decoded secure key; README: A curl session):',
-          `  SECURE=<the secure key of ${created.apiKey}>`,
-          `  curl -H "Authorization: Token ${created.apiKey}" "${base}/api/tax-rules?sign=$(printf '' | openssl dgst -sha1 -mac HMAC -macopt "hexkey:$SECURE" | sed 's/^.*= //')"`,
+          "Try it: paste these three lines, then the README's curl session (sign = HMAC-SHA1 of the body, keyed with the hex-decoded secure key):",
+          `  BASE=${base}`,
+          `  KEY=${created.apiKey}`,
+          `  ${secureLine}`,
+          `  curl -H "Authorization: Token $KEY" "$BASE/api/tax-rules?sign=$(printf '' | openssl dgst -sha1 -mac HMAC -macopt "hexkey:$SECURE" | sed 's/^.*= //')"`,
         ].join('\n')
-      : `Create a key with: ${toolPrefix(dataDir)}npm run api-key -- create --label me --superadmin   (README: API keys, signing)`;
+      : `Create a key with: ${toolPrefix(dataDir)}npm run api-key -- create --label me --superadmin   (docs/api-keys.md)`;
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
     // The same placer from one start to the next: restarted after a crash, it takes over its own lease at once.

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../lib/routes.js';
 import { hostArchitecture } from '../../infra/context.js';
@@ -6,6 +5,7 @@ import { DEFAULT_API_PORT, dockerHostArgs, invokeArgs, parseCommandLine, shellLi
 import { loadSampleRequests, playOrder } from '../../lib/local/sample-events.js';
 import type { RouteName } from '../../lib/routes.js';
 import type { SampleRequest } from '../../lib/samples.js';
+import { readDocs } from '../support/docs.js';
 
 /** Every route's sample, from its resource's folder, in the order they play. */
 const sampleRequests = await loadSampleRequests();
@@ -92,7 +92,7 @@ describe('the sample events', () => {
   });
 
   it("are listed in the README's sam section in the order npm run sam -- play follows", () => {
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readDocs();
     const rows = [...readme.matchAll(/\| (\d+) \| ([a-z-]+) \|/g)].map((m) => [Number(m[1]), m[2]] as const).sort((a, b) => a[0] - b[0]);
     expect(rows.map(([, name]) => name)).toEqual(sampleRequests.map((s) => s.route.replace('/', '-')));
   });
