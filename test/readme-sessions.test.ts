@@ -89,6 +89,8 @@ describe('the README, as written', () => {
     expect(beforeLists).toMatch(/^\[\{"ID":3,"PRODUCT_ID":2,"REF":"CHAIR-2-L"[^\n]*"QUANTITY":"8\.000000"/m);
     expect(beforeLists).toMatch(/^\[\{"ID":3,[^\n]*"CURRENCY":2,"PRICE":"65\.520000"/m);
     expect(fromLists!.split('\n')[0]).toMatch(/^\[\{"ID":\d+,[^\n]*"REF":"CHAIR-2"/);
+    // Read in order, the customer the Customers section kept is the one the lists find.
+    expect(fromLists!.split('\n')[2]).toMatch(/^\[\{"ID":1,[^\n]*"LASTNAME":"Martin"/);
 
     expect(lines[0]).toBe('OK');
     // No answer of any step is a problem (but the batch's rows the text says are): every request was signed as the text says.
