@@ -5,6 +5,8 @@
  * how long to wait: a conflict of transactions, DynamoDB out of reach, entries EventBridge refused.
  */
 import { setTimeout as pause } from 'node:timers/promises';
+import { OutOfTime } from './errors.js';
+import { currentScope } from './scope.js';
 
 export interface RetryPolicy {
   attempts: number;
@@ -27,7 +29,12 @@ export async function retrying<T>(operation: (attempt: number) => Promise<T>, po
     } catch (error) {
       if (!policy.retryable(error)) throw error;
       if (attempt >= policy.attempts) throw policy.exhausted ? policy.exhausted(error) : error;
-      await pause(policy.waitMs(attempt));
+      // A wait ends with the work's deadline (a request's budget): past it, the answer is that time ran out.
+      const deadline = currentScope().deadline;
+      if (deadline?.aborted) throw new OutOfTime(deadline.reason);
+      await pause(policy.waitMs(attempt), undefined, deadline ? { signal: deadline } : {}).catch((aborted: unknown) => {
+        throw new OutOfTime(aborted);
+      });
     }
   }
 }

@@ -13,7 +13,7 @@ import { allows } from '../api-keys/access.js';
 import { callerOf } from './auth.js';
 import type { BatchDeclaration } from '../batch/declaration.js';
 import { actingAs } from '../db/changes.js';
-import { Conflict, NotFound } from '../db/errors.js';
+import { Conflict, Contended, NotFound } from '../db/errors.js';
 import { RowApplied } from '../db/idempotency-store.js';
 import type { OutcomeRecorder } from '../db/step.js';
 import { commit, commitPacked, commitTogether, mapWrite, Write, type Recording } from '../db/write-plan.js';
@@ -42,6 +42,8 @@ export const MAX_ATOMIC_ROWS = 25;
 export const MAX_ATOMIC_STEPS = 100;
 /** Rows applied at once: enough to overlap their round trips, few enough to leave the table's other writers room. */
 const CONCURRENCY = 8;
+/** The looks an upsert takes at a key other writers keep taking or deleting, before its row is a 503 (busy). */
+const UPSERT_LOOKS = 8;
 /** Rows planned together and written packed into as few transactions as their steps fit. */
 const ROWS_A_TURN = 32;
 
@@ -183,11 +185,13 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
 
   /** A row's write committed in its own transaction, marked under a key (its create's row recorded with the marker). */
   async function apply(row: Ready, lang: Lang | undefined, recording: Recording): Promise<Applied> {
-    for (;;) {
+    for (let look = 1; ; look++) {
       try {
         return await commit(writeOf(row, lang), recording);
       } catch (error) {
         if (!lostTheRace(row, error)) throw error;
+        // Bounded by its looks as much as by the budget: a key fought over that long is busy, not taken.
+        if (look >= UPSERT_LOOKS) throw new Contended();
       }
     }
   }
