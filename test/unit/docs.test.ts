@@ -46,4 +46,15 @@ describe('the docs', () => {
   it('point nowhere outside the repository, and say things in their own words (no section of a document a clone lacks)', () => {
     for (const file of ['README.md', ...docsFiles()]) expect(text(file), file).not.toMatch(/\.\.\/shared|\.\.\/\.\.\/|CONTRACT §/);
   });
+
+  it('name in the Configuration table every variable the code reads: none left for a reader to find in the source', () => {
+    const sources = ['lib', 'infra', 'functions'].flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => text(`${dir}/${file}`)),
+    );
+    const read = new Set(sources.flatMap((source) => [...source.matchAll(/process\.env(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]!)));
+    const table = text('docs/local-store-and-configuration.md').slice(text('docs/local-store-and-configuration.md').indexOf('## Configuration'));
+    expect([...read].filter((name) => !table.includes(`\`${name}\``)).sort()).toEqual([]);
+  });
 });
