@@ -7,6 +7,7 @@ import { moduleOf, registry } from '../resources.js';
 import { handlerFile, routes } from '../routes.js';
 import { openApiDocument, type DocumentedHandler, type DocumentedRow } from './document.js';
 import { loadSampleRequests } from '../local/sample-events.js';
+import { routesTable, withRoutesTable } from './routes-table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const documentFile = path.join(root, 'lib/openapi/openapi.json');
@@ -28,7 +29,11 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   return openApiDocument(handlers, rows, await loadSampleRequests(), version);
 }
 
+/** docs/api.md, whose table of routes the route table writes. */
+export const routesDoc = path.join(root, 'docs/api.md');
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await writeFile(documentFile, `${JSON.stringify(await buildDocument(), null, 2)}\n`);
-  console.log(`wrote ${path.relative(root, documentFile)}`);
+  await writeFile(routesDoc, withRoutesTable(await readFile(routesDoc, 'utf8'), routesTable(routes)));
+  console.log(`wrote ${path.relative(root, documentFile)} and the routes of ${path.relative(root, routesDoc)}`);
 }

@@ -6,6 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { routesTable, withRoutesTable } from '../../lib/openapi/routes-table.js';
+import { routes } from '../../lib/routes.js';
 import { docsFiles } from '../support/docs.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -56,5 +58,10 @@ describe('the docs', () => {
     const read = new Set(sources.flatMap((source) => [...source.matchAll(/process\.env(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]!)));
     const table = text('docs/local-store-and-configuration.md').slice(text('docs/local-store-and-configuration.md').indexOf('## Configuration'));
     expect([...read].filter((name) => !table.includes(`\`${name}\``)).sort()).toEqual([]);
+  });
+
+  it('list every route as the route table declares it (npm run openapi writes the table of docs/api.md)', () => {
+    const doc = text('docs/api.md');
+    expect(withRoutesTable(doc, routesTable(routes))).toBe(doc);
   });
 });
