@@ -91,9 +91,14 @@ describe('the sample events', () => {
     }
   });
 
-  it("are listed in the README's sam section in the order npm run sam -- play follows", () => {
-    const readme = readDocs();
-    const rows = [...readme.matchAll(/\| (\d+) \| ([a-z-]+) \|/g)].map((m) => [Number(m[1]), m[2]] as const).sort((a, b) => a[0] - b[0]);
+  it("are listed in the docs' sam section in the order npm run sam -- play follows", () => {
+    const docs = readDocs();
+    // The section's table: the lines of `|` from its first row on.
+    const after = docs.slice(docs.indexOf('### `sam local`')).split('\n');
+    const first = after.findIndex((line) => line.startsWith('| 1 |'));
+    const end = after.findIndex((line, k) => k > first && !line.startsWith('|'));
+    const section = after.slice(first, end).join('\n');
+    const rows = [...section.matchAll(/\| (\d+) \| ([a-z-]+) \|/g)].map((m) => [Number(m[1]), m[2]] as const).sort((a, b) => a[0] - b[0]);
     expect(rows.map(([, name]) => name)).toEqual(sampleRequests.map((s) => s.route.replace('/', '-')));
   });
 });
