@@ -12,6 +12,8 @@ import type { Level, LogWriter } from '../log.js';
 const SUMMED: Record<string, { field: string; say: (count: number) => string }> = {
   'changes placed': { field: 'Placed', say: (n) => `${n} change${n === 1 ? '' : 's'} placed in the feed` },
   'webhooks round': { field: 'DueJobs', say: (n) => `${n} webhook job${n === 1 ? '' : 's'} due` },
+  // A delivered one (a failed one is a warning, shown on its own line).
+  delivery: { field: 'Deliveries', say: (n) => `${n} webhook deliver${n === 1 ? 'y' : 'ies'} made` },
 };
 const SUMMARY_MS = 10_000;
 /** Fields a person does not read: the metrics block and the metrics themselves (the JSON line keeps them). */

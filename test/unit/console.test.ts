@@ -62,4 +62,18 @@ describe('the console for people', () => {
     writer('info', 'webhooks round', { DueJobs: 0 });
     expect(lines).toHaveLength(2);
   });
+
+  it('sums webhook deliveries made with the rest of the background work; a failed one is a warning of its own', () => {
+    const { lines, writer, advance } = console();
+    writer('info', 'changes placed', { Placed: 1 });
+    for (let n = 0; n < 34; n++) writer('info', 'delivery', { webhookId: 1, changeId: `c${n}`, attempt: 1, status: 200, latencyMs: 3, Deliveries: 1 });
+    writer('warn', 'delivery', { webhookId: 2, changeId: 'c9', attempt: 1, status: 500, latencyMs: 4, Deliveries: 1, Failures: 1 });
+    advance(10_000);
+    writer('info', 'changes placed', { Placed: 0 });
+    expect(lines).toEqual([
+      '06:41:02  background: 1 change placed in the feed',
+      '06:41:02  WARN  delivery  webhookId=2 changeId=c9 attempt=1 status=500 latencyMs=4 Deliveries=1 Failures=1',
+      '06:41:12  background: 34 webhook deliveries made',
+    ]);
+  });
 });
