@@ -34,9 +34,10 @@ async function readAttributeAv(id: number): Promise<AttributeAv> {
 
 /** After the last of the attribute's values, as Thelia places a new one (one Query), and distinct from every other create's. */
 async function nextPosition(attributeId: number): Promise<number> {
-  const [last, found] = await Promise.all([attributeAvs.list('byAttribute', { order: 'manual', reverse: true, where: { attributeId } }, { limit: 1, offset: 0 }), attributes.read(attributeId)]);
-  // Of no attribute, the create fails before it claims anything (its transaction checks the attribute too, for a race).
-  if (!found) throw unknownAttribute();
+  const last = await attributeAvs.list('byAttribute', { order: 'manual', reverse: true, where: { attributeId } }, { limit: 1, offset: 0 });
+  // Of no attribute, the create fails before it claims anything (its transaction checks the attribute too,
+  // for a race). An attribute with values exists (it cannot be deleted under them): only one without is read.
+  if (!last.items.length && !(await attributes.read(attributeId))) throw unknownAttribute();
   return claimPosition(`attribute-av:${attributeId}`, last.items[0]?.position ?? 0);
 }
 

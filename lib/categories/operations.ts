@@ -37,9 +37,10 @@ async function readCategory(id: number): Promise<Category> {
 
 /** After the last of the parent's children, as Thelia places a new category (one Query), and distinct from every other create's. */
 async function nextPosition(parent: number): Promise<number> {
-  const [last, found] = await Promise.all([categories.list('byParent', { order: 'manual', reverse: true, where: { parent } }, { limit: 1, offset: 0 }), parent === 0 ? true : categories.read(parent)]);
-  // Under no category, the write fails before it claims anything (its transaction checks the parent too, for a race).
-  if (!found) throw unknownParent();
+  const last = await categories.list('byParent', { order: 'manual', reverse: true, where: { parent } }, { limit: 1, offset: 0 });
+  // Under no category, the write fails before it claims anything (its transaction checks the parent too,
+  // for a race). A parent with children exists (it cannot be deleted under them): only a childless one is read.
+  if (parent !== 0 && !last.items.length && !(await categories.read(parent))) throw unknownParent();
   return claimPosition(`category:${parent}`, last.items[0]?.position ?? 0);
 }
 

@@ -49,4 +49,22 @@ export function referenceMoveSteps(
   return [...(to !== 0 ? [count.countStep(to, referrerId, 1, unknown)] : []), ...(from?.counted ? [count.countStep(from.id, referrerId, -1, raced)] : [])];
 }
 
+/**
+ * The steps that move one referrer's references from the records it referred to (`before`) to those
+ * it refers to (`after`, several: a sale element's attribute values): counted into each new one on
+ * condition that it exists (else `unknown(id)`), out of each dropped one (`raced` when it is gone).
+ */
+export function referenceSetMoveSteps(
+  count: ReferenceCount,
+  referrerId: number,
+  before: readonly number[],
+  after: readonly number[],
+  { unknown, raced }: { unknown: (id: number) => OnConditionFailed; raced: OnConditionFailed },
+): WriteStep[] {
+  return [
+    ...after.filter((id) => !before.includes(id)).map((id) => count.countStep(id, referrerId, 1, unknown(id))),
+    ...before.filter((id) => !after.includes(id)).map((id) => count.countStep(id, referrerId, -1, raced)),
+  ];
+}
+
 export { sumOf };

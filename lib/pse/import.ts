@@ -15,7 +15,9 @@
 import * as v from 'valibot';
 import { attributeAvReferences } from '../attribute-avs/references.js';
 import { Conflict } from '../db/errors.js';
+import { referenceSetMoveSteps } from '../db/reference-count.js';
 import { addStep } from '../db/sharded-count.js';
+import { raced } from '../db/transactions.js';
 import { contentOf, countedInto } from '../import/destination.js';
 import { defineImportKind, type ImportContext } from '../import/kind.js';
 import { datesOf, problemsOf, type Mapped, type Normalization, type Problem } from '../import/mapping.js';
@@ -170,14 +172,10 @@ export const importKind = defineImportKind<TheliaSaleElement, SaleElement>({
         (valueId, firstId, count) => attributeAvReferences.countStep(valueId, firstId, count, valueGone(valueId)),
       ),
     ],
-    updateSteps: (stored, next) => {
-      const kept = { ...next, isDefault: stored.isDefault };
-      return [
-        ...saleElements.replace(stored, kept, stored.version),
-        ...next.attributeAvs.filter((id) => !stored.attributeAvs.includes(id)).map((id) => attributeAvReferences.countStep(id, next.id, 1, valueGone(id))),
-        ...stored.attributeAvs.filter((id) => !next.attributeAvs.includes(id)).map((id) => attributeAvReferences.countStep(id, next.id, -1, valueGone(id))),
-      ];
-    },
+    updateSteps: (stored, next) => [
+      ...saleElements.replace(stored, { ...next, isDefault: stored.isDefault }, stored.version),
+      ...referenceSetMoveSteps(attributeAvReferences, next.id, stored.attributeAvs, next.attributeAvs, { unknown: valueGone, raced }),
+    ],
     same: (stored, imported) => contentOf(stored, BOOKKEEPING) === contentOf(imported, BOOKKEEPING),
     /**
      * The default its product's import made (version 1, never the import's own write nor changed

@@ -14,6 +14,7 @@ import { attributeAvReferences } from '../attribute-avs/references.js';
 import { attributes } from '../attributes/entity.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { addStep } from '../db/sharded-count.js';
+import { referenceSetMoveSteps } from '../db/reference-count.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField, InvalidInput, type FieldError } from '../errors.js';
@@ -177,13 +178,11 @@ function followingDefault(draft: ProductDraft): Product {
 const changedSince = (before: SaleElement | undefined, after: SaleElement): boolean => before === undefined || JSON.stringify(before) !== JSON.stringify(after);
 
 /** The steps that move an element's counts in its attribute values from what it was made of to what it is made of. */
-function valueCountSteps(before: readonly number[], after: readonly number[], elementId: number, name: Naming): WriteStep[] {
-  const unknown = () => invalidField(name('attribute_av'), 'names an attribute value that is no longer there');
-  return [
-    ...after.filter((id) => !before.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, 1, unknown)),
-    ...before.filter((id) => !after.includes(id)).map((id) => attributeAvReferences.countStep(id, elementId, -1, raced)),
-  ];
-}
+const valueCountSteps = (before: readonly number[], after: readonly number[], elementId: number, name: Naming): WriteStep[] =>
+  referenceSetMoveSteps(attributeAvReferences, elementId, before, after, {
+    unknown: () => () => invalidField(name('attribute_av'), 'names an attribute value that is no longer there'),
+    raced,
+  });
 
 /** A product's draft as steps: its new and changed sale elements, their counts, and the product when it follows. */
 function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, expected: ReadonlyMap<number, number>, now: string): WriteStep[] {
