@@ -81,13 +81,18 @@ describe('a list the search index serves', () => {
 describe('the positions of siblings made at once', () => {
   it('are distinct: 40 categories of one batch under one parent, and 12 brands created concurrently', async () => {
     const parent = (await createCategory()).ID;
-    const rows = Array.from({ length: 40 }, (_, n) => ({ op: 'create', parent, locale: 'en_US', title: `Sibling ${n}` }));
-    const made = await post('/api/categories/batch', { rows });
-    expect(made.status, made.text).toBe(200);
-    const positions = made.body.map((result: { STATUS: number; ROW: { POSITION: number } }) => {
-      expect(result.STATUS).toBe(201);
-      return result.ROW.POSITION;
-    });
+    // Rows a busy machine's budget left out (503, not applied) are sent again, as a client does.
+    const positions: number[] = [];
+    let rows = Array.from({ length: 40 }, (_, n) => ({ op: 'create', parent, locale: 'en_US', title: `Sibling ${n}` }));
+    for (let round = 0; rows.length && round < 5; round++) {
+      const made = await post('/api/categories/batch', { rows });
+      expect(made.status, made.text).toBe(200);
+      const results = made.body as { STATUS: number; ROW?: { POSITION: number } }[];
+      for (const result of results) expect([201, 503]).toContain(result.STATUS);
+      positions.push(...results.flatMap((result) => (result.ROW ? [result.ROW.POSITION] : [])));
+      rows = rows.filter((_, k) => results[k]?.STATUS === 503);
+    }
+    expect(positions).toHaveLength(40);
     expect(new Set(positions).size).toBe(40);
     const brands = await Promise.all(Array.from({ length: 12 }, (_, n) => post('/api/brands', { locale: 'en_US', title: `Concurrent ${n}` })));
     const brandPositions = brands.map((brand) => brand.body[0].POSITION as number);
