@@ -74,6 +74,15 @@ export class IndexBuilding extends Unavailable {
   }
 }
 
+/** The search index (OpenSearch) is throttled, failing or out of reach past its retries: a list it serves may answer later. */
+export class IndexUnavailable extends Unavailable {
+  constructor(cause: unknown) {
+    super(cause);
+    this.message = 'the search index is busy or unavailable';
+    this.name = 'IndexUnavailable';
+  }
+}
+
 /** DynamoDB refused the write itself (an item over 400 KB, an index key over its size): it never will succeed. */
 export class Refused extends Error {
   constructor(reason: string, cause: unknown) {

@@ -4,7 +4,21 @@
  * PROBLEMS); middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
  */
-import { Conflict, Contended, Gone, IndexBuilding, InvalidPosition, NeedsSearchIndex, NotFound, OutOfTime, TooLarge, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
+import {
+  Conflict,
+  Contended,
+  Gone,
+  IndexBuilding,
+  IndexUnavailable,
+  InvalidPosition,
+  NeedsSearchIndex,
+  NotFound,
+  OutOfTime,
+  TooLarge,
+  Unavailable,
+  VersionMismatch,
+  WriteConflict,
+} from '../db/errors.js';
 import { DependencyUnavailable, Forbidden, InvalidInput, SealedSecretUnreadable, SecretMissing, TooManyAttempts } from '../errors.js';
 import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
@@ -39,6 +53,7 @@ const PROBLEMS: readonly ProblemOf[] = [
   answer(VersionMismatch, (error) => new HttpProblem(412, `${error.message} (If-Match)`)),
   answer(TooManyAttempts, (error) => new HttpProblem(429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } })),
   answer(IndexBuilding, () => new HttpProblem(503, 'the search index is being built from the table: this list answers once it is whole; retry later', { ...retryLater, kind: 'index-building' })),
+  answer(IndexUnavailable, () => new HttpProblem(503, 'the search index is busy or unavailable; retry later', { ...retryLater, kind: 'index-unavailable' })),
   answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { ...retryLater, kind: 'out-of-time' })),
   // A write that met other writes of the same items past its retries (or a path without retries):
   // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).

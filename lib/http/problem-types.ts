@@ -28,6 +28,7 @@ export const PROBLEM_KINDS = {
   'database-unavailable': 503,
   'out-of-time': 503,
   'index-building': 503,
+  'index-unavailable': 503,
   overloaded: 503,
 } as const satisfies Record<string, number>;
 

@@ -25,5 +25,6 @@ export const PROBLEM_MEANINGS: Readonly<Record<ProblemKind, string>> = {
   'database-unavailable': "DynamoDB throttled, did not answer, or is out of reach: retry after `Retry-After`; a write's outcome is unknown (retry it with its Idempotency-Key)",
   'out-of-time': "the request's time budget ran out before it finished (a batch row: not applied): retry after `Retry-After`",
   'index-building': 'the search index is being built from the table (new, lost, or of a former form): a list it serves answers once it is whole; retry after `Retry-After`',
+  'index-unavailable': 'the search index a list is served from (OpenSearch) is throttled, failing or out of reach, past the retries the request had time for; retry after `Retry-After`',
   overloaded: "too many requests of this route are running (the local server's password hashing): retry after `Retry-After`",
 };

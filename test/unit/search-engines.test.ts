@@ -1,13 +1,17 @@
 /**
- * The local search index answers as the query model says (lib/db/lists/query.ts): random documents
- * and random queries (every filter kind and text mode, localized texts with their fallback, orders
- * either way, offsets and positions), the SQLite engine's ids, positions and totals compared with the
- * model's own filter and sort over the same documents. And what OpenSearch is asked for the same.
+ * Both search indexes answer as the query model says (lib/db/lists/query.ts): random documents and
+ * random queries (every filter kind and text mode, localized texts with their fallback, orders either
+ * way, offsets and positions), each engine's ids, positions and totals compared with the model's own
+ * filter and sort over the same documents. The local one is SQLite; the one on AWS, OpenSearch, is
+ * run against a stand-in that speaks the part of OpenSearch's API it uses (test/support). And what
+ * OpenSearch is asked for a query.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SearchEngine } from '../../lib/db/lists/engine.js';
 import { comparePositions, fold, matches, positionIn, type SearchDocument, type SearchFilter, type SearchQuery } from '../../lib/db/lists/query.js';
 import { SqliteSearchEngine } from '../../lib/local/search-sqlite.js';
-import { searchBody } from '../../lib/opensearch/engine.js';
+import { OpenSearchEngine, searchBody } from '../../lib/opensearch/engine.js';
+import { type OpenSearchStandIn, startOpenSearchStandIn } from '../support/opensearch-stand-in.js';
 
 /** A small deterministic generator (mulberry32), so that a failure replays. */
 function random(seed: number) {
@@ -62,47 +66,74 @@ function randomQuery(rnd: ReturnType<typeof random>): SearchQuery {
   return { kind: 'things', locale: rnd.pick(LOCALES), fallback: 'en_US', filters, order: { ...order, reverse: rnd.next() < 0.5 }, limit: 1 + rnd.int(7), offset: rnd.int(5) };
 }
 
+/** Random queries asked of an engine holding random documents, each answer compared with the model's. */
+async function answersAsTheModel(engine: SearchEngine): Promise<void> {
+  const rnd = random(43);
+  const docs = documents(rnd, 60);
+  await engine.write([{ kind: 'things', put: docs, remove: [] }], { n: 1, i: 0 });
+  await engine.write([{ kind: 'others', put: docs.slice(0, 5), remove: [] }], { n: 1, i: 0 });
+  for (let round = 0; round < 300; round++) {
+    const query = randomQuery(rnd);
+    const model = docs
+      .filter((doc) => matches(doc, query.filters, query))
+      .map((doc) => positionIn(doc, query.order, query))
+      .sort((a, b) => comparePositions(a, b, query.order));
+    const page = model.slice(query.offset, query.offset + query.limit);
+    const answer = await engine.query(query);
+    const label = JSON.stringify(query);
+    expect(answer.total, label).toBe(model.length);
+    expect(answer.positions, label).toEqual(page);
+    expect(answer.ids, label).toEqual(page.map((position) => position[1]));
+    expect(answer.more, label).toBe(model.length > query.offset + query.limit);
+    if (page.length) {
+      const after = page.at(-1)!;
+      const next = await engine.query({ ...query, offset: 0, after });
+      expect(next.positions, `${label} after ${after}`).toEqual(model.slice(query.offset + page.length, query.offset + page.length + query.limit));
+    }
+  }
+}
+
+/** Documents put, one moved and one removed, the position noted, then all of it cleared. */
+async function putsRemovesAndClears(engine: SearchEngine): Promise<void> {
+  const [first, second] = documents(random(1), 2);
+  await engine.write([{ kind: 'things', put: [first!, second!], remove: [] }], { n: 3, i: 1 });
+  await engine.write([{ kind: 'things', put: [{ ...first!, texts: { ref: 'moved', title: {} } }], remove: [second!.id] }], { n: 4, i: 0 });
+  const all = await engine.query({ kind: 'things', locale: 'en_US', fallback: 'en_US', filters: [], order: { field: 'ref', text: true, reverse: false }, limit: 10, offset: 0 });
+  expect(all.positions).toEqual([['moved', first!.id]]);
+  expect(await engine.position()).toEqual({ n: 4, i: 0 });
+  await engine.clear(['things']);
+  expect(await engine.position()).toBeUndefined();
+  expect((await engine.query({ kind: 'things', locale: 'en_US', fallback: 'en_US', filters: [], order: { field: 'id', text: false, reverse: false }, limit: 10, offset: 0 })).total).toBe(0);
+}
+
 describe('the SQLite search index', () => {
   it('answers random queries as the query model does: ids, positions, totals, pages by offset and by position', async () => {
-    const rnd = random(43);
-    const docs = documents(rnd, 60);
     const engine = new SqliteSearchEngine(':memory:');
-    await engine.write([{ kind: 'things', put: docs, remove: [] }], { n: 1, i: 0 });
-    await engine.write([{ kind: 'others', put: docs.slice(0, 5), remove: [] }], { n: 1, i: 0 });
-    for (let round = 0; round < 300; round++) {
-      const query = randomQuery(rnd);
-      const model = docs
-        .filter((doc) => matches(doc, query.filters, query))
-        .map((doc) => positionIn(doc, query.order, query))
-        .sort((a, b) => comparePositions(a, b, query.order));
-      const page = model.slice(query.offset, query.offset + query.limit);
-      const answer = await engine.query(query);
-      const label = JSON.stringify(query);
-      expect(answer.total, label).toBe(model.length);
-      expect(answer.positions, label).toEqual(page);
-      expect(answer.ids, label).toEqual(page.map((position) => position[1]));
-      expect(answer.more, label).toBe(model.length > query.offset + query.limit);
-      if (page.length) {
-        const after = page.at(-1)!;
-        const next = await engine.query({ ...query, offset: 0, after });
-        expect(next.positions, `${label} after ${after}`).toEqual(model.slice(query.offset + page.length, query.offset + page.length + query.limit));
-      }
-    }
+    await answersAsTheModel(engine);
     engine.close();
   });
 
   it('puts and removes documents, keeps its position, and forgets both when cleared', async () => {
     const engine = new SqliteSearchEngine(':memory:');
-    const [first, second] = documents(random(1), 2);
-    await engine.write([{ kind: 'things', put: [first!, second!], remove: [] }], { n: 3, i: 1 });
-    await engine.write([{ kind: 'things', put: [{ ...first!, texts: { ref: 'moved', title: {} } }], remove: [second!.id] }], { n: 4, i: 0 });
-    const all = await engine.query({ kind: 'things', locale: 'en_US', fallback: 'en_US', filters: [], order: { field: 'ref', text: true, reverse: false }, limit: 10, offset: 0 });
-    expect(all.positions).toEqual([['moved', first!.id]]);
-    expect(await engine.position()).toEqual({ n: 4, i: 0 });
-    await engine.clear(['things']);
-    expect(await engine.position()).toBeUndefined();
-    expect((await engine.query({ kind: 'things', locale: 'en_US', fallback: 'en_US', filters: [], order: { field: 'id', text: false, reverse: false }, limit: 10, offset: 0 })).total).toBe(0);
+    await putsRemovesAndClears(engine);
     engine.close();
+  });
+});
+
+describe('the OpenSearch search index, against a stand-in of OpenSearch', () => {
+  const credentials = { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'stand-in-secret' };
+  let standIn: OpenSearchStandIn;
+  beforeEach(async () => {
+    standIn = await startOpenSearchStandIn(credentials);
+  });
+  afterEach(() => standIn.close());
+
+  it('answers random queries as the query model does: ids, positions, totals, pages by offset and by position', async () => {
+    await answersAsTheModel(new OpenSearchEngine(standIn.url, { credentials, region: 'eu-west-1' }));
+  });
+
+  it('puts and removes documents, keeps its position, and forgets both when cleared', async () => {
+    await putsRemovesAndClears(new OpenSearchEngine(standIn.url, { credentials, region: 'eu-west-1' }));
   });
 });
 

@@ -35,11 +35,12 @@ export function useSearchEngine(engine: SearchEngine | undefined): void {
 export const registeredSearchEngine = (): SearchEngine | undefined => registered;
 
 /**
- * The form of the documents (how their texts are folded: query.ts `fold`), noted with the position:
- * an index whose documents have another form is rebuilt (projector.ts), so that a term is never
- * folded one way and the texts it searches another. 2: full case folding (ß = ss, σ and ς as one).
+ * The form of the documents (how their texts are folded and split: query.ts `fold`, `wordsOf`), noted
+ * with the position: an index whose documents have another form is rebuilt (projector.ts), so that a
+ * term is never folded one way and the texts it searches another. 2: full case folding (ß = ss, σ and
+ * ς as one). 3: OpenSearch keeps each text's words as the model splits them.
  */
-export const DOCUMENT_FORM = 2;
+export const DOCUMENT_FORM = 3;
 
 /** Whether an index answers for every record, as its lists need: it notes a position, in the documents' form (none while it is built). */
 export const isWhole = (position: FeedPosition | undefined): boolean => (position as { form?: number } | undefined)?.form === DOCUMENT_FORM;
