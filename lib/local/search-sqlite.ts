@@ -19,7 +19,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS texts (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id INTEGER NOT NULL, field TEXT NOT NULL, locale TEXT NOT NULL, text TEXT NOT NULL);
   CREATE INDEX IF NOT EXISTS texts_of_document ON texts (kind, id);
   CREATE VIRTUAL TABLE IF NOT EXISTS text_trigrams USING fts5(text, content='texts', content_rowid='rowid', tokenize='trigram remove_diacritics 1');
-  CREATE VIRTUAL TABLE IF NOT EXISTS text_words USING fts5(text, content='texts', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE IF NOT EXISTS text_words USING fts5(text, content='texts', content_rowid='rowid', tokenize="unicode61 remove_diacritics 2 categories 'L* N*'");
   CREATE TRIGGER IF NOT EXISTS texts_added AFTER INSERT ON texts BEGIN
     INSERT INTO text_trigrams (rowid, text) VALUES (new.rowid, new.text);
     INSERT INTO text_words (rowid, text) VALUES (new.rowid, new.text);
@@ -28,6 +28,19 @@ const SCHEMA = `
     INSERT INTO text_trigrams (text_trigrams, rowid, text) VALUES ('delete', old.rowid, old.text);
     INSERT INTO text_words (text_words, rowid, text) VALUES ('delete', old.rowid, old.text);
   END;
+`;
+
+/**
+ * The schema's version (SQLite's `user_version`): a file of an older one is emptied and made again,
+ * and the index rebuilt from the table (it notes no position then). 1: words are runs of letters and
+ * digits, as the query model splits them (`wordsOf`), not unicode61's default (which keeps private-use
+ * characters in words).
+ */
+const SCHEMA_VERSION = 1;
+const EMPTIED = `
+  DROP TRIGGER IF EXISTS texts_added; DROP TRIGGER IF EXISTS texts_removed;
+  DROP TABLE IF EXISTS text_trigrams; DROP TABLE IF EXISTS text_words;
+  DROP TABLE IF EXISTS texts; DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS meta;
 `;
 
 /** A text's key in a document's JSON: its field, and its locale when it has one. */
@@ -54,7 +67,9 @@ export class SqliteSearchEngine implements SearchEngine {
   constructor(path: string) {
     this.db = new DatabaseSync(path);
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    this.db.exec(SCHEMA);
+    const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (version !== SCHEMA_VERSION) this.db.exec(`BEGIN; ${EMPTIED} ${SCHEMA} PRAGMA user_version = ${SCHEMA_VERSION}; COMMIT;`);
+    else this.db.exec(SCHEMA);
   }
 
   close(): void {
