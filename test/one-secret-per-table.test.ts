@@ -111,6 +111,13 @@ describe('one secret per table', () => {
     expect(beside.status, beside.stderr).toBe(0);
     const withEndpoint = createKey({ ...env, DYNAMODB_ENDPOINT: endpoint });
     expect(withEndpoint.status, withEndpoint.stderr).toBe(0);
+    // Run as npm start's own hint would be without its DATA_DIR: refused, naming the store npm start serves.
+    const { DATA_DIR: _dataDir, ...withoutDataDir } = env;
+    const elsewhere = createKey(withoutDataDir);
+    expect(elsewhere.status).not.toBe(0);
+    expect(elsewhere.stderr).toContain(`npm start serves `);
+    expect(elsewhere.stderr).toContain(`DATA_DIR=${JSON.stringify(path.resolve(dataDir))} (pid `);
+    expect(elsewhere.stderr).toContain('Nothing was done.');
     for (const made of [alone, beside, withEndpoint]) {
       const { apiKey, secureKey } = JSON.parse(made.stdout) as Credentials;
       const answer = await fetch(`http://127.0.0.1:${port}/api/tax-rules/1?sign=${signBody(secureKey, '')}`, { headers: { Authorization: `Token ${apiKey}` } });

@@ -15,6 +15,7 @@ import { tableName } from '../db/client.js';
 import { setUpTable } from './setup.js';
 import { useDataDirSecret } from './server-secret.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
+import { noteRunningStore } from './running-stores.js';
 import { endpointFile, JavaMissingError, superviseDynamoDbLocal, waitPatiently, waitUntilAnswering, type DynamoDbLocal } from './dynamodb-local.js';
 import { Unavailable } from '../db/errors.js';
 import { createLocalServer, listen } from './server.js';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   await useDataDirSecret(dataDir);
   let dynamo: DynamoDbLocal | undefined;
   let conflicts: ConflictProxy | undefined;
+  let forgetRunningStore: (() => Promise<void>) | undefined;
   const server = createLocalServer();
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
     }
     if (dynamo) {
       await rm(endpointFile(dataDir), { force: true });
+      await forgetRunningStore?.();
       await dynamo.stop();
     }
     process.exit(exitCode);
@@ -124,8 +127,9 @@ async function main(): Promise<void> {
       );
     }
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-    // `npm run api-key` finds the running DynamoDB Local through this file.
+    // `npm run api-key` finds the running DynamoDB Local through this file; one run without DATA_DIR, through the note.
     await writeFile(endpointFile(dataDir), dynamo.endpoint);
+    forgetRunningStore = await noteRunningStore(dataDir);
   } else {
     // A DynamoDB started beside this one (a compose file, a CI service) may still be starting.
     await waitUntilAnswering(process.env.DYNAMODB_ENDPOINT, { what: `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`, say: (line) => console.error(line) });
