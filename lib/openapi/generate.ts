@@ -4,10 +4,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { moduleOf, registry } from '../resources.js';
-import { handlerFile, routes } from '../routes.js';
+import { GRANTS, handlerFile, routes } from '../routes.js';
 import { openApiDocument, type DocumentedHandler, type DocumentedRow } from './document.js';
 import { loadSampleRequests } from '../local/sample-events.js';
-import { routesTable, withRoutesTable } from './routes-table.js';
+import { grantsSection, problemsSection, routesSection, withSection } from './doc-sections.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const documentFile = path.join(root, 'lib/openapi/openapi.json');
@@ -29,11 +29,18 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   return openApiDocument(handlers, rows, await loadSampleRequests(), version);
 }
 
-/** docs/api.md, whose table of routes the route table writes. */
-export const routesDoc = path.join(root, 'docs/api.md');
+/** The docs' generated sections, by file: docs/api.md's routes and problems, docs/api-keys.md's grants. */
+export const generatedSections = () =>
+  new Map([
+    ['docs/api.md', [routesSection(routes), problemsSection()]],
+    ['docs/api-keys.md', [grantsSection(routes, GRANTS)]],
+  ]);
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await writeFile(documentFile, `${JSON.stringify(await buildDocument(), null, 2)}\n`);
-  await writeFile(routesDoc, withRoutesTable(await readFile(routesDoc, 'utf8'), routesTable(routes)));
-  console.log(`wrote ${path.relative(root, documentFile)} and the routes of ${path.relative(root, routesDoc)}`);
+  for (const [doc, sections] of generatedSections()) {
+    const file = path.join(root, doc);
+    await writeFile(file, sections.reduce(withSection, await readFile(file, 'utf8')));
+  }
+  console.log(`wrote ${path.relative(root, documentFile)} and the generated sections of ${[...generatedSections().keys()].join(', ')}`);
 }

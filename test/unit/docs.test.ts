@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routesTable, withRoutesTable } from '../../lib/openapi/routes-table.js';
-import { routes } from '../../lib/routes.js';
+import { withSection } from '../../lib/openapi/doc-sections.js';
+import { generatedSections } from '../../lib/openapi/generate.js';
 import { docsFiles } from '../support/docs.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -60,8 +60,10 @@ describe('the docs', () => {
     expect([...read].filter((name) => !table.includes(`\`${name}\``)).sort()).toEqual([]);
   });
 
-  it('list every route as the route table declares it (npm run openapi writes the table of docs/api.md)', () => {
-    const doc = text('docs/api.md');
-    expect(withRoutesTable(doc, routesTable(routes))).toBe(doc);
+  it('list every route, problem and grant as the code declares them (npm run openapi writes those sections)', () => {
+    for (const [file, sections] of generatedSections()) {
+      const doc = text(file);
+      expect(sections.reduce(withSection, doc), `${file}: run npm run openapi`).toBe(doc);
+    }
   });
 });
