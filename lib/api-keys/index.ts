@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NotFound } from '../db/errors.js';
-import { update, writeAtomically } from '../db/transactions.js';
+import { update } from '../db/transactions.js';
+import { stepsWrite } from '../db/write-plan.js';
 import { ACCESSES, GRANTS } from '../routes.js';
 import { apiKeys, type ApiKeyItem } from './entity.js';
 import type { Quota } from './quota.js';
@@ -40,7 +41,7 @@ export async function createApiKey(options: { label: string; superadmin?: boolea
     createdAt: new Date().toISOString(),
     ...(options.quota ? { quota: options.quota } : {}),
   };
-  await writeAtomically(apiKeys.create(item));
+  await stepsWrite(() => apiKeys.create(item)).commit();
   return { apiKey, secureKey };
 }
 
@@ -87,7 +88,7 @@ export async function ensureApiKey(apiKey: string, secureKey: string, profile: K
     ...(existing?.quota ? { quota: existing.quota } : {}),
   };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
-  await writeAtomically([apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]);
+  await stepsWrite(() => [apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]).commit();
 }
 
 /** The active key with its secure key, for request authentication; undefined when unknown or revoked. */
@@ -116,7 +117,7 @@ export async function setApiKeyQuota(apiKey: string, quota: Quota | null): Promi
     ? { update: 'SET #quota = :quota', condition: 'attribute_exists(pk)', names: { '#quota': 'quota' }, values: { ':quota': quota } }
     : { update: 'REMOVE #quota', condition: 'attribute_exists(pk)', names: { '#quota': 'quota' } };
   try {
-    await writeAtomically([update(apiKeys.key(apiKey), spec, () => new NotFound('API key'))]);
+    await stepsWrite(() => [update(apiKeys.key(apiKey), spec, () => new NotFound('API key'))]).commit();
     return true;
   } catch (error) {
     if (error instanceof NotFound) return false;
@@ -137,7 +138,7 @@ export async function revokeApiKey(apiKey: string): Promise<boolean> {
       { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } },
       () => new NotFound('API key'),
     );
-    await writeAtomically([revoke, ...apiKeys.recordChange(current, revoked)]);
+    await stepsWrite(() => [revoke, ...apiKeys.recordChange(current, revoked)]).commit();
     return true;
   } catch (error) {
     // Gone since, or revoked by someone else first (whose change it is).

@@ -6,8 +6,7 @@
  */
 import { NotFound, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
-import { writeAtomically } from '../db/transactions.js';
-import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import { commitOnce, plan, planOnce, recordedPlan, stepsWrite, Write, type WritePlan } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, StoredEmailLock, type Customer } from './entity.js';
@@ -131,7 +130,7 @@ export async function checkLogin(input: CheckLoginInput): Promise<Row> {
 async function upgradeHash(customer: Customer, oldHash: string, password: string): Promise<void> {
   const change = { set: { passwordHash: await hashPassword(password) }, when: { passwordHash: oldHash } };
   try {
-    await writeAtomically([customers.patch(customer.id, change), customers.patchLock('email', customer.email, change)]);
+    await commitOnce(stepsWrite(() => [customers.patch(customer.id, change), customers.patchLock('email', customer.email, change)]));
   } catch (error) {
     // A concurrent password change wins; the upgrade is only an improvement.
     if (!(error instanceof WriteConflict)) throw error;

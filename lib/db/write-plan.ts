@@ -41,6 +41,13 @@ export class Write<T> {
 }
 
 /**
+ * A write whose steps its caller builds (a webhook's, an API key's): no answer to record. Planned by
+ * `steps()`, again on a concurrent change when committed by `commit`.
+ */
+export const stepsWrite = (steps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Write<void> =>
+  new Write(async () => ({ steps: await steps(), answer: undefined, answerRecorded: false }));
+
+/**
  * A write planned once and sent again as planned: its reads (an allocated id) are not repeated.
  * (Functions beside the class rather than its methods: a route bundles only those it calls.)
  */
@@ -80,6 +87,17 @@ export const commit = <T>(write: Write<T>, recording: Recording = {}): Promise<T
     await writeAtomically(stepsOf(plan, recording));
     return plan.answer;
   });
+
+/**
+ * Commits one write in its own transaction, sent once as planned: a concurrent change is thrown
+ * (WriteConflict), for a caller that has its own answer to it (a batch of webhook attempts recorded
+ * one by one instead; an improvement that a concurrent write makes moot).
+ */
+export async function commitOnce<T>(write: Write<T>): Promise<T> {
+  const plan = await write.plan();
+  await writeAtomically(stepsOf(plan));
+  return plan.answer;
+}
 
 /** One write of a joined transaction: its plan and recording; its error, when planning it failed. */
 type Joined<T> = { plan: WritePlan<T>; recording?: Recording | undefined } | { error: unknown };

@@ -6,11 +6,12 @@
  * again next time, until a person has renamed one. A step that throws stops the run: what ran
  * before it stays recorded, and the error names the step.
  */
+import { commitOnce, stepsWrite } from '../db/write-plan.js';
 import * as v from 'valibot';
 import { readItem } from '../db/items.js';
 import { defineStored } from '../db/stored.js';
 import type { Key } from '../db/keys.js';
-import { update, writeAtomically } from '../db/transactions.js';
+import { update } from '../db/transactions.js';
 import { emptyMigration, MIGRATIONS, type Migration, type MigrationStep } from './steps.js';
 
 const RECORD: Key = { pk: 'SETUP', sk: 'MIGRATIONS' };
@@ -64,7 +65,7 @@ export async function runMigrations(options: { all?: boolean; steps?: readonly M
       throw new MigrationFailed(step.id, error);
     }
     if (run.conflicts.length > conflictsBefore) continue;
-    await writeAtomically([update(RECORD, { update: 'ADD ran :id', values: { ':id': new Set([step.id]) } })]);
+    await commitOnce(stepsWrite(() => [update(RECORD, { update: 'ADD ran :id', values: { ':id': new Set([step.id]) } })]));
     run.ran.push(step.id);
   }
   return run;

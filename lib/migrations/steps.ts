@@ -26,13 +26,14 @@
  * - Sealed secrets (lib/sealed-secrets.ts). API keys' secure keys and webhook secrets stored in clear
  *   are sealed in place, each on condition that it still holds the value read.
  */
+import { commitOnce, stepsWrite } from '../db/write-plan.js';
 import * as v from 'valibot';
 import { defineStored } from '../db/stored.js';
 import { unshardedCountSteps, type Counter } from '../db/counters.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
 import { createSteps, readTotal } from '../db/sharded-count.js';
-import { ABSENT, put, raced, retryOnConflict, update, writeAtomically, type WriteStep } from '../db/transactions.js';
+import { ABSENT, put, raced, retryOnConflict, update, type WriteStep } from '../db/transactions.js';
 import { categories } from '../categories/entity.js';
 import { countReferenceStep } from '../categories/references.js';
 import { customers } from '../customers/entity.js';
@@ -77,7 +78,7 @@ async function relockEvery<R extends { id: number }>(entity: Relockable<R>, migr
     const steps = await entity.relock(record);
     if (!steps.length) continue;
     try {
-      await writeAtomically(steps);
+      await commitOnce(stepsWrite(() => steps));
       tally(migration, 'locks moved to the current form');
     } catch (error) {
       if (!(error instanceof Conflict)) throw error;
@@ -90,7 +91,7 @@ async function summarizeTaxRules(migration: Migration): Promise<void> {
   const summarized = new Set((await taxRules.readSummaries()).map((item) => StoredTitles.parse(item).id));
   for (const rule of await taxRules.readAll()) {
     if (summarized.has(rule.id)) continue;
-    await writeAtomically(taxRules.summarize(rule));
+    await commitOnce(stepsWrite(() => taxRules.summarize(rule)));
     tally(migration, 'tax-rule summaries written');
   }
 }
@@ -100,7 +101,7 @@ async function moveCount(migration: Migration, makeSteps: () => Promise<WriteSte
   await retryOnConflict(async () => {
     const steps = await makeSteps();
     if (!steps.length) return;
-    await writeAtomically(steps);
+    await commitOnce(stepsWrite(() => steps));
     tally(migration, 'counts moved onto shards');
   });
 }
@@ -136,7 +137,7 @@ async function sealInPlace(key: Key, attribute: string, clear: string, context: 
     () => new WriteConflict(),
   );
   try {
-    await writeAtomically([step]);
+    await commitOnce(stepsWrite(() => [step]));
     tally(migration, 'secrets sealed');
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
@@ -154,7 +155,7 @@ async function relaneJobs(migration: Migration): Promise<void> {
       if (await readItem(laneCursorKey(webhook.id))) continue;
       const [n, i] = dispatched[0] > webhook.start[0] || (dispatched[0] === webhook.start[0] && dispatched[1] > webhook.start[1]) ? dispatched : webhook.start;
       // Made meanwhile by a lane: it stays.
-      await writeAtomically([put({ ...laneCursorKey(webhook.id), position: [n, i] }, ABSENT, raced)]).catch((error: unknown) => {
+      await commitOnce(stepsWrite(() => [put({ ...laneCursorKey(webhook.id), position: [n, i] }, ABSENT, raced)])).catch((error: unknown) => {
         if (!(error instanceof WriteConflict)) throw error;
       });
     }
@@ -163,7 +164,7 @@ async function relaneJobs(migration: Migration): Promise<void> {
     // One read: the index is eventually consistent, so a job just moved might show again.
     for (const { pk, sk, dueAt, webhookId, changeId, changeKey, attempt, firstAttemptAt } of await deliveryJobs.due(lane, Number.MAX_SAFE_INTEGER, 10_000)) {
       const attributes = { webhookId, changeId, changeKey, attempt, ...(firstAttemptAt === undefined ? {} : { firstAttemptAt }) };
-      await writeAtomically([deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, retryLane(Number(webhookId)), Number(dueAt), attributes)]);
+      await commitOnce(stepsWrite(() => [deliveryJobs.enqueue({ pk: String(pk), sk: String(sk) }, retryLane(Number(webhookId)), Number(dueAt), attributes)]));
       tally(migration, 'webhook jobs moved into their lanes');
     }
   }
@@ -200,7 +201,7 @@ async function categorizeProducts(migration: Migration): Promise<void> {
       if (!counted && !exists) migration.kept.push(`product ${product.id}: default category ${product.defaultCategory} names no category`);
       const steps = [products.reindex(product, exists ? { categoryCounted: true } : {}), ...(exists ? [countReferenceStep(product.defaultCategory, product.id, 1, raced)] : [])];
       try {
-        await writeAtomically(steps);
+        await commitOnce(stepsWrite(() => steps));
         tally(migration, 'products indexed by category');
       } catch (error) {
         if (!(error instanceof WriteConflict)) throw error;
@@ -221,7 +222,7 @@ async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerat
   for await (const page of entity.pages()) {
     for (const record of page) {
       try {
-        await writeAtomically([entity.reindex(record)]);
+        await commitOnce(stepsWrite(() => [entity.reindex(record)]));
         tally(migration, 'records whose list keys were written again');
       } catch (error) {
         if (!(error instanceof WriteConflict)) throw error;
@@ -244,7 +245,7 @@ async function giveDefaultSaleElements(migration: Migration): Promise<void> {
       if (product.defaultPseId !== undefined) continue;
       const made = { ...product, defaultPseId: await saleElements.allocateId() };
       try {
-        await writeAtomically([products.reindex(product, { defaultPseId: made.defaultPseId }), ...defaultSaleElementSteps(made)]);
+        await commitOnce(stepsWrite(() => [products.reindex(product, { defaultPseId: made.defaultPseId }), ...defaultSaleElementSteps(made)]));
         tally(migration, 'products given their default sale element');
       } catch (error) {
         if (error instanceof Conflict) migration.conflicts.push(`product ${product.id}: a sale element already has its ref`);

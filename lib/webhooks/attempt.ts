@@ -7,7 +7,8 @@
 import { changeRow } from '../changes/row.js';
 import type { Change } from '../db/changes.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
-import { writeAtomically, type WriteStep } from '../db/transactions.js';
+import type { WriteStep } from '../db/transactions.js';
+import { commitOnce, stepsWrite } from '../db/write-plan.js';
 import { unseal } from '../sealed-secrets.js';
 import { deliver } from './deliver.js';
 import { disabling, type DisabledReason } from './disable.js';
@@ -81,7 +82,7 @@ export async function recordAttempts(webhook: WebhookSubscription, attempted: re
   const disabled = attempted.map(({ outcome }) => outcome).find((outcome) => outcome.kind === 'disabled');
   const disable = disabled?.kind === 'disabled' ? disabling(webhook, disabled.reason, new Date().toISOString()) : [];
   const written = (steps: readonly WriteStep[]) =>
-    writeAtomically(steps).then(
+    commitOnce(stepsWrite(() => steps)).then(
       () => true,
       (error: unknown) => {
         ignoreLost(error);

@@ -6,7 +6,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { NotFound } from '../db/errors.js';
 import { feedEnd, follow } from '../db/feed.js';
 import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
-import { retryOnConflict, writeAtomically } from '../db/transactions.js';
+import { stepsWrite, Write } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
@@ -59,7 +59,7 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
     createdAt: now,
     updatedAt: now,
   };
-  await writeAtomically(webhooks.create(webhook));
+  await stepsWrite(() => webhooks.create(webhook)).commit();
   // A change sent after this answer must be dated after `startAt`, even by a clock read in the same millisecond.
   while (Date.now() <= startAt) await pause(1);
   // The secret, this once.
@@ -75,7 +75,7 @@ export async function listWebhooks(page: PageRequest): Promise<Page<Row>> {
 export async function updateWebhook(id: number, input: WebhookUpdateInput): Promise<Row> {
   const url = input.url === undefined ? undefined : await checkedUrl(input.url);
   return webhookRow(
-    await retryOnConflict(async () => {
+    await new Write(async () => {
       const current = await readWebhook(id);
       const enabled = input.enabled ?? current.enabled;
       const next: WebhookSubscription = {
@@ -89,14 +89,13 @@ export async function updateWebhook(id: number, input: WebhookUpdateInput): Prom
         version: current.version + 1,
         updatedAt: new Date().toISOString(),
       };
-      await writeAtomically(webhooks.replace(current, next, undefined));
-      return next;
-    }),
+      return { steps: webhooks.replace(current, next, undefined), answer: next, answerRecorded: false };
+    }).commit(),
   );
 }
 
 export async function deleteWebhook(id: number): Promise<void> {
-  await retryOnConflict(async () => writeAtomically(webhooks.remove(await readWebhook(id), undefined)));
+  await stepsWrite(async () => webhooks.remove(await readWebhook(id), undefined)).commit();
 }
 
 /** The latest attempts, newest first. */
@@ -130,7 +129,7 @@ export async function replayWebhook(id: number, from: unknown): Promise<Row> {
       // In the subscription's replay lane: paced there, after its live changes (lane.ts). A lane
       // recording a retry of one of these changes holds its job item a moment: the puts are the same
       // again, so they are retried through that conflict.
-      await retryOnConflict(() => writeAtomically(wanted.map((change) => deliveryJob(id, change, now, { replay: true }))));
+      await stepsWrite(() => wanted.map((change) => deliveryJob(id, change, now, { replay: true }))).commit();
     }
     replayed += wanted.length;
     if (page.changes.length === 0 || (page.next.n === position.n && page.next.i === position.i)) break;

@@ -206,6 +206,13 @@ describe('architecture', () => {
     expect(circlesOf(edges)).toEqual(['a → b → c → a']);
   });
 
+  it('has one write path: outside the data layer and the tooling, a write is committed through the executor (lib/db/write-plan.ts), never sent by hand', () => {
+    const byHand =
+      /\b(?:writeAtomically|writeSteps|TransactWriteCommand|TransactWriteItemsCommand|PutCommand|PutItemCommand|UpdateCommand|UpdateItemCommand|DeleteCommand|DeleteItemCommand|BatchWriteCommand|BatchWriteItemCommand)\b/;
+    const sending = files.filter((file) => !['db', 'tooling'].includes(layerOf(file)) && byHand.test(withoutComments(text.get(file)!)));
+    expect(sending).toEqual([]);
+  });
+
   it('casts nothing through unknown', () => {
     expect(files.filter((file) => text.get(file)!.includes('as unknown as'))).toEqual([]);
   });
