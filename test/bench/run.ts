@@ -7,7 +7,9 @@
  *      medians of BENCH_PAIRS pairs, and the median of the pairs' ratios; the floor with the stack's
  *      libraries (stack-floor-handler.ts: what middy, valibot and the document client cost before any
  *      code of ours), and the floor without the bundles' substitutes (the SDK's default credential
- *      chain, node:http as an ES module). Then what --enable-source-maps would cost.
+ *      chain, node:http as an ES module). Then each function to its first answer: import, then its
+ *      route's sample request against DynamoDB Local, alternated with the floor as the SDK ships doing
+ *      its one GetItem (firstAnswers). Then what --enable-source-maps would cost.
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
  *      key's quota costs a read, against a raw GetItem (quotaCost).
@@ -36,7 +38,7 @@ import { bundleBuildOptions } from '../../infra/constructs/bundled-function.js';
 import { functionEnvironments } from '../../lib/cli/sam-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
-import { runBuilt, synthesizeFunctions } from '../support/built-functions.js';
+import { type BuiltFunction, type Invocation, runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { stockBenchmark, stockSyncBenchmark } from './stock.js';
@@ -133,6 +135,8 @@ async function coldStart(): Promise<void> {
       `against the floor without substitutes (${unsubstitutedFloor.own.toFixed(1)} ms): median ${(median(ratios.map((r) => r.own)) / unsubstitutedFloor.own).toFixed(2)}×, slowest ${slowest.name} ${(slowest.own / unsubstitutedFloor.own).toFixed(2)}×`,
     );
 
+    await firstAnswers(functions, template, unsubstitutedFile, floorFile);
+
     // The stack sets no NODE_OPTIONS: this shows what --enable-source-maps would cost (with maps built).
     console.log('\nthe cost of NODE_OPTIONS=--enable-source-maps, with source maps built (alternated, medians)');
     for (const name of ['health/get', 'products/list', 'customers/check-login']) {
@@ -149,6 +153,75 @@ async function coldStart(): Promise<void> {
     }
   } finally {
     rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Cold start to the first answer: a fresh process imports a function and answers its route's sample
+ * request (events/, in their play order, against DynamoDB Local in memory with the sample key made),
+ * alternated with the floor as the SDK ships (one GetItem, the default credential chain, its client
+ * made on first use) doing the same: import, then its GetItem. Medians of BENCH_PAIRS pairs and of
+ * their ratios, for the import alone and to the answer; and the floor as the functions are built
+ * (the bundles' substitutes) as a reading. Not in it: KMS's and Secrets Manager's clients, which the
+ * functions take from Lambda's runtime (a bundle outside Lambda cannot load them): the sample key is
+ * sealed under the server secret here, and the server secret is given (STORE_SECRET).
+ */
+async function firstAnswers(functions: BuiltFunction[], template: Parameters<typeof functionEnvironments>[0], floorFile: string, substitutedFloorFile: string): Promise<void> {
+  const dynamo = await startDynamoDbLocal();
+  const saved = process.env.DYNAMODB_ENDPOINT;
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  try {
+    await (await import('../../lib/local/setup.js')).setUpTable();
+    const { ensureApiKey } = await import('../../lib/api-keys/index.js');
+    const { eventFile, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } = await import('../../lib/local/sample-events.js');
+    await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
+    const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: process.env.STORE_SECRET!, DYNAMODB_ENDPOINT: dynamo.endpoint });
+    const floorEnvironment = { STORE_TABLE_NAME: 'bench', AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint };
+    const total = (run: Invocation) => run.importMs + (run.invokeMs ?? 0);
+    console.log(`\ncold start to the first answer: fresh process, import then the route's sample request, ${PAIRS} pairs alternated with the floor as the SDK ships (import, then its GetItem)`);
+    console.log('function'.padEnd(24), 'import ms'.padStart(10), 'answer ms'.padStart(10), 'floor'.padStart(7), 'import ×'.padStart(9), 'answer ×'.padStart(9), 'status'.padStart(7));
+    const rows: Array<{ name: string; importRatio: number; answerRatio: number }> = [];
+    const measure = async (name: string, file: string, exportName: string, environment: Record<string, string>, event: string, status?: number) => {
+      const [ownImport, own, floor, importRatio, answerRatio]: [number[], number[], number[], number[], number[]] = [[], [], [], [], []];
+      let answered = 0;
+      for (let i = 0; i < PAIRS; i++) {
+        const runFloor = () => runBuilt(floorFile, 'handler', floorEnvironment, event);
+        const runOwn = () => runBuilt(file, exportName, environment, event);
+        const [f, o] = i % 2 === 0 ? [await runFloor(), await runOwn()] : await runOwn().then(async (o) => [await runFloor(), o] as const);
+        if (o.response?.statusCode === (status ?? 200)) answered++;
+        ownImport.push(o.importMs);
+        own.push(total(o));
+        floor.push(total(f));
+        importRatio.push(o.importMs / f.importMs);
+        answerRatio.push(total(o) / total(f));
+      }
+      const row = { name, importRatio: median(importRatio), answerRatio: median(answerRatio) };
+      console.log(
+        name.padEnd(24),
+        median(ownImport).toFixed(1).padStart(10),
+        median(own).toFixed(1).padStart(10),
+        median(floor).toFixed(1).padStart(7),
+        row.importRatio.toFixed(2).padStart(9),
+        row.answerRatio.toFixed(2).padStart(9),
+        `${answered}/${PAIRS}`.padStart(7),
+      );
+      return row;
+    };
+    const firstSample = (await loadSampleRequests())[0]!;
+    await measure('floor (control)', floorFile, 'handler', floorEnvironment, path.resolve(eventFile(firstSample.route)));
+    await measure('floor, substitutes', substitutedFloorFile, 'handler', floorEnvironment, path.resolve(eventFile(firstSample.route)));
+    for (const sample of await loadSampleRequests()) {
+      const fn = functions.find((f) => f.route.name === sample.route)!;
+      rows.push(await measure(fn.route.name, fn.file, fn.handler.split('.')[1]!, environments[fn.logicalId]!, path.resolve(eventFile(sample.route)), fn.route.status));
+    }
+    const worst = (key: 'importRatio' | 'answerRatio') => rows.reduce((a, b) => (b[key] > a[key] ? b : a));
+    console.log(
+      `against the floor as the SDK ships: import median ${median(rows.map((r) => r.importRatio)).toFixed(2)}×, slowest ${worst('importRatio').name} ${worst('importRatio').importRatio.toFixed(2)}×; to the first answer median ${median(rows.map((r) => r.answerRatio)).toFixed(2)}×, slowest ${worst('answerRatio').name} ${worst('answerRatio').answerRatio.toFixed(2)}×`,
+    );
+  } finally {
+    if (saved === undefined) delete process.env.DYNAMODB_ENDPOINT;
+    else process.env.DYNAMODB_ENDPOINT = saved;
+    await dynamo.stop();
   }
 }
 
