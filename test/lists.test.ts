@@ -266,6 +266,10 @@ describe('product lists', () => {
       expect((await get('/api/products?order=alpha')).body.errors[0].field).toBe('order');
       expect((await get('/api/products?min_price=10&order=min_price')).body.errors[0].field).toBe('min_price');
       expect((await get('/api/products?visible=1&order=ref')).status).toBe(200);
+      // Every product's lists are sharded (8 partitions of each index): each page merges them in order, either way, by cursor and by offset.
+      await checkList('/api/products', 'order=id_reverse', productSpec);
+      await checkList('/api/products', 'order=ref', productSpec);
+      await checkList('/api/products', 'visible=1&order=ref_reverse', productSpec, { total: 'none' });
       // By price (GSI6), by last update (GSI7) and by creation (GSI8), the table's own indexes answer, whole and paged, counted.
       await checkList('/api/products', 'order=min_price', productSpec);
       await checkList('/api/products', 'order=max_price', productSpec);
@@ -337,6 +341,10 @@ describe('customer lists', () => {
       await checkList('/api/customers', 'order=registration_date', customerSpec);
       await checkList('/api/customers', 'order=registration_date_reverse', customerSpec);
       await checkList('/api/customers', `created_since=${since}&order=registration_date`, customerSpec, { total: 'none' });
+      await checkList('/api/customers', `created_since=${since}&order=registration_date_reverse`, customerSpec, { total: 'none' });
+      // The customers' lists are sharded (4 partitions of each index), merged in order.
+      await checkList('/api/customers', 'order=lastname_reverse', customerSpec);
+      await checkList('/api/customers', 'order=id', customerSpec);
       expect((await get('/api/customers?order=firstname')).status).toBe(400);
     });
   });

@@ -19,7 +19,7 @@ import { readItem } from '../lib/db/items.js';
 import { productsUsing } from '../lib/tax-rules/entity.js';
 import { DISPATCH_CURSOR, deliveryJobs, laneCursorKey, retryLane, webhooks } from '../lib/webhooks/entity.js';
 import { del, get, post } from './support/api.js';
-import { createCategory, createProduct, createTaxRule, productInput, uniqueRef } from './support/fixtures.js';
+import { createCategory, createProduct, createTaxRule, customerInput, productInput, uniqueRef } from './support/fixtures.js';
 
 // A subscription to a receiver on 127.0.0.1, as `npm start` allows.
 process.env.STORE_WEBHOOKS_ALLOW_LOOPBACK = '1';
@@ -218,6 +218,45 @@ describe('npm run migrate', () => {
     expect(await listed('/api/products?order=created')).toContain(product);
     expect(await listed('/api/categories?order=created')).toContain(category);
     // Its keys, not the product: the same record, version and dates.
+    expect((await get(`/api/products/${product}`)).body[0]).toEqual(before);
+  });
+
+  it('lists the products and customers stored before their lists were sharded again, each in its shard, and every list finds them', async () => {
+    const product = (await createProduct({ visible: 1 })).row.ID as number;
+    const customer = (await post('/api/customers', customerInput())).body[0].ID as number;
+    // As the releases before stored them: every product and customer under one partition of each index.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: products.key(product),
+        UpdateExpression: 'SET gsi1pk = :all, gsi2pk = :all, gsi3pk = :visible, gsi4pk = :visible, gsi6pk = :all, gsi7pk = :all, gsi8pk = :all',
+        ExpressionAttributeValues: { ':all': 'PRODUCTS', ':visible': 'PRODUCTS#VISIBLE#1' },
+      }),
+    );
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `CUSTOMER#${customer}`, sk: 'CUSTOMER' },
+        UpdateExpression: 'SET gsi1pk = :all, gsi2pk = :all, gsi6pk = :all',
+        ExpressionAttributeValues: { ':all': 'CUSTOMERS' },
+      }),
+    );
+    const listed = async (path: string) => ((await get(`${path}${path.includes('?') ? '&' : '?'}limit=100`)).body as Array<{ ID: number }>).map((row) => row.ID);
+    expect(await listed('/api/products?order=id_reverse')).not.toContain(product);
+    expect(await listed('/api/customers?order=id_reverse')).not.toContain(customer);
+    const before = (await get(`/api/products/${product}`)).body[0];
+    await migrate();
+    for (const path of [
+      '/api/products?order=id_reverse',
+      '/api/products?order=ref',
+      '/api/products?visible=1&order=id_reverse',
+      '/api/products?order=min_price',
+      '/api/products?order=updated_reverse',
+      '/api/products?order=created_reverse',
+    ]) {
+      expect(await listed(path), path).toContain(product);
+    }
+    for (const path of ['/api/customers?order=id_reverse', '/api/customers?order=lastname', '/api/customers?order=registration_date_reverse']) expect(await listed(path), path).toContain(customer);
     expect((await get(`/api/products/${product}`)).body[0]).toEqual(before);
   });
 });

@@ -34,6 +34,9 @@ export type Customer = v.InferOutput<typeof CustomerRecord>;
 
 const byId = (c: Customer) => padId(c.id);
 
+/** The lists of every customer are spread over this many index partitions each (by id), as products' are (lib/products/entity.ts): fewer, customers being written at a lower rate than products (a registration, not a price sync), each page querying them all. */
+const LIST_SHARDS = 4;
+
 export const customers = defineEntity({
   name: 'customer',
   schema: CustomerRecord,
@@ -42,6 +45,7 @@ export const customers = defineEntity({
   lists: {
     all: {
       partition: () => 'CUSTOMERS',
+      shards: LIST_SHARDS,
       counted: true,
       orders: {
         id: { index: 'GSI1', sortKey: byId },
@@ -50,7 +54,7 @@ export const customers = defineEntity({
       },
     },
     // Every customer by registration date (`registration_date`), the id keeping equal instants apart.
-    byRegistration: { partition: () => 'CUSTOMERS', counted: true, orders: { created: { index: 'GSI6', sortKey: (c) => `${c.createdAt}\u0001${byId(c)}` } } },
+    byRegistration: { partition: () => 'CUSTOMERS', shards: LIST_SHARDS, counted: true, orders: { created: { index: 'GSI6', sortKey: (c) => `${c.createdAt}\u0001${byId(c)}` } } },
   },
   locks: {
     // Emails that read the same are the same email (lib/identity.ts); before, only their case was folded.

@@ -23,6 +23,13 @@ export interface ListDeclaration<R> {
   orders: Record<string, OrderDeclaration<R>>;
   /** Whether the list shows the record count (the entity's counter) as its total. */
   counted?: boolean;
+  /**
+   * Into how many index partitions the list's records are spread, each by its id (`<partition>#S<n>`):
+   * a list of every record of a kind written at a store's rate, so that no one index partition takes
+   * every write of the kind (DynamoDB holds one partition to 1 000 writes a second). Its pages merge
+   * the shards in order (entity-lists.ts).
+   */
+  shards?: number;
 }
 
 export interface LockDeclaration<R> {

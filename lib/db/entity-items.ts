@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { assertFitsOneItem } from './item-size.js';
 import type { Item } from './items.js';
-import { RECORD_SORT_PREFIX, type Key } from './keys.js';
+import { listPartitionOf, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { table } from './table.js';
 import type { Id, ListDeclaration } from './entity-declaration.js';
 
@@ -18,7 +18,7 @@ export function itemsOf<R extends Item, I extends Id>(entity: { name: string; sc
     for (const list of lists) {
       for (const order of Object.values(list.orders)) {
         const { partitionKey, sortKey } = table.indexes[order.index];
-        indexed[partitionKey] = list.partition(record);
+        indexed[partitionKey] = listPartitionOf(list, record, id(record));
         indexed[sortKey] = RECORD_SORT_PREFIX + order.sortKey(record);
       }
     }

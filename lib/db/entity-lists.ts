@@ -1,29 +1,73 @@
 /**
  * An entity's lists: one page of a list in one of its orders (a Query of that order's index, walked
- * past an offset or from a signed position, and ranged from a sort key), a counted list's total read
- * beside it; and every record, page by page (its collection read consistently, else its first list).
+ * past an offset or from a signed position, and ranged from a sort key; a sharded list's shards
+ * queried at once and merged in order), a counted list's total read beside it; and every record,
+ * page by page (its collection read consistently, else its first list).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { request, tableName } from './client.js';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { readCount, type Counter } from './counters.js';
 import { InvalidPosition } from './errors.js';
-import { queryPages, type Item } from './items.js';
-import { RECORD_SORT_PREFIX, type Key } from './keys.js';
+import { queryPage, queryPages, type Item } from './items.js';
+import { RECORD_SORT_PREFIX, shardPartition } from './keys.js';
+import { compareValues } from './lists/query.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table } from './table.js';
 import type { CollectionDeclaration, Id, ListDeclaration, ListQuery } from './entity-declaration.js';
 
+/** A list's index partitions: its own, or each of its shards. */
+const partitionsOf = <R>(list: ListDeclaration<R>, where: Partial<R>): string[] => {
+  const partition = list.partition(where);
+  return list.shards ? Array.from({ length: list.shards }, (_, shard) => shardPartition(partition, shard)) : [partition];
+};
+
+/** One partition of a list read in order a Query at a time, as the merge asks for more of it. */
+function partitionReader(input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>, excluded: (item: Item) => boolean) {
+  let startKey: Item | undefined;
+  let done = false;
+  const buffer: Item[] = [];
+  return {
+    buffer,
+    /** Whether it has items left that it has not read yet. */
+    more: () => !done,
+    async read(limit: number): Promise<void> {
+      const page = await queryPage({ ...input, Limit: limit, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+      buffer.push(...page.items.filter((item) => !excluded(item)));
+      startKey = page.next;
+      done = !startKey;
+    },
+  };
+}
+
+/**
+ * The first `wanted` items of several partitions of one index, merged by their sort key (each
+ * partition is in order): every partition read at once for its share, then, while merging, a
+ * partition whose read items are all taken is read again before the next item is chosen.
+ */
+async function merged(readers: ReturnType<typeof partitionReader>[], wanted: number, sortKey: string, reverse: boolean): Promise<Item[]> {
+  const share = readers.length === 1 ? wanted : Math.ceil(wanted / readers.length) + 2;
+  await Promise.all(readers.map((reader) => reader.read(share)));
+  const items: Item[] = [];
+  const before = (a: Item, b: Item) => (reverse ? -1 : 1) * compareValues(String(a[sortKey]), String(b[sortKey])) <= 0;
+  while (items.length < wanted) {
+    const emptied = readers.filter((reader) => reader.buffer.length === 0 && reader.more());
+    await Promise.all(emptied.map((reader) => reader.read(wanted - items.length)));
+    const next = readers.filter((reader) => reader.buffer.length > 0).reduce<ReturnType<typeof partitionReader> | undefined>((a, b) => (a && before(a.buffer[0]!, b.buffer[0]!) ? a : b), undefined);
+    if (!next) break;
+    items.push(next.buffer.shift()!);
+  }
+  return items;
+}
+
 export function listsOf<R, I extends Id, L extends string>(entity: {
   name: string;
   id: (record: R) => I;
-  key: (id: I) => Key;
   fromItem: (item: Item) => R;
   lists: Partial<Record<L, ListDeclaration<R>>> | undefined;
   collection: CollectionDeclaration<R> | undefined;
   counter: Counter | undefined;
   walk: (() => AsyncGenerator<R[]>) | undefined;
 }) {
-  const { name, id, key, fromItem, counter } = entity;
+  const { name, id, fromItem, counter } = entity;
 
   function listOf(listName: L): ListDeclaration<R> {
     const list = entity.lists?.[listName];
@@ -55,13 +99,18 @@ export function listsOf<R, I extends Id, L extends string>(entity: {
       const partition = first.partition({} as R);
       if (partition.includes('undefined')) throw new Error(`${name}'s first list is partitioned per record (${partition}): declare how every record is walked`);
       const index = table.indexes[order.index];
-      const items = queryPages({
-        IndexName: order.index,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': index.partitionKey },
-        ExpressionAttributeValues: { ':pk': first.partition({}) },
-      });
-      for await (const page of items) yield page.map(fromItem);
+      // A sharded list's records are in its shards, and those stored before it was sharded in its own
+      // partition until a migration lists them again (lib/migrations/steps.ts, 011): read last, so
+      // that a record the migration moves into its shard meanwhile is not met twice.
+      for (const pk of first.shards ? [...partitionsOf(first, {}), partition] : [partition]) {
+        const items = queryPages({
+          IndexName: order.index,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': pk },
+        });
+        for await (const page of items) yield page.map(fromItem);
+      }
     },
 
     /**
@@ -73,42 +122,40 @@ export function listsOf<R, I extends Id, L extends string>(entity: {
       const order = list.orders[query.order];
       if (!order) throw new Error(`${name} list ${listName} has no order ${query.order}`);
       const { partitionKey, sortKey } = table.indexes[order.index];
-      const partition = list.partition(query.where ?? {});
-      let startKey: Item | undefined;
+      let after: string | undefined;
       if (page.after) {
         const [sortValue, recordId] = positionOf(page.after, 2);
         if (typeof sortValue !== 'string' || recordId === undefined) throw new InvalidPosition();
-        // The id came from this list's own page (the position is signed by the edge).
-        startKey = { ...key(recordId as I), [partitionKey]: partition, [sortKey]: RECORD_SORT_PREFIX + sortValue };
+        // Sort keys end with the record's id: the position's own item is the only one with its key.
+        after = RECORD_SORT_PREFIX + sortValue;
       }
       const skip = page.after ? 0 : page.offset;
       // One more than the page, to know whether a next page exists.
       const wanted = skip + page.limit + 1;
       const ranged = query.from !== undefined;
-      const readItems = async (): Promise<Item[]> => {
-        const items: Item[] = [];
-        do {
-          const from = startKey;
-          const result = await request((db, options) =>
-            db.send(
-              new QueryCommand({
-                TableName: tableName(),
-                IndexName: order.index,
-                KeyConditionExpression: ranged ? '#pk = :pk AND #sk >= :from' : '#pk = :pk',
-                ExpressionAttributeNames: { '#pk': partitionKey, ...(ranged && { '#sk': sortKey }) },
-                ExpressionAttributeValues: { ':pk': partition, ...(ranged && { ':from': RECORD_SORT_PREFIX + query.from }) },
-                ScanIndexForward: !query.reverse,
-                Limit: wanted - items.length,
-                ...(from ? { ExclusiveStartKey: from } : {}),
-              }),
-              options,
-            ),
-          );
-          items.push(...(result.Items ?? []));
-          startKey = result.LastEvaluatedKey;
-        } while (startKey && items.length < wanted);
-        return items;
-      };
+      const from = RECORD_SORT_PREFIX + (query.from ?? '');
+      // Past the position, within the range: one condition on the sort key (a reverse page of a range, between the two, its position left out).
+      const [condition, values, excluded]: [string, Item, (item: Item) => boolean] =
+        after === undefined
+          ? [ranged ? ' AND #sk >= :from' : '', ranged ? { ':from': from } : {}, () => false]
+          : !query.reverse
+            ? [' AND #sk > :after', { ':after': after }, () => false]
+            : ranged
+              ? [' AND #sk BETWEEN :from AND :after', { ':from': from, ':after': after }, (item) => item[sortKey] === after]
+              : [' AND #sk < :after', { ':after': after }, () => false];
+      const readers = partitionsOf(list, query.where ?? {}).map((partition) =>
+        partitionReader(
+          {
+            IndexName: order.index,
+            KeyConditionExpression: `#pk = :pk${condition}`,
+            ExpressionAttributeNames: { '#pk': partitionKey, ...(condition ? { '#sk': sortKey } : {}) },
+            ExpressionAttributeValues: { ':pk': partition, ...values },
+            ScanIndexForward: !query.reverse,
+          },
+          excluded,
+        ),
+      );
+      const readItems = () => merged(readers, wanted, sortKey, Boolean(query.reverse));
       const counted = list.counted && !ranged;
       const [items, total] = await Promise.all([readItems(), counted && counter ? readCount(counter) : undefined]);
       const rows = items.map(fromItem);

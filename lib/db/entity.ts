@@ -41,7 +41,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
   const locks = locksOf<R, I, K>({ name, id, locks: declaration.locks });
   const summaries = summariesOf<R, I>({ name, id, key, collection: declaration.collection });
   const recorded = auditOf<R, I>({ id, audit: declaration.audit });
-  const lists = listsOf<R, I, L>({ name, id, key, fromItem: items.fromItem, lists: declaration.lists, collection: declaration.collection, counter, walk: declaration.walk });
+  const lists = listsOf<R, I, L>({ name, id, fromItem: items.fromItem, lists: declaration.lists, collection: declaration.collection, counter, walk: declaration.walk });
   // What a replace never writes: the key.
   const unreplaced = new Set<string>([table.partitionKey, table.sortKey]);
 

@@ -48,3 +48,10 @@ export const SORT_TEXT_BYTES = LIMITS.dynamodb.sortKeyBytes - RECORD_SORT_PREFIX
 
 /** Which of `count` partitions a value goes to: the same one every time, spread evenly. */
 export const shardOf = (value: string, count: number): number => createHash('sha256').update(value).digest().readUInt32BE(0) % count;
+
+/** The shard of a sharded list a record is in: `<partition>#S<n>`, n picked by its id. */
+export const shardPartition = (partition: string, shard: number): string => `${partition}#S${shard}`;
+
+/** The index partition a record is listed under in a list: the list's own, or its shard of it. */
+export const listPartitionOf = <R>(list: { partition: (record: Partial<R>) => string; shards?: number | undefined }, record: R, id: string | number): string =>
+  list.shards ? shardPartition(list.partition(record), shardOf(String(id), list.shards)) : list.partition(record);

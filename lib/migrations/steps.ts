@@ -297,4 +297,12 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   // The release of GSI8: products by creation.
   { id: '009-creation-keys', up: (migration) => reindexEvery(products, migration) },
   { id: '010-default-sale-elements', up: giveDefaultSaleElements },
+  {
+    // Products and customers listed in shards of their lists' partitions (lib/products/entity.ts): those stored before are listed again, in their shards.
+    id: '011-sharded-lists',
+    up: async (migration) => {
+      await reindexEvery(products, migration);
+      await reindexEvery(customers, migration);
+    },
+  },
 ];

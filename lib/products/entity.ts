@@ -64,24 +64,32 @@ export const decimalKey = (stored: string): string => decimalValue(present(parse
 /** Prices sort as their keys; the id keeps equal prices apart. */
 const byPrice = (p: Product) => `${decimalKey(p.price)}\u0001${padId(p.id)}`;
 
+/**
+ * The lists of every product are spread over this many index partitions each (by id): a store's
+ * product writes (an import, a price sync) would otherwise all land on one partition of each of
+ * five indexes, which DynamoDB holds to 1 000 writes a second. A page queries the shards at once.
+ */
+const LIST_SHARDS = 8;
+
 export const products = defineEntity({
   name: 'product',
   schema: ProductRecord,
   id: (p) => p.id,
   key: (id: number) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' }),
   lists: {
-    all: { partition: () => 'PRODUCTS', counted: true, orders: { id: { index: 'GSI1', sortKey: byId }, ref: { index: 'GSI2', sortKey: byRef } } },
+    all: { partition: () => 'PRODUCTS', shards: LIST_SHARDS, counted: true, orders: { id: { index: 'GSI1', sortKey: byId }, ref: { index: 'GSI2', sortKey: byRef } } },
     byVisibility: {
       partition: (p) => `PRODUCTS#VISIBLE#${p.visible ? 1 : 0}`,
+      shards: LIST_SHARDS,
       orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
     },
     byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, orders: { id: { index: 'GSI5', sortKey: byId } } },
     // Every product by price (`min_price`, `max_price`: the order shoppers and back offices ask for most).
-    byPrice: { partition: () => 'PRODUCTS', counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
+    byPrice: { partition: () => 'PRODUCTS', shards: LIST_SHARDS, counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
     // Every product by its last update (`updated`, and `updated_since` as a range of it: what a sync asks), the id keeping equal instants apart.
-    byUpdate: { partition: () => 'PRODUCTS', counted: true, orders: { updated: { index: 'GSI7', sortKey: (p) => `${p.updatedAt}\u0001${byId(p)}` } } },
+    byUpdate: { partition: () => 'PRODUCTS', shards: LIST_SHARDS, counted: true, orders: { updated: { index: 'GSI7', sortKey: (p) => `${p.updatedAt}\u0001${byId(p)}` } } },
     // Every product by its creation (`created`, and `created_since` as a range of it).
-    byCreation: { partition: () => 'PRODUCTS', counted: true, orders: { created: { index: 'GSI8', sortKey: (p) => `${p.createdAt}\u0001${byId(p)}` } } },
+    byCreation: { partition: () => 'PRODUCTS', shards: LIST_SHARDS, counted: true, orders: { created: { index: 'GSI8', sortKey: (p) => `${p.createdAt}\u0001${byId(p)}` } } },
   },
   // Refs that read the same are the same ref (lib/identity.ts); before, only their case was folded.
   locks: { ref: { prefix: 'PRODUCT_REF', valueOf: (p) => p.ref, normalize: identityOf, formerly: (ref) => ref.toLowerCase() } },
