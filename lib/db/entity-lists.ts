@@ -51,9 +51,15 @@ async function merged(readers: ReturnType<typeof partitionReader>[], wanted: num
   while (items.length < wanted) {
     const emptied = readers.filter((reader) => reader.buffer.length === 0 && reader.more());
     await Promise.all(emptied.map((reader) => reader.read(wanted - items.length)));
-    const next = readers.filter((reader) => reader.buffer.length > 0).reduce<ReturnType<typeof partitionReader> | undefined>((a, b) => (a && before(a.buffer[0]!, b.buffer[0]!) ? a : b), undefined);
-    if (!next) break;
-    items.push(next.buffer.shift()!);
+    // The partition whose next item sorts first (every partition with items left has read its next one).
+    let first: { reader: (typeof readers)[number]; item: Item } | undefined;
+    for (const reader of readers) {
+      const [item] = reader.buffer;
+      if (item && (!first || !before(first.item, item))) first = { reader, item };
+    }
+    if (!first) break;
+    first.reader.buffer.shift();
+    items.push(first.item);
   }
   return items;
 }
