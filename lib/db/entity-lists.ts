@@ -8,8 +8,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { readCount, type Counter } from './counters.js';
 import { InvalidPosition } from './errors.js';
 import { queryPage, queryPages, type Item } from './items.js';
-import { RECORD_SORT_PREFIX, shardPartition } from './keys.js';
-import { compareValues } from './lists/query.js';
+import { compareKeys, RECORD_SORT_PREFIX, shardPartition } from './keys.js';
 import { positionOf, type Page, type PageRequest, type Position } from './page.js';
 import { table } from './table.js';
 import type { CollectionDeclaration, Id, ListDeclaration, ListQuery } from './entity-declaration.js';
@@ -47,7 +46,7 @@ async function merged(readers: ReturnType<typeof partitionReader>[], wanted: num
   const share = readers.length === 1 ? wanted : Math.ceil(wanted / readers.length) + 2;
   await Promise.all(readers.map((reader) => reader.read(share)));
   const items: Item[] = [];
-  const before = (a: Item, b: Item) => (reverse ? -1 : 1) * compareValues(String(a[sortKey]), String(b[sortKey])) <= 0;
+  const before = (a: Item, b: Item) => (reverse ? -1 : 1) * compareKeys(String(a[sortKey]), String(b[sortKey])) <= 0;
   while (items.length < wanted) {
     const emptied = readers.filter((reader) => reader.buffer.length === 0 && reader.more());
     await Promise.all(emptied.map((reader) => reader.read(wanted - items.length)));

@@ -55,3 +55,19 @@ export const shardPartition = (partition: string, shard: number): string => `${p
 /** The index partition a record is listed under in a list: the list's own, or its shard of it. */
 export const listPartitionOf = <R>(list: { partition: (record: Partial<R>) => string; shards?: number | undefined }, record: R, id: string | number): string =>
   list.shards ? shardPartition(list.partition(record), shardOf(String(id), list.shards)) : list.partition(record);
+
+/**
+ * Two keys in the order DynamoDB sorts them (UTF-8 bytes, that is code points), not by UTF-16 unit:
+ * an astral character sorts after U+FFFF. The search indexes sort their texts the same way.
+ */
+export function compareKeys(x: string, y: string): number {
+  if (x === y) return 0;
+  const length = Math.min(x.length, y.length);
+  for (let i = 0; i < length; ) {
+    // Within both strings' length: a code point is there.
+    const [cx, cy] = [x.codePointAt(i) ?? 0, y.codePointAt(i) ?? 0];
+    if (cx !== cy) return cx - cy;
+    i += cx > 0xffff ? 2 : 1;
+  }
+  return x.length - y.length;
+}

@@ -217,7 +217,8 @@ export class Destination {
         outcomes.set(record.id, await this.removeMissing(kind, record));
       }
     }
-    return outcomes;
+    // By id, whatever order the table's walk met them in (a sharded list's shards one after another).
+    return new Map([...outcomes].sort(([a], [b]) => a - b));
   }
 
   private async removeMissing(kind: ImportKind, record: Stored): Promise<Outcome> {

@@ -4,6 +4,7 @@
  * same question the same way; `matches` and `compareDocuments` say what that way is, in code, for
  * the lists a key serves (a filter that names one record) and for the engines' tests.
  */
+import { compareKeys } from '../keys.js';
 import type { Position } from '../page.js';
 
 /**
@@ -119,16 +120,7 @@ export const matches = (document: SearchDocument, filters: readonly SearchFilter
  */
 export function compareValues(a: FieldValue, b: FieldValue): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [x, y] = [String(a), String(b)];
-  if (x === y) return 0;
-  const length = Math.min(x.length, y.length);
-  for (let i = 0; i < length; ) {
-    // Within both strings' length: a code point is there.
-    const [cx, cy] = [x.codePointAt(i) ?? 0, y.codePointAt(i) ?? 0];
-    if (cx !== cy) return cx - cy;
-    i += cx > 0xffff ? 2 : 1;
-  }
-  return x.length - y.length;
+  return compareKeys(String(a), String(b));
 }
 
 /** What a document sorts by in an order. */
