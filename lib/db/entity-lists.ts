@@ -39,17 +39,19 @@ function partitionReader(input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 
 
 /**
  * The first `wanted` items of several partitions of one index, merged by their sort key (each
- * partition is in order): every partition read at once for its share, then, while merging, a
- * partition whose read items are all taken is read again before the next item is chosen.
+ * partition is in order): every partition read at once for its share (a quarter more than an even
+ * one, so that a page seldom reads one again: records spread by id are not spread evenly in every
+ * order), then, while merging, a partition whose read items are all taken is read again, for as
+ * much, before the next item is chosen.
  */
 async function merged(readers: ReturnType<typeof partitionReader>[], wanted: number, sortKey: string, reverse: boolean): Promise<Item[]> {
-  const share = readers.length === 1 ? wanted : Math.ceil(wanted / readers.length) + 2;
+  const share = readers.length === 1 ? wanted : Math.ceil((wanted * 1.25) / readers.length) + 2;
   await Promise.all(readers.map((reader) => reader.read(share)));
   const items: Item[] = [];
   const before = (a: Item, b: Item) => (reverse ? -1 : 1) * compareKeys(String(a[sortKey]), String(b[sortKey])) <= 0;
   while (items.length < wanted) {
     const emptied = readers.filter((reader) => reader.buffer.length === 0 && reader.more());
-    await Promise.all(emptied.map((reader) => reader.read(wanted - items.length)));
+    await Promise.all(emptied.map((reader) => reader.read(Math.min(share, wanted - items.length))));
     // The partition whose next item sorts first (every partition with items left has read its next one).
     let first: { reader: (typeof readers)[number]; item: Item } | undefined;
     for (const reader of readers) {

@@ -120,7 +120,13 @@ export async function listsBenchmark(call: Caller): Promise<void> {
       [
         'an index order (ref)',
         '/api/products?order=ref&limit=100',
-        () => db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': 'PRODUCTS' }, Limit: 101 })),
+        // Every product's list is in 8 shards (lib/products/entity.ts): the page's share of each (lib/db/entity-lists.ts), queried at once, is its least.
+        () =>
+          Promise.all(
+            Array.from({ length: 8 }, (_, shard) =>
+              db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': `PRODUCTS#S${shard}` }, Limit: 18 })),
+            ),
+          ),
       ],
       ['a range with another order', '/api/products?min_price=1000&max_price=5000&order=alpha&limit=100', bySearch({ min_price: price(1000), max_price: price(5000) }, 'alpha')],
       ['a text search', `/api/products?title=${encodeURIComponent('crème')}&limit=100`, bySearch({ title: 'crème' }, 'id')],
