@@ -52,15 +52,7 @@ function defineResource<const Folder extends string, const Routes extends readon
 ): ResourceDeclaration<Folder, Routes> {
   const routeOf: RouteOf<Folder> = (action, method, path, status, { access = 'VIEW', ...options }) =>
     route(`${declaration.folder}/${action}` as const, method, path, status, { ...options, access, resource: declaration.protectedBy });
-  // Built when first read: a function's cold start reads its own resource's routes only (routeByName).
-  let routes: Routes | undefined;
-  return {
-    ...declaration,
-    get routes() {
-      routes ??= declaration.routes(routeOf);
-      return routes;
-    },
-  };
+  return { ...declaration, routes: declaration.routes(routeOf) };
 }
 
 /** The folder of the resource a route is of: its name is `<folder>/<action>` (routeOf above). */

@@ -10,7 +10,7 @@ import { folderOfRoute, registry, type DeclaredRoute } from './resources.js';
 export * from './route-definition.js';
 export { GRANTS } from './resources.js';
 
-// Pure to esbuild: a function's bundle, which asks for its own route only (routeByName), builds no other.
+// Pure to esbuild: a function's bundle, which asks for its own route only (routeByName), does not gather the table.
 export const routes: readonly DeclaredRoute[] = /* @__PURE__ */ registry.flatMap<DeclaredRoute>((resource) => resource.routes);
 
 export type RouteName = DeclaredRoute['name'];
@@ -22,7 +22,6 @@ type ParamNames<Path extends string> = Path extends `${string}{${infer Param}}${
 export type PathParams<Name extends RouteName> = { [Param in ParamNames<Extract<DeclaredRoute, { name: Name }>['path']>]: number };
 
 export function routeByName(name: RouteName): RouteDefinition {
-  // Only the route's own resource builds its routes.
   const found = registry.find((resource) => resource.folder === folderOfRoute(name))?.routes.find((r) => r.name === name);
   if (!found) throw new Error(`unknown route ${name}`);
   return found;
