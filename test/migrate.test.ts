@@ -229,8 +229,8 @@ describe('npm run migrate', () => {
       new UpdateCommand({
         TableName: tableName(),
         Key: products.key(product),
-        UpdateExpression: 'SET gsi1pk = :all, gsi2pk = :all, gsi3pk = :visible, gsi4pk = :visible, gsi6pk = :all, gsi7pk = :all, gsi8pk = :all',
-        ExpressionAttributeValues: { ':all': 'PRODUCTS', ':visible': 'PRODUCTS#VISIBLE#1' },
+        UpdateExpression: 'SET gsi1pk = :all, gsi2pk = :all, gsi3pk = :visible, gsi4pk = :visible, gsi5pk = :category, gsi6pk = :all, gsi7pk = :all, gsi8pk = :all',
+        ExpressionAttributeValues: { ':all': 'PRODUCTS', ':visible': 'PRODUCTS#VISIBLE#1', ':category': 'PRODUCTS#CATEGORY#0' },
       }),
     );
     await db().send(
@@ -243,6 +243,7 @@ describe('npm run migrate', () => {
     );
     const listed = async (path: string) => ((await get(`${path}${path.includes('?') ? '&' : '?'}limit=100`)).body as Array<{ ID: number }>).map((row) => row.ID);
     expect(await listed('/api/products?order=id_reverse')).not.toContain(product);
+    expect(await listed('/api/products?category_default=0&order=id_reverse')).not.toContain(product);
     expect(await listed('/api/customers?order=id_reverse')).not.toContain(customer);
     const before = (await get(`/api/products/${product}`)).body[0];
     await migrate();
@@ -250,6 +251,7 @@ describe('npm run migrate', () => {
       '/api/products?order=id_reverse',
       '/api/products?order=ref',
       '/api/products?visible=1&order=id_reverse',
+      '/api/products?category_default=0&order=id_reverse',
       '/api/products?order=min_price',
       '/api/products?order=updated_reverse',
       '/api/products?order=created_reverse',

@@ -83,7 +83,8 @@ export const products = defineEntity({
       shards: LIST_SHARDS,
       orders: { id: { index: 'GSI3', sortKey: byId }, ref: { index: 'GSI4', sortKey: byRef } },
     },
-    byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, orders: { id: { index: 'GSI5', sortKey: byId } } },
+    // A category may hold most of a store's products (or none, `0`, every product not yet sorted): sharded as the lists of every product.
+    byCategory: { partition: (p) => `PRODUCTS#CATEGORY#${p.defaultCategory}`, shards: LIST_SHARDS, orders: { id: { index: 'GSI5', sortKey: byId } } },
     // Every product by price (`min_price`, `max_price`: the order shoppers and back offices ask for most).
     byPrice: { partition: () => 'PRODUCTS', shards: LIST_SHARDS, counted: true, orders: { price: { index: 'GSI6', sortKey: byPrice } } },
     // Every product by its last update (`updated`, and `updated_since` as a range of it: what a sync asks), the id keeping equal instants apart.

@@ -39,13 +39,11 @@ const product = (id: number) =>
 const customer = (id: number) => customers.toItem({ id, email: `c${id}@example.com`, lastname: 'L', firstname: 'F', title: 1, passwordHash: 'x', version: 1, createdAt: now, updatedAt: now } as never);
 
 describe('a list of every record of a kind', () => {
-  it("spreads products over 8 partitions of each of its indexes (about an eighth each); a category's list stays the category's", () => {
+  it('spreads products over 8 partitions of each of its indexes (about an eighth each), a category holding them all too', () => {
+    // Every product here is in category 3: its list (GSI5) is as spread as the list of every product.
     const shares = busiestShares(Array.from({ length: 10_000 }, (_, i) => product(i + 1)));
-    // GSI5 lists a category's products: one partition per category, as every product here is in category 3.
-    const { GSI5: byCategory, ...everyProduct } = shares;
-    expect(byCategory).toBe(1);
-    expect(Object.keys(everyProduct).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI6', 'GSI7', 'GSI8']);
-    for (const [index, share] of Object.entries(everyProduct)) expect(share, index).toBeLessThan(0.14);
+    expect(Object.keys(shares).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6', 'GSI7', 'GSI8']);
+    for (const [index, share] of Object.entries(shares)) expect(share, index).toBeLessThan(0.14);
   });
 
   it('spreads customers over 4 partitions of each of its indexes (about a quarter each)', () => {
