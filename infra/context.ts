@@ -6,14 +6,14 @@
  *   alarmEmail    an email the alarms notify (through an SNS topic); none without it
  *   logLevel      the functions' application log level (default INFO)
  *   corsOrigins   comma-separated origins; CORS is off without them
- *   changeRetentionDays  how long changes are kept (CONTRACT §11; default 365): the TTL the writes give them
+ *   changeRetentionDays  how long changes are kept (docs/changes-events-webhooks.md; default 365): the TTL the writes give them
  *   throttleRate, throttleBurst  the HTTP API stage's throttle, for all callers together: requests a
  *                 second (default 100) and the burst above it (default 200)
  *   deployment    how a release shifts each function's alias: canary (default), linear or all-at-once
  *                 (the default of a disposable stage)
  *   layout        `single`: every resource in one stack, for SAM CLI (`npm run sam` synthesizes so);
  *                 never for a deploy (default: three stacks, each within CloudFormation's limits)
- *   search        `opensearch`: the search index on AWS (CONTRACT §5.2), an OpenSearch Serverless
+ *   search        `opensearch`: the search index on AWS (docs/lists.md), an OpenSearch Serverless
  *                 collection and its indexer; without it, a list only the index answers is a 400
  *                 that names this option (docs/deploying.md: its monthly floor)
  *   smokeKey      "true": the stage makes a key for `npm run smoke` and keeps it in a secret (its

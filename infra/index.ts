@@ -1,5 +1,5 @@
 /**
- * The construct library (`store-api/infra`, CONTRACT §13): embed the store in a CDK app or pipeline.
+ * The construct library (`store-api/infra`, docs/deploying.md): embed the store in a CDK app or pipeline.
  *
  *   import { StoreApiStage } from 'store-api/infra';
  *   pipeline.addStage(new StoreApiStage(app, 'Prod', { alarmEmail: 'ops@example.com' }));

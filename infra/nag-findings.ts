@@ -51,7 +51,7 @@ export function acknowledgeNagFindings(stack: Stack, parts: { tableArn?: string;
   }
   acknowledge(
     'AwsSolutions-APIG4',
-    "Every protected route authenticates in its function: Thelia's Token key and the HMAC `sign` of the body, which an API Gateway authorizer cannot check (it never sees the body). The health check, the API reference and the catch-all are open on purpose (CONTRACT §3).",
+    "Every protected route authenticates in its function: Thelia's Token key and the HMAC `sign` of the body, which an API Gateway authorizer cannot check (it never sees the body). The health check, the API reference and the catch-all are open on purpose (docs/api-keys.md).",
   );
   acknowledge(
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

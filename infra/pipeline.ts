@@ -1,5 +1,5 @@
 /**
- * An example CDK Pipelines app that ships the store (CONTRACT §13): the source from a CodeStar /
+ * An example CDK Pipelines app that ships the store (docs/deploying.md): the source from a CodeStar /
  * CodeConnections connection, a synth step that runs the tests (`.ci/run`: npm ci, npm test) and
  * synthesizes, a disposable `Beta` stage released all at once with a post-deploy smoke check
  * (`npm run smoke` against its URL, with the key Beta makes for it), a manual approval, then

@@ -1,5 +1,5 @@
 /**
- * The whole store as one construct (CONTRACT §13): `StoreApi`, stacks that deploy in order, each
+ * The whole store as one construct (docs/deploying.md): `StoreApi`, stacks that deploy in order, each
  * well within CloudFormation's 500 resources:
  *   <name>          the data and the background: the table (where it always was: its logical id and
  *                   this stack's name are those of earlier releases, so a deploy keeps it and its
@@ -82,12 +82,12 @@ export interface StoreApiProps {
    */
   readonly alarmEmail?: string;
   /**
-   * How long changes are kept, in days (CONTRACT §11).
+   * How long changes are kept, in days (docs/changes-events-webhooks.md).
    * @default 365
    */
   readonly changeRetentionDays?: number;
   /**
-   * The search index of the lists that no key of the table serves (CONTRACT §5.2): an OpenSearch
+   * The search index of the lists that no key of the table serves (docs/lists.md): an OpenSearch
    * Serverless collection, its indexer on the change feed, and the list functions reading it. It
    * bills a floor of OCUs whether used or not (docs/deploying.md).
    * @default none: such a list is a 400 that names `-c search=opensearch`
@@ -235,7 +235,7 @@ export class StoreApi extends Construct {
       releaseGradually(fn, { ...background, deployment, alarms: functionAlarms(data, topic, { name, fn, stage: id }).release, after: [migrations] });
     const events = new ChangeEvents(data, 'ChangeEvents', { table, logRetention, settings, release: releaseBackground('events/publish') });
     this.bus = events.bus;
-    // The change feed's placer (CONTRACT §11), woken within a second of a write by the inserted markers
+    // The change feed's placer (docs/changes-events-webhooks.md), woken within a second of a write by the inserted markers
     // of pending changes; it may write only the feed's partitions.
     new BackgroundJob(data, 'Changes', {
       table,
@@ -247,7 +247,7 @@ export class StoreApi extends Construct {
       wakeOn: { filter: PENDING_INSERTS, batchSize: 1000 },
       writesUnder: FEED_PARTITIONS,
     });
-    // The webhooks' worker (CONTRACT §12), woken by what the placer places; it opens the subscriptions' secrets to sign.
+    // The webhooks' worker (docs/changes-events-webhooks.md), woken by what the placer places; it opens the subscriptions' secrets to sign.
     new BackgroundJob(data, 'Webhooks', {
       table,
       logRetention,
@@ -258,7 +258,7 @@ export class StoreApi extends Construct {
       wakeOn: { filter: PLACED_INSERTS, batchSize: 100 },
       prepare: (fn) => secretsKey.letOpen(fn),
     });
-    // The search index (CONTRACT §5.2), fed from the feed as the webhooks' worker is, woken by the same placed items.
+    // The search index (docs/lists.md), fed from the feed as the webhooks' worker is, woken by the same placed items.
     const search = props.search === 'opensearch' ? new SearchCollection(data, 'Search', { name: collectionNameOf(id), disposable }) : undefined;
     if (search) {
       new BackgroundJob(data, 'SearchIndex', {

@@ -1,7 +1,7 @@
 /**
  * The texts a catalog record (a product, a category) has in each of its locales, as Thelia names
  * them: title, chapo, description, postscriptum. Written once for both: how they are stored and shown
- * in a row (CONTRACT §4); how they are sent and checked, in catalog-texts-input.ts, which only the
+ * in a row (docs/conventions.md); how they are sent and checked, in catalog-texts-input.ts, which only the
  * routes that take them bundle.
  */
 import * as v from 'valibot';

@@ -37,7 +37,7 @@ export class DependencyUnavailable extends Error {
 }
 
 /**
- * This process has no server secret, so it may not sign, fingerprint or seal (CONTRACT §3): there is
+ * This process has no server secret, so it may not sign, fingerprint or seal (docs/api-keys.md): there is
  * no default to fall back on. A fault of the deployment, not of the request.
  */
 export class SecretMissing extends Error {

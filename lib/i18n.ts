@@ -1,5 +1,5 @@
 /**
- * Localized texts (CONTRACT §4): the `lang` parameter picks the locale; a record without text in it
+ * Localized texts (docs/conventions.md): the `lang` parameter picks the locale; a record without text in it
  * shows the default language's texts with IS_TRANSLATED 0 and LOCALE still the requested one. Also
  * the input schemas of locales and `lang`.
  */

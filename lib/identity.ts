@@ -1,5 +1,5 @@
 /**
- * One identity per text (CONTRACT §6). Identifiers that must be unique (a product's ref, a customer's
+ * One identity per text (docs/api.md). Identifiers that must be unique (a product's ref, a customer's
  * email) are compared in a form where two texts a person reads as the same are equal: NFKC, then
  * full case folding, then NFKC again (Unicode's NFKC_Casefold, without its table): `straße` =
  * `STRASSE` = `ẞ`, `ſ` = `s`, `ΟΔΟΣ` = `οδος`, `ﬁ` = `fi`, NFD = NFC. JavaScript has no case folding

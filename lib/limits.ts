@@ -1,6 +1,6 @@
 /**
  * The platform's own limits, as data, in one place. Where a request would cross one, the API
- * answers in the contract's terms (CONTRACT §1: a 400, an empty page, a 413, a page cut short with
+ * answers in the contract's terms (docs/conventions.md: a 400, an empty page, a 413, a page cut short with
  * its cursor) instead of letting the platform answer with its own error. Every layer may read it,
  * the data layer included; it imports nothing.
  */

@@ -6,7 +6,7 @@ export const SCALE = 1_000_000n;
 
 /** A non-negative number in JSON's notation (exponent allowed), as its source text or JavaScript prints a number. */
 const DECIMAL = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** The plain decimal notation of prices and weights sent as strings (CONTRACT §6): no sign, exponent or space. */
+/** The plain decimal notation of prices and weights sent as strings (docs/api.md): no sign, exponent or space. */
 export const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]{1,6})?$/;
 
 /**
@@ -63,7 +63,7 @@ export function applyPercents(micros: bigint, percents: readonly string[]): bigi
 
 /**
  * The untaxed price whose taxed price (applyPercents) is `micros`: the taxes taken off in one division,
- * rounded half up to the millionth (CONTRACT §15: a price sent with its taxes).
+ * rounded half up to the millionth (docs/api.md: a price sent with its taxes).
  */
 export function removePercents(micros: bigint, percents: readonly string[]): bigint {
   let numerator = micros;

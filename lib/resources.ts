@@ -61,13 +61,13 @@ export const folderOfRoute = (name: string): string => name.slice(0, name.indexO
 const PUT_UPDATE: readonly DynamoDbAction[] = ['UpdateItem', 'PutItem'];
 
 /**
- * A batch's rows (CONTRACT §14): the create, update and delete of its resource, and the reads they
+ * A batch's rows (docs/batches-and-client.md): the create, update and delete of its resource, and the reads they
  * make; its access is each row's own, checked per op (lib/http/batch.ts), CREATE the one it is listed under.
  */
 const BATCH = { access: 'CREATE', dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] } as const;
 
 /**
- * A kind of the reference data (CONTRACT §6), read-only, under the path Thelia's API gives it: its
+ * A kind of the reference data (docs/api.md), read-only, under the path Thelia's API gives it: its
  * rows are bundled with its functions (lib/reference-rows/), so a request reads only the key.
  */
 const referenceData = <const Folder extends string>(name: string, folder: Folder, row: string) =>
@@ -268,7 +268,7 @@ export const registry = [
   defineResource({
     name: 'webhook subscription',
     folder: 'webhooks',
-    // Webhook subscriptions (CONTRACT §12), superadmin only. A subscription starts after the feed's tail.
+    // Webhook subscriptions (docs/changes-events-webhooks.md), superadmin only. A subscription starts after the feed's tail.
     protectedBy: 'webhook',
     row: 'WebhookRow',
     routes: (route) => [

@@ -45,7 +45,7 @@ export interface RouteDeployment {
   readonly usesServerSecret: boolean;
   /** Whether it seals a new secret (lib/sealed-secrets.ts); every protected route opens API keys' secure keys. */
   readonly sealsSecrets: boolean;
-  /** Whether it asks the search index (a list with loop arguments, CONTRACT §5.2): it reads the collection's indexes, where the stack has one. */
+  /** Whether it asks the search index (a list with loop arguments, docs/lists.md): it reads the collection's indexes, where the stack has one. */
   readonly searches: boolean;
 }
 
@@ -65,7 +65,7 @@ export interface RouteDefinition {
   readonly list: boolean;
   /** A list followed by its cursor (the change feed): every page, an empty one too, gives one; it takes `cursor=now` and may answer 410. */
   readonly followed: boolean;
-  /** Not a list, but several rows: a write of several records (CONTRACT §15's entries), a delivery log. */
+  /** Not a list, but several rows: a write of several records (docs/api.md's entries), a delivery log. */
   readonly many: boolean;
   /** A create: it takes an Idempotency-Key (checkLogin, a read though a POST, does not). */
   readonly idempotent: boolean;

@@ -1,5 +1,5 @@
 /**
- * The shapes of row values (CONTRACT §4), as schemas: what the OpenAPI document says each loop row
+ * The shapes of row values (docs/conventions.md), as schemas: what the OpenAPI document says each loop row
  * key holds. Tooling only (the document's generator); a Lambda never loads these.
  */
 import * as v from 'valibot';

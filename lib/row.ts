@@ -1,6 +1,6 @@
 /**
  * Rows: what a resource shows of a record, with Thelia's UPPERCASE keys in the contract's order
- * (CONTRACT §4). The HTTP edge (lib/http/loop.ts) numbers them into loop rows.
+ * (docs/conventions.md). The HTTP edge (lib/http/loop.ts) numbers them into loop rows.
  */
 /** Values a row holds; a change row's CHANGES is a list of objects, a tax's REQUIREMENTS an object of texts. */
 export type RowValue = string | number | number[] | string[] | readonly object[] | Readonly<Record<string, string>> | null;

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (CONTRACT §12): API keys' secure keys and webhook secrets are stored sealed, so
+ * Secrets at rest (docs/changes-events-webhooks.md): API keys' secure keys and webhook secrets are stored sealed, so
  * that the table, its backups, exports and stream never hold them in clear. Envelope encryption:
  * a secret is sealed with AES-256-GCM under a data key, bound to the item it belongs to (the
  * `context`, as additional data: a sealed value moved to another item does not open), and the data

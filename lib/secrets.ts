@@ -6,7 +6,7 @@
  *   STORE_SECRET       the secret itself (`npm start` and the tools take their data dir's; tests; sam local);
  *   STORE_SECRET_ARN   else, the Secrets Manager secret the stack generated (only the functions
  *                      that sign cursors or fingerprint requests have it, and may only read it).
- * With neither, nothing is signed, fingerprinted or sealed (CONTRACT §3: secrets fail closed): a
+ * With neither, nothing is signed, fingerprinted or sealed (docs/api-keys.md: secrets fail closed): a
  * default would be a secret anyone who reads this file knows.
  */
 import { createHmac } from 'node:crypto';

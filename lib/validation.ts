@@ -135,7 +135,7 @@ export const flag = () =>
 
 /**
  * A non-negative decimal with at most six fraction digits, in millionths: a JSON number, taken as
- * the client wrote it (its source text), or a string in plain decimal notation (CONTRACT §6).
+ * the client wrote it (its source text), or a string in plain decimal notation (docs/api.md).
  */
 export const decimal = (max: bigint) =>
   documented(

@@ -59,7 +59,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
  * A batch route carries its resource's create, update and delete together, and the batch edge: ten
  * KiB more than one of them. The stored items' declarations (lib/db/stored.ts: the changes a write
  * records, the feed it may place) weigh about 3 KiB in every route that writes or reads the feed.
- * A list that searches (CONTRACT §5.2) carries its loop arguments, the planner and the OpenSearch
+ * A list that searches (docs/lists.md) carries its loop arguments, the planner and the OpenSearch
  * engine with its SigV4 (lib/opensearch/): 12 KiB more. The OpenAPI route carries the document itself, and a reference route its kind's rows
  * (lib/reference/data/rows/), each once, minified, and nothing else of the data. The protected
  * routes' bound went from 423 to 424 KiB with the lists' seventh index and its ranges, and the

@@ -1,5 +1,5 @@
 /**
- * Batches under DynamoDB's own transaction conflicts (CONTRACT §14, §7): every request of this file
+ * Batches under DynamoDB's own transaction conflicts (docs/batches-and-client.md, docs/conventions.md): every request of this file
  * goes through the conflict-faithful proxy (lib/local/conflict-proxy.ts), as `STORE_LOCAL_CONFLICTS=1`
  * runs `npm start`. Upserts of shared refs from concurrent batches compete for the same records:
  * each row is retried, none answers a 409 that is not its own, and each ref ends as one product,

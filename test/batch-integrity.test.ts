@@ -1,5 +1,5 @@
 /**
- * Batches that cannot lie (CONTRACT §14, §7), as a red team probed them: an Idempotency-Key's rows
+ * Batches that cannot lie (docs/batches-and-client.md, docs/conventions.md), as a red team probed them: an Idempotency-Key's rows
  * belong to the request they were made for; a keyed batch's answer is kept whatever its size; two
  * rows on one record are refused in every form before anything is written.
  */

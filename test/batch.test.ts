@@ -1,5 +1,5 @@
 /**
- * Batch writes (CONTRACT §14) as an integrator meets them: one answer with a result per row, in
+ * Batch writes (docs/batches-and-client.md) as an integrator meets them: one answer with a result per row, in
  * order, as the single routes would answer; upsert by natural key; all or nothing when atomic; an
  * Idempotency-Key that applies nothing twice; one quota unit a row; nothing written when the batch
  * as a whole is refused.

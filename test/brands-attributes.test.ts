@@ -1,5 +1,5 @@
 /**
- * Brands, attributes and their values (CONTRACT §16) as a client meets them: Thelia's routes and rows,
+ * Brands, attributes and their values (docs/api.md) as a client meets them: Thelia's routes and rows,
  * texts per locale, positions, lists with Thelia's arguments, references checked both ways (a
  * product's brand exists; a brand in use, an attribute with values cannot go), and their changes.
  */
@@ -196,7 +196,7 @@ describe('what every resource has', () => {
       ],
     });
     expect(values.body.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201]);
-    // One attribute's values are counted by the index (CONTRACT §5.2).
+    // One attribute's values are counted by the index (docs/lists.md).
     await index.caughtUp();
     expect(Number((await get(`/api/attribute-avs?attribute=${attribute.ID}`)).headers['x-total-count'])).toBe(2);
     const refused = await post('/api/attribute-avs/batch', {

@@ -1,5 +1,5 @@
 /**
- * Categories (CONTRACT §6) as a client meets them: Thelia's routes and rows, a tree whose parents
+ * Categories (docs/api.md) as a client meets them: Thelia's routes and rows, a tree whose parents
  * exist and which never loops, a category nothing refers to before it may go, and the products
  * listed by their default category.
  */

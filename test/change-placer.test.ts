@@ -1,5 +1,5 @@
 /**
- * The change feed kept up in the background (CONTRACT §11, §12): its placer (lib/db/feed.ts
+ * The change feed kept up in the background (docs/changes-events-webhooks.md): its placer (lib/db/feed.ts
  * `runPlacer`, run by `npm start`'s loop and on AWS by the table's stream and a schedule) places
  * what is pending oldest first, one placer at a time; readers rely on it while it is heard of, and
  * place themselves only when it is silent; a subscription made during a backlog gets exactly the

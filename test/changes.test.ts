@@ -1,5 +1,5 @@
 /**
- * CONTRACT §11 as a client meets it: every committed write records its change (who, what, field by
+ * docs/changes-events-webhooks.md as a client meets it: every committed write records its change (who, what, field by
  * field), a failed one records none, and `GET /api/changes` follows them by cursor, with each key
  * seeing only the resources it may view.
  */
@@ -160,7 +160,7 @@ describe('GET /api/changes', () => {
     await createProduct();
     await createCustomer();
     const { changes } = await follow(start, '', productViewer);
-    // A product's sale elements are the product's (CONTRACT §15): its default's change too.
+    // A product's sale elements are the product's (docs/api.md): its default's change too.
     expect(new Set(changes.map((c) => c.RESOURCE))).toEqual(new Set(['product', 'pse']));
     expect((await get('/api/changes?resource=customer', { as: productViewer })).status).toBe(403);
     const creator = await keyWith({ product: ['CREATE'] });
@@ -288,7 +288,7 @@ describe('GET /api/changes', () => {
   });
 });
 
-describe('the order of the feed (CONTRACT §11)', () => {
+describe('the order of the feed (docs/changes-events-webhooks.md)', () => {
   /** One write, timed: when it was sent and answered, and the change it made. */
   interface Timed {
     sent: number;

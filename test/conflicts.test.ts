@@ -1,5 +1,5 @@
 /**
- * Writes under DynamoDB's own transaction conflicts (CONTRACT §2, §7). Every request of this file
+ * Writes under DynamoDB's own transaction conflicts (docs/conventions.md). Every request of this file
  * goes through the conflict-faithful proxy (lib/local/conflict-proxy.ts) in front of the run's
  * DynamoDB Local: a transaction on an item another transaction is writing is cancelled
  * (`TransactionConflict`), a single write to it refused (`TransactionConflictException`), as on AWS.

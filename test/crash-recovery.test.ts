@@ -1,5 +1,5 @@
 /**
- * A crash loses nothing (CONTRACT §11, §12): `npm start` killed with SIGKILL under writers and started
+ * A crash loses nothing (docs/changes-events-webhooks.md): `npm start` killed with SIGKILL under writers and started
  * again on its data dir has every write in the feed once and at a webhook receiver; its DynamoDB
  * Local, killed under it, is started again; DynamoDB Local listens on loopback only and does not
  * outlive the npm start that started it. How soon, after 4 crashes with 8 writers and 2

@@ -1,5 +1,5 @@
 /**
- * Shipping through CDK (CONTRACT §13), read off the synthesized templates: every caller invokes a
+ * Shipping through CDK (docs/deploying.md), read off the synthesized templates: every caller invokes a
  * `live` alias that CodeDeploy shifts (canary by default, all at once on a disposable stage), with
  * a rollback on alarms and a pre-traffic hook; the migrations run before any alias shifts; every
  * stack stays within 400 resources; the Stage embeds twice with its checks inside; and a snapshot

@@ -1,5 +1,5 @@
 /**
- * Migrations on deploy (CONTRACT §13): the custom resource's handlers for CDK's Provider framework,
+ * Migrations on deploy (docs/deploying.md): the custom resource's handlers for CDK's Provider framework,
  * called as the framework calls them, against this file's table on DynamoDB Local. onEvent answers
  * at once; isComplete runs the pending steps the template names while its invocation has time, says
  * complete once none is left, and throws a failing step's reason. A rollback's Update, which names

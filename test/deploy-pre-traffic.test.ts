@@ -1,5 +1,5 @@
 /**
- * The releases' pre-traffic hook (CONTRACT §13), against stand-ins of CodeDeploy and Lambda on
+ * The releases' pre-traffic hook (docs/deploying.md), against stand-ins of CodeDeploy and Lambda on
  * 127.0.0.1 that speak their protocols: CodeDeploy gives the deployment's AppSpec and takes the
  * hook's verdict; Lambda gives the version's configuration and runs the route's real handler
  * module, on this file's table, with the route's events/ sample as the hook signs it with the

@@ -1,5 +1,5 @@
 /**
- * The push of changes to EventBridge (CONTRACT §12), as deployed: the table's real stream in
+ * The push of changes to EventBridge (docs/changes-events-webhooks.md), as deployed: the table's real stream in
  * DynamoDB Local, read as Lambda's mapping reads it and filtered by the mapping's own pattern,
  * handed to the publish function, which puts events to a PutEvents stand-in on 127.0.0.1 and the keys
  * of those it keeps refusing to an SQS stand-in, from which `npm run events -- redrive` puts them again.
@@ -68,7 +68,7 @@ describe('changes on the event bus', () => {
     const { changes } = await followChanges(start);
     expect(records).toHaveLength(changes.length);
     const events = eventBridge.taken.map((entry) => ({ source: entry.Source, type: entry.DetailType, bus: entry.EventBusName, detail: JSON.parse(entry.Detail) as ChangeRow }));
-    // The product's default sale element is created and follows its new price (CONTRACT §15).
+    // The product's default sale element is created and follows its new price (docs/api.md).
     expect(events.map((e) => e.type).sort()).toEqual(['customer.created', 'customer.deleted', 'product.created', 'product.updated', 'pse.created', 'pse.updated']);
     for (const event of events) {
       expect(event).toMatchObject({ source: 'store-api', bus: 'store-api-test' });

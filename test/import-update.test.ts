@@ -1,5 +1,5 @@
 /**
- * `npm run import -- --update` (CONTRACT §10's last paragraph): after a first import, Thelia keeps
+ * `npm run import -- --update` (docs/moving-from-thelia.md's last paragraph): after a first import, Thelia keeps
  * taking edits while the API is tried. An update run applies the source's edits to the records
  * nobody changed through the API since, imports the source's new rows, leaves the API's edits alone,
  * lists the records changed on both sides as conflicts and those gone from the source as missing,
@@ -153,7 +153,7 @@ describe('npm run import -- --update', () => {
     expect(run.report!.missing).toEqual([{ kind: 'customer', id: 61, reason: 'not in Thelia any more, and changed through the API since the import: left as it is' }]);
     expect((await get('/api/products/12')).status).toBe(404);
     expect((await get('/api/customers/61')).body[0]).toMatchObject({ LASTNAME: 'Still here' });
-    // With its default sale element (CONTRACT §15), in the same write.
+    // With its default sale element (docs/api.md), in the same write.
     expect(summary((await followChanges(cursor)).changes).sort()).toEqual(['product 12 deleted v1 by import', 'pse 120 deleted v2 by import']);
     // Deleted as the API deletes: the list's total no longer counts it.
     expect((await get('/api/products')).headers['x-total-count']).toBe('5');

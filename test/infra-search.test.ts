@@ -1,5 +1,5 @@
 /**
- * The search index on AWS (CONTRACT §5.2): synthesized with `-c search=opensearch`, an OpenSearch
+ * The search index on AWS (docs/lists.md): synthesized with `-c search=opensearch`, an OpenSearch
  * Serverless SEARCH collection with its encryption, network and data access policies, an indexer on
  * the feed, and the list functions reading it with IAM; without the option, none of it.
  */

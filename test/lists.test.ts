@@ -1,5 +1,5 @@
 /**
- * Lists that answer Thelia's loop arguments (CONTRACT §5.1, §5.2): every argument and order of the
+ * Lists that answer Thelia's loop arguments (docs/lists.md): every argument and order of the
  * products, customers and categories, alone and together, checked against what the rows themselves
  * say (an oracle written here from the contract, over the whole list read by id), paged by cursor and
  * by offset, counted; bad values refused by name; the index following retitles and deletes, rebuilt
@@ -27,7 +27,7 @@ const micros = (decimal: string | number) => {
 };
 const ids = (rows: Row[]) => rows.map((row) => row.ID);
 
-/** What a list of `rows` answers to `params`, as CONTRACT §5.1 says (`columns`: each order's sort value, each text filter's fields). */
+/** What a list of `rows` answers to `params`, as docs/lists.md says (`columns`: each order's sort value, each text filter's fields). */
 function expected(rows: Row[], params: URLSearchParams, spec: Spec): number[] {
   const kept = rows.filter((row) => Object.entries(spec.filters).every(([name, test]) => !params.has(name) || test(row, params.get(name)!, params)));
   const order = params.get('order') ?? spec.defaultOrder(params);

@@ -1,5 +1,5 @@
 /**
- * Secrets fail closed, one per table (CONTRACT §3): nothing is signed, fingerprinted or sealed
+ * Secrets fail closed, one per table (docs/api-keys.md): nothing is signed, fingerprinted or sealed
  * without a configured secret; the tools take the data dir's secret however they reach a local table
  * (DYNAMODB_ENDPOINT given, a running `npm start`, or neither), as the README documents them; a
  * process whose secret is not the table's refuses before it writes; a stored secret that does not

@@ -1,5 +1,5 @@
 /**
- * The platform's edges (CONTRACT §1, §5, §6, §7): what DynamoDB, Lambda and JSON refuse or change on
+ * The platform's edges (docs/conventions.md, docs/lists.md, docs/api.md): what DynamoDB, Lambda and JSON refuse or change on
  * their own never reaches a client as a 500 or a wrong answer. Through the public API, against
  * DynamoDB Local, each refused request checked to change nothing.
  */

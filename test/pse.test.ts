@@ -1,5 +1,5 @@
 /**
- * Product sale elements (CONTRACT §15) as a client meets them: the default one made with its product
+ * Product sale elements (docs/api.md) as a client meets them: the default one made with its product
  * and tied to its row, Thelia's multi-entry writes all or nothing, prices per currency and with tax,
  * attribute combinations, stock that is never oversold, deletes that move the default and leave no
  * orphan.
@@ -154,7 +154,7 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     const made = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, attribute_av: [red.ID, small.ID] }] });
     expect(made.status, made.text).toBe(201);
     expect(made.body[0].ATTRIBUTE_AVS).toEqual([small.ID, red.ID]);
-    // The values a product's sale elements are made of (CONTRACT §16: `product=`), several ids: the index's.
+    // The values a product's sale elements are made of (docs/api.md: `product=`), several ids: the index's.
     await index.caughtUp();
     expect(ids(await get(`/api/attribute-avs?product=${product.ID}&order=id`))).toEqual([small.ID, red.ID].sort((a, b) => a - b));
     expect(ids(await get(`/api/attribute-avs?product=${product.ID}&id=${red.ID}`))).toEqual([red.ID]);

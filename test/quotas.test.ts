@@ -1,5 +1,5 @@
 /**
- * Request quotas per API key (CONTRACT §3): the ratelimit-headers fields on every answer of a
+ * Request quotas per API key (docs/api-keys.md): the ratelimit-headers fields on every answer of a
  * limited key, the 429 past the quota (nothing read or written), the window's reset, and one count
  * per key whichever container answers. Quotas of a day keep these windows from turning mid-test
  * (windows are aligned on the epoch), except where the reset is what is tested.

@@ -1,5 +1,5 @@
 /**
- * The reference data as read-only routes (CONTRACT §6), named as Thelia 2.1–2.4's API names them:
+ * The reference data as read-only routes (docs/api.md), named as Thelia 2.1–2.4's API names them:
  * loop rows, the lists' paging and `lang`, any key, and 405 for every other method.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** What a JSON body must be (CONTRACT §1, §6), on a create and an update: media type, encoding, members, texts. */
+/** What a JSON body must be (docs/conventions.md, docs/api.md), on a create and an update: media type, encoding, members, texts. */
 import { describe, expect, it } from 'vitest';
 import { call, post, problemFields, tableSnapshot } from './support/api.js';
 import { createCustomer, customerInput } from './support/fixtures.js';

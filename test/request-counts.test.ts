@@ -79,7 +79,7 @@ describe('product routes', () => {
     expect(await count(() => get('/api/products'), 200)).toBe(10);
     // A filtered list has no total.
     expect(await count(() => get('/api/products?visible=0&order=ref'), 200)).toBe(9);
-    // A create allocates its default sale element's id too (CONTRACT §15).
+    // A create allocates its default sale element's id too (docs/api.md).
     expect(await count(() => post('/api/products', productInput()), 201)).toBeLessThanOrEqual(4);
     // A new price reads the default sale element that follows it; a new title does not.
     expect(await count(() => put(`/api/products/${row.ID}`, { price: 3, tax_rule: 2 }), 204)).toBeLessThanOrEqual(4);

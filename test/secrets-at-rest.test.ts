@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (CONTRACT §12): API keys' secure keys and webhook secrets are sealed in the table
+ * Secrets at rest (docs/changes-events-webhooks.md): API keys' secure keys and webhook secrets are sealed in the table
  * (lib/sealed-secrets.ts), every item of which is scanned for them; they still verify and sign.
  * Under KMS (a stand-in that speaks its protocol), a container asks for one data key to seal with,
  * opens each data key once, and a warm request asks KMS nothing.

@@ -1,4 +1,4 @@
-/** CONTRACT §6: a store holds at most 1 000 tax rules (its lists read them whole); one more is a 409. */
+/** docs/api.md: a store holds at most 1 000 tax rules (its lists read them whole); one more is a 409. */
 import { describe, expect, it } from 'vitest';
 import { taxRulesWrittenDirectly } from './support/backlog.js';
 import { del, get, post, tableSnapshot } from './support/api.js';

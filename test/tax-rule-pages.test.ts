@@ -1,5 +1,5 @@
 /**
- * A tax-rule page costs what the page costs (CONTRACT §5): the rules' summaries (ids and titles),
+ * A tax-rule page costs what the page costs (docs/lists.md): the rules' summaries (ids and titles),
  * then the page's rules. Measured with the read units DynamoDB reports, as the request log counts them.
  */
 import { describe, expect, it } from 'vitest';

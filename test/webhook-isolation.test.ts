@@ -1,5 +1,5 @@
 /**
- * One subscription never slows another (CONTRACT §12, issue 30): a receiver that never answers and
+ * One subscription never slows another (docs/changes-events-webhooks.md, issue 30): a receiver that never answers and
  * a replay of hundreds of changes, beside healthy subscriptions, with the worker ticking as
  * `npm start` ticks it (twice a second, lanes running between ticks) and real receivers on 127.0.0.1.
  */
@@ -78,7 +78,7 @@ describe('a receiver that never answers', () => {
     await expect.poll(() => arrivals.get('/healthy')?.size ?? 0, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(11);
     const healthy = arrivals.get('/healthy')!;
     const delays = updates.map(({ answeredAt, changeId }) => (healthy.get(changeId) ?? Number.POSITIVE_INFINITY) - answeredAt);
-    // CONTRACT §12: within 2 s with `npm start`; the slowest of ten here, under the suite's load.
+    // docs/changes-events-webhooks.md: within 2 s with `npm start`; the slowest of ten here, under the suite's load.
     expect(Math.max(...delays)).toBeLessThan(3_000);
 
     // Its first attempts time out after 10 s, each then in its delivery log; then its breaker holds

@@ -1,5 +1,5 @@
 /**
- * Webhooks on AWS start from the change itself, not from a one-minute schedule (CONTRACT §12: a
+ * Webhooks on AWS start from the change itself, not from a one-minute schedule (docs/changes-events-webhooks.md: a
  * healthy receiver within 5 s): the table's real stream in DynamoDB Local, read as Lambda's mappings
  * read it and filtered by their own patterns, wakes the placer (inserted pending markers), whose
  * placement in the feed wakes the webhooks' worker (inserted feed items), which delivers to a real

@@ -1,5 +1,5 @@
 /**
- * Webhooks (CONTRACT §12) as a superadmin and a receiver meet them: subscriptions made through the
+ * Webhooks (docs/changes-events-webhooks.md) as a superadmin and a receiver meet them: subscriptions made through the
  * API, a real HTTP receiver on 127.0.0.1 started here (loopback allowed, as `npm start` allows it),
  * and the same worker `npm start` runs (lib/webhooks/worker.ts), a round at a time, with the retry schedule shortened.
  */

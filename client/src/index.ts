@@ -141,7 +141,7 @@ export type BatchPath = Extract<keyof paths, `/api/${string}/batch`>;
 /** One result of a batch: the row's status, id, and its loop row or its problem. */
 export type BatchResultOf<P extends BatchPath> = Post<P> extends { responses: { 200: { content: { 'application/json': (infer Result)[] } } } } ? Result : never;
 
-/** The most rows one batch request takes (CONTRACT §14). */
+/** The most rows one batch request takes (docs/batches-and-client.md). */
 export const BATCH_ROWS = 100;
 
 export interface BatchOptions {
@@ -280,7 +280,7 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
     },
 
     /**
-     * An ERP's stock sync (CONTRACT §15): each level an upsert of `POST /api/pse/batch` that sets the
+     * An ERP's stock sync (docs/api.md): each level an upsert of `POST /api/pse/batch` that sets the
      * stock of the sale element its reference names, through `batch` (batches of 100, the rows
      * answered 429 or 503 sent again). A reference no sale element has is that row's 400: a sync sets
      * stock, it does not make variants. One result per level, in their order.

@@ -1,5 +1,5 @@
 /**
- * The table's stream → the event bus (CONTRACT §12): each inserted change item (the mapping's filter
+ * The table's stream → the event bus (docs/changes-events-webhooks.md): each inserted change item (the mapping's filter
  * keeps only those) becomes one event, put in calls of up to 10. What EventBridge keeps refusing
  * goes, as its changes' keys, to the dead-letter queue (an alarm watches it; `npm run events --
  * redrive` puts them again), and the batch is done: records already put never go again. When

@@ -1,5 +1,5 @@
 /**
- * The search index's indexer on AWS (CONTRACT §5.2; lib/search/), deployed with `-c search=opensearch`:
+ * The search index's indexer on AWS (docs/lists.md; lib/search/), deployed with `-c search=opensearch`:
  * woken by the table's stream when changes are placed in the feed and by a schedule of one run a
  * minute, it brings the OpenSearch collection up to the feed (rebuilding it when it is new or lost),
  * round after round while writes keep coming, until 5 s of its minute are left. `npm start` runs the

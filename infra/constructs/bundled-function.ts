@@ -96,7 +96,7 @@ export interface FunctionSettings {
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   readonly architecture: FunctionArchitecture;
   /**
-   * How long changes are kept (CONTRACT §11): every function has it, whatever it writes, so that
+   * How long changes are kept (docs/changes-events-webhooks.md): every function has it, whatever it writes, so that
    * changes and feed items all expire alike (the placer also notes it in the table for the tools).
    */
   readonly changeRetentionDays: number;

@@ -20,7 +20,7 @@ export interface ChangeEventsProps {
 }
 
 /**
- * Every change on an event bus (CONTRACT §12): the table's stream, filtered to inserted change
+ * Every change on an event bus (docs/changes-events-webhooks.md): the table's stream, filtered to inserted change
  * items, drives a function that puts the changes' events, ten to a call. What EventBridge keeps
  * refusing goes, as the changes' keys, to a dead-letter queue an alarm watches (Monitoring), from
  * which `npm run events -- redrive` puts them again; a batch EventBridge takes none of fails the

@@ -131,7 +131,7 @@ export class StoreMonitoring extends Construct {
     const disabled = new Metric({ namespace: WEBHOOKS_NAMESPACE, metricName: 'Disabled', statistic: 'sum', period: FIVE_MINUTES });
     alarm('WebhookDisabled', disabled, 1, 'A webhook subscription was disabled (its receiver answered 410, or failed for three days): see GET /api/webhooks');
 
-    // The change feed (CONTRACT §11): a change waiting for its placer over a minute; the webhooks'
+    // The change feed (docs/changes-events-webhooks.md): a change waiting for its placer over a minute; the webhooks'
     // dispatcher more than 5 minutes behind the feed, or a queue of due deliveries round after round.
     alarm('ChangesOldestPending', changeMetric('OldestPendingAge'), 60_000, 'A change waited more than a minute to be placed in the feed (GET /api/changes, webhooks): see the changes/place function');
     alarm('WebhooksDispatchLag', webhookMetric('DispatchLag'), 5 * 60_000, "The webhooks' dispatcher is more than 5 minutes behind the change feed");

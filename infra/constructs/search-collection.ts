@@ -25,7 +25,7 @@ export const collectionNameOf = (stackName: string): string =>
     .replace(/-+$/, '');
 
 /**
- * The search index on AWS (CONTRACT §5.2): an OpenSearch Serverless collection of type SEARCH,
+ * The search index on AWS (docs/lists.md): an OpenSearch Serverless collection of type SEARCH,
  * encrypted with an AWS-owned key, reached over its public endpoint by IAM only (SigV4: no
  * anonymous access exists in OpenSearch Serverless), and data access policies that let the indexer
  * write its indexes and the list functions read them, each role named, nothing else.

@@ -1,4 +1,4 @@
-/** What a key may do (CONTRACT §3), from its profile alone: no table, so that the pre-traffic hook bundles it too. */
+/** What a key may do (docs/api-keys.md), from its profile alone: no table, so that the pre-traffic hook bundles it too. */
 import type { ApiKeyItem } from './entity.js';
 import type { Access, ProtectedBy } from '../routes.js';
 

@@ -12,7 +12,7 @@ const ApiKeyItem = v.object({
   grants: v.record(v.picklist(GRANTS), v.array(v.picklist(ACCESSES))),
   createdAt: v.string(),
   revokedAt: v.optional(v.string()),
-  /** Requests per window (CONTRACT §3); none: not limited. */
+  /** Requests per window (docs/api-keys.md); none: not limited. */
   quota: v.optional(v.object({ requests: v.number(), seconds: v.number() })),
 });
 

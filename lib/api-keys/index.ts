@@ -1,5 +1,5 @@
 /**
- * API keys (CONTRACT §3): 25 uppercase hex characters, each with a 48-hex-character secure key that
+ * API keys (docs/api-keys.md): 25 uppercase hex characters, each with a 48-hex-character secure key that
  * signs request bodies, a label and a profile: superadmin, or grants of accesses per resource.
  *
  * Verifying an HMAC needs the secure key itself (as in Thelia): it is stored sealed

@@ -1,5 +1,5 @@
 /**
- * Request quotas per API key (CONTRACT §3): by default 1 200 requests per 60 seconds for the keys
+ * Request quotas per API key (docs/api-keys.md): by default 1 200 requests per 60 seconds for the keys
  * the tool creates, none for the first-start and bootstrap keys until one is set. One count per key
  * for the whole deployment, in the key's own window items (lib/db/quota-windows.ts), so that no
  * key's traffic writes where another's does.

@@ -1,4 +1,4 @@
-/** The request signature of CONTRACT §3, as Thelia computes it: what a client, the hook and the tools sign with, and what authentication checks. */
+/** The request signature of docs/api-keys.md, as Thelia computes it: what a client, the hook and the tools sign with, and what authentication checks. */
 import { createHmac } from 'node:crypto';
 
 /** Lowercase hex HMAC-SHA1 of the body, keyed with the hex-decoded secure key. */

@@ -1,4 +1,4 @@
-/** Attribute values in batches (CONTRACT §14): the single routes' schemas and operations; no natural key, so no upsert. */
+/** Attribute values in batches (docs/batches-and-client.md): the single routes' schemas and operations; no natural key, so no upsert. */
 import { defineBatch } from '../batch/declaration.js';
 import { createAttributeAv, deleteAttributeAv, getAttributeAv, updateAttributeAv } from './operations.js';
 import { AttributeAvCreate, AttributeAvUpdate } from './schema.js';

@@ -1,5 +1,5 @@
 /**
- * How attribute values live in the table, declared once (CONTRACT §16): "L" of the attribute "size",
+ * How attribute values live in the table, declared once (docs/api.md): "L" of the attribute "size",
  * what a sale element is made of. One item holds every locale's texts. Lists: every value by id or
  * position (counted), and one attribute's values by position or id, each served by an index. What
  * refers to a value (the sale elements made of it) is counted beside it (references.ts).

@@ -1,5 +1,5 @@
 /**
- * What attribute values are to a store's import (CONTRACT §10, §16; lib/import/kind.ts): Thelia's
+ * What attribute values are to a store's import (docs/moving-from-thelia.md, docs/api.md; lib/import/kind.ts): Thelia's
  * `attribute_av` rows with their texts (`attribute_av_i18n`), ids kept, after the attributes they are
  * values of (a value whose attribute the import does not keep is skipped, naming why); one with no
  * text at all comes with empty texts (the report says so). Written as the API's create writes them,

@@ -1,5 +1,5 @@
 /**
- * The attribute value list's loop arguments and orders (CONTRACT §16: Thelia's attribute_availability
+ * The attribute value list's loop arguments and orders (docs/api.md: Thelia's attribute_availability
  * loop), and what the search index keeps of a value. The table serves the whole list by position or
  * id (counted), one attribute's values by position or id, and one value by its id; the index, the
  * rest. `product` names the values a product's sale elements are made of, found by the function the

@@ -1,5 +1,5 @@
 /**
- * Attribute value operations (CONTRACT §16). A value's attribute must exist when it is created: the
+ * Attribute value operations (docs/api.md). A value's attribute must exist when it is created: the
  * transaction counts the value into the attribute's references on condition that their count exists.
  * A value that sale elements use cannot be deleted (409): they are counted beside it (references.ts).
  *

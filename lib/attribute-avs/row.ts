@@ -1,4 +1,4 @@
-/** An attribute value's loop row (CONTRACT §16: Thelia's attribute_availability loop). */
+/** An attribute value's loop row (docs/api.md: Thelia's attribute_availability loop). */
 import { catalogTextsRow } from '../catalog-texts.js';
 import type { Row } from '../row.js';
 import type { AttributeAv } from './entity.js';

@@ -1,4 +1,4 @@
-/** Inputs of the attribute value routes (CONTRACT §16: Thelia 2.1–2.4's attribute value forms). */
+/** Inputs of the attribute value routes (docs/api.md: Thelia 2.1–2.4's attribute value forms). */
 import * as v from 'valibot';
 import { AttributeUpdate, positionedCreate } from '../attributes/schema.js';
 import { langQuery } from '../i18n.js';

@@ -1,4 +1,4 @@
-/** Attributes in batches (CONTRACT §14): the single routes' schemas and operations; no natural key, so no upsert. */
+/** Attributes in batches (docs/batches-and-client.md): the single routes' schemas and operations; no natural key, so no upsert. */
 import { defineBatch } from '../batch/declaration.js';
 import { createAttribute, deleteAttribute, getAttribute, updateAttribute } from './operations.js';
 import { AttributeCreate, AttributeUpdate } from './schema.js';

@@ -1,5 +1,5 @@
 /**
- * How attributes live in the table, declared once (CONTRACT §16): what a sale element's values are
+ * How attributes live in the table, declared once (docs/api.md): what a sale element's values are
  * values of ("size", "colour"). One item holds every locale's texts. Lists: every attribute by id,
  * position, last update or creation (counted), each served by an index. Its values are counted
  * beside it (references.ts): an attribute that has values cannot be deleted.

@@ -1,5 +1,5 @@
 /**
- * What attributes are to a store's import (CONTRACT §10, §16; lib/import/kind.ts): Thelia's
+ * What attributes are to a store's import (docs/moving-from-thelia.md, docs/api.md; lib/import/kind.ts): Thelia's
  * `attribute` rows with their texts (`attribute_i18n`), ids kept, each mapped through the API's own
  * schemas; one with no text at all comes with empty texts (the report says so), so that its values
  * come too. Written as the API's create writes them, with their count of values. Tooling: only `npm

@@ -1,5 +1,5 @@
 /**
- * The attribute list's loop arguments and orders (CONTRACT §16, Thelia's attribute loop), and what
+ * The attribute list's loop arguments and orders (docs/api.md, Thelia's attribute loop), and what
  * the search index keeps of an attribute. The table serves the whole list by id, position, last
  * update or creation (counted), and one attribute by its id; the index, the rest.
  */

@@ -1,5 +1,5 @@
 /**
- * Attribute operations (CONTRACT §16). An attribute that has values cannot be deleted (409), without
+ * Attribute operations (docs/api.md). An attribute that has values cannot be deleted (409), without
  * a scan: its values are counted beside it (references.ts), each value's create counting itself in on
  * condition that the count exists, which proves the attribute does.
  *

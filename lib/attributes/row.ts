@@ -1,4 +1,4 @@
-/** An attribute's loop row (CONTRACT §16: its value's row without ATTRIBUTE_ID). */
+/** An attribute's loop row (docs/api.md: its value's row without ATTRIBUTE_ID). */
 import { catalogTextsRow } from '../catalog-texts.js';
 import type { Row } from '../row.js';
 import type { Attribute } from './entity.js';

@@ -1,4 +1,4 @@
-/** Inputs of the attribute routes (CONTRACT §16: Thelia 2.1–2.4's attribute forms). */
+/** Inputs of the attribute routes (docs/api.md: Thelia 2.1–2.4's attribute forms). */
 import * as v from 'valibot';
 import { CatalogTextsInput, TEXTS_NEED_THEIR_LOCALE } from '../catalog-texts-input.js';
 import { langQuery, locale } from '../i18n.js';

@@ -1,5 +1,5 @@
 /**
- * What a resource declares of itself for batch writes (CONTRACT §14; lib/http/batch.ts runs them):
+ * What a resource declares of itself for batch writes (docs/batches-and-client.md; lib/http/batch.ts runs them):
  * each op's input schema and operation (the write it plans: lib/http/batch.ts commits it alone, or
  * joined with the other rows'), how its record is read back, and, for `upsert`, its natural key. The
  * resource's batch.ts fills it with its own schemas and operations.

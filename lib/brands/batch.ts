@@ -1,4 +1,4 @@
-/** Brands in batches (CONTRACT §14): the single routes' schemas and operations; no natural key, so no upsert. */
+/** Brands in batches (docs/batches-and-client.md): the single routes' schemas and operations; no natural key, so no upsert. */
 import { defineBatch } from '../batch/declaration.js';
 import { createBrand, deleteBrand, getBrand, updateBrand } from './operations.js';
 import { BrandCreate, BrandUpdate } from './schema.js';

@@ -1,5 +1,5 @@
 /**
- * How brands live in the table, declared once (CONTRACT §16). One item holds every locale's texts.
+ * How brands live in the table, declared once (docs/api.md). One item holds every locale's texts.
  * Lists: every brand by id, position, last update or creation (counted), each served by an index.
  * What refers to a brand (the products of it) is a sharded count beside it (references.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * What brands are to a store's import (CONTRACT §10, §16; lib/import/kind.ts): Thelia's `brand` rows
+ * What brands are to a store's import (docs/moving-from-thelia.md, docs/api.md; lib/import/kind.ts): Thelia's `brand` rows
  * with their texts (`brand_i18n`), ids kept, each mapped through the API's own schemas; a brand with
  * no text at all comes with empty texts (the report says so), so that the products naming it keep it.
  * Written as the API's create writes them, with their count of products. Tooling: only `npm run

@@ -1,5 +1,5 @@
 /**
- * The brand list's loop arguments and orders (CONTRACT §16: Thelia's brand loop), and what the search
+ * The brand list's loop arguments and orders (docs/api.md: Thelia's brand loop), and what the search
  * index keeps of a brand. The table serves the whole list by id, position, last update or creation
  * (counted), and one brand by its id; `product` is the product's brand, read from the product by
  * the function the route gives (products refer to brands, so brands know nothing of products); the

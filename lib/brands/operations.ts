@@ -1,5 +1,5 @@
 /**
- * Brand operations (CONTRACT §16). A brand that products use cannot be deleted (409), without a
+ * Brand operations (docs/api.md). A brand that products use cannot be deleted (409), without a
  * scan: the products of it are counted beside it (references.ts), and a product's write counts itself
  * in on condition that the brand's count exists, which proves the brand does.
  *

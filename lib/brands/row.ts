@@ -1,4 +1,4 @@
-/** A brand's loop row (CONTRACT §16: Thelia's brand loop). */
+/** A brand's loop row (docs/api.md: Thelia's brand loop). */
 import { localizedRow } from '../catalog-texts.js';
 import { bit, type Row } from '../row.js';
 import { BRAND_TEXTS, type Brand } from './entity.js';

@@ -1,4 +1,4 @@
-/** Inputs of the brand routes (CONTRACT §16: Thelia 2.1–2.4's brand forms). */
+/** Inputs of the brand routes (docs/api.md: Thelia 2.1–2.4's brand forms). */
 import * as v from 'valibot';
 import { CatalogTextsInput, MAX_LONG_TEXT, textsNeedTheirLocale } from '../catalog-texts-input.js';
 import { langQuery, locale } from '../i18n.js';

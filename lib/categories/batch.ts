@@ -1,4 +1,4 @@
-/** Categories in batches (CONTRACT §14): the single routes' schemas and operations; no natural key, so no upsert. */
+/** Categories in batches (docs/batches-and-client.md): the single routes' schemas and operations; no natural key, so no upsert. */
 import { defineBatch } from '../batch/declaration.js';
 import { createCategory, deleteCategory, getCategory, updateCategory } from './operations.js';
 import { CategoryCreate, CategoryUpdate } from './schema.js';

@@ -1,5 +1,5 @@
 /**
- * How categories live in the table, declared once (CONTRACT §6). One item holds every locale's
+ * How categories live in the table, declared once (docs/api.md). One item holds every locale's
  * texts. Lists: every category by id (counted), and a parent's children by position or id, each
  * served by an index. What refers to a category (its children, the products whose default category
  * it is) is a sharded count beside it, made and deleted with it, as tax rules' product counts are:

@@ -1,5 +1,5 @@
 /**
- * What categories are to a store's import (CONTRACT §10, lib/import/kind.ts): Thelia's `category`
+ * What categories are to a store's import (docs/moving-from-thelia.md, lib/import/kind.ts): Thelia's `category`
  * rows with their texts, parents before their children (a walk of the tree from its root), each
  * mapped through the API's own schemas, its parent one the import keeps; written one to a
  * transaction, each counted into its parent's references as the API's create counts it. A copy of a

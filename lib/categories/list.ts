@@ -1,5 +1,5 @@
 /**
- * The category list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
+ * The category list's loop arguments and orders (docs/lists.md), and what the search index keeps of
  * a category. The table serves the whole list by position, id, last update or creation (counted;
  * `updated_since` as a range of the updates' order), and one parent's children by position or id;
  * the index, the rest.

@@ -1,5 +1,5 @@
 /**
- * Category operations (CONTRACT §6). A category's parent must exist when it is written: the
+ * Category operations (docs/api.md). A category's parent must exist when it is written: the
  * transaction counts the category into the parent's references on condition that the parent's shard
  * exists. A move checks that the category does not become its own ancestor, in the same
  * transaction as the move, against every ancestor it read. A category that anything refers to

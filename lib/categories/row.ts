@@ -1,4 +1,4 @@
-/** A category's loop row (CONTRACT §4 and §6: Thelia's category loop). */
+/** A category's loop row (docs/conventions.md, docs/api.md: Thelia's category loop). */
 import { catalogTextsRow } from '../catalog-texts.js';
 import { bit, type Row } from '../row.js';
 import type { Category } from './entity.js';

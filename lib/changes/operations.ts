@@ -1,5 +1,5 @@
 /**
- * The change feed and the records' histories (CONTRACT §11), read for a caller: it sees the changes
+ * The change feed and the records' histories (docs/changes-events-webhooks.md), read for a caller: it sees the changes
  * of the resources its key may VIEW (API keys' changes: superadmin only).
  */
 import { allows } from '../api-keys/access.js';

@@ -1,4 +1,4 @@
-/** A change's loop row, as the OpenAPI document describes it (CONTRACT §11). */
+/** A change's loop row, as the OpenAPI document describes it (docs/changes-events-webhooks.md). */
 import * as v from 'valibot';
 import { loopEntries, rowDate, rowId, rowLocale, rowText, rowVersion } from '../row-schema.js';
 import { CHANGE_RESOURCES } from './schema.js';

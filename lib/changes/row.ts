@@ -1,4 +1,4 @@
-/** A change's loop row (CONTRACT §11), keys in the contract's order. */
+/** A change's loop row (docs/changes-events-webhooks.md), keys in the contract's order. */
 import type { Change } from '../db/changes.js';
 import type { Row } from '../row.js';
 

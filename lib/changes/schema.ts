@@ -1,4 +1,4 @@
-/** The query of `GET /api/changes` (CONTRACT §11). */
+/** The query of `GET /api/changes` (docs/changes-events-webhooks.md). */
 import * as v from 'valibot';
 import { CHANGE_RESOURCES } from '../resources.js';
 import { integer } from '../validation.js';

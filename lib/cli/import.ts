@@ -2,7 +2,7 @@
  * npm run import -- --from mysql://user:password@host:port/database [--dry-run] [--update] [--delete-missing] [--report FILE] [--timezone ZONE]
  *
  * Copies a Thelia 2.x store (tax rules, products, customers) into the table connect.ts picks, as
- * CONTRACT §10 says; README "Moving from Thelia". Exit code 0 when the table holds the source as it
+ * docs/moving-from-thelia.md says; README "Moving from Thelia". Exit code 0 when the table holds the source as it
  * is, 2 when records were skipped, left as conflicts or are missing in the source (the report says
  * which and why), 1 when the import failed.
  */

@@ -2,7 +2,7 @@
  * STORE_SMOKE_KEY=<apiKey>:<secureKey> npm run smoke -- --url <base URL>
  * npm run smoke -- --url <base URL> --key-secret <secret>   the stage's own smoke key (StoreApiProps.smokeKey)
  *
- * Checks a deployment as a client would (CONTRACT §13): the health route, a signed read, and a
+ * Checks a deployment as a client would (docs/deploying.md): the health route, a signed read, and a
  * create → read → delete round trip of a throwaway tax rule, on a key made for it
  * (`npm run api-key -- create --label smoke --grant tax:VIEW,CREATE,DELETE`), or the one a stage made
  * for it, read from its secret (the `SmokeKeySecretArn` output). Prints one line per

@@ -1,4 +1,4 @@
-/** Customers in batches (CONTRACT §14): the single routes' schemas and operations; upsert by `email`. */
+/** Customers in batches (docs/batches-and-client.md): the single routes' schemas and operations; upsert by `email`. */
 import { defineBatch } from '../batch/declaration.js';
 import { identityOf } from '../identity.js';
 import { customers } from './entity.js';

@@ -49,7 +49,7 @@ export const customers = defineEntity({
       counted: true,
       orders: {
         id: { index: 'GSI1', sortKey: byId },
-        // Folded, as texts sort (CONTRACT §5.1); the id after a separator below any printable character keeps equal names apart.
+        // Folded, as texts sort (docs/lists.md); the id after a separator below any printable character keeps equal names apart.
         lastname: { index: 'GSI2', sortKey: (c) => `${sortablePrefix(fold(c.lastname), SORT_TEXT_BYTES)}\u0001${byId(c)}` },
       },
     },

@@ -1,5 +1,5 @@
 /**
- * What customers are to a store's import (CONTRACT §10, lib/import/kind.ts): Thelia's `customer`
+ * What customers are to a store's import (docs/moving-from-thelia.md, lib/import/kind.ts): Thelia's `customer`
  * rows with their default address, mapped through the API's own create schema with the bcrypt hash
  * Thelia keeps in place of a password (verified, then upgraded, at the customer's first check);
  * written many to a transaction with their email locks, a taken email naming its holder. Tooling:
@@ -143,7 +143,7 @@ export function mapCustomer(customer: TheliaCustomer, context: CustomerContext =
   const ref = v.safeParse(identifier(), customer.ref ?? '');
   if (customer.ref !== null && !ref.success) problems.push(...problemsOf(ref.issues, () => 'customer.ref'));
   if (!parsed.success || problems.length || !dates) return { problems };
-  // Thelia's reference is kept, unless it is the one the id makes (CONTRACT §4's REF).
+  // Thelia's reference is kept, unless it is the one the id makes (docs/conventions.md's REF).
   const kept = ref.success && ref.output !== '' && ref.output !== idRef(customer.id) ? { ref: ref.output } : {};
   const given = { firstname: customer.firstname, lastname: customer.lastname, email: customer.email, ...address };
   const normalized = [

@@ -1,5 +1,5 @@
 /**
- * The customer list's loop arguments and orders (CONTRACT §5.1), and what the search index keeps of
+ * The customer list's loop arguments and orders (docs/lists.md), and what the search index keeps of
  * a customer: its names, email, ref and dates, never its password's hash. The table serves an email
  * (its lock) or a ref (its id), and the whole list by id, reference, last name or registration date
  * (counted; `created_since` as a range of the last); the index, the rest.

@@ -1,5 +1,5 @@
 /**
- * Login checks per email (CONTRACT §6): at most 10 failures within 10 minutes; past them checkLogin
+ * Login checks per email (docs/api.md): at most 10 failures within 10 minutes; past them checkLogin
  * answers 429 until the window passes. Each check is counted before its password is verified, and
  * given back when it succeeds: so at most 10 passwords are ever verified for one email in a window,
  * however many requests arrive at once.

@@ -1,5 +1,5 @@
 /**
- * Password storage (CONTRACT §6): Argon2id at the OWASP Password Storage Cheat Sheet's minimum
+ * Password storage (docs/api.md): Argon2id at the OWASP Password Storage Cheat Sheet's minimum
  * (19 MiB of memory, 2 iterations, 1 lane), computed in WebAssembly (hash-wasm) so the Lambda bundle
  * needs no native addon. The stored string is PHC-formatted, so it carries its own parameters and
  * they can be raised later: a hash made with weaker ones is upgraded at the next successful check.
@@ -47,7 +47,7 @@ export const isBcrypt = (stored: string): boolean => BCRYPT.test(stored);
 
 /**
  * Every check verifies one Argon2id hash and one bcrypt hash, the stored one and a dummy of the other
- * scheme (CONTRACT §6): a wrong password then takes the same time whether the customer's hash is
+ * scheme (docs/api.md): a wrong password then takes the same time whether the customer's hash is
  * ours or still Thelia's, and as long as an unknown email (`stored` undefined: both dummies). The cost is one bcrypt
  * verification more per check than strictly needed; a customer's bcrypt hash is replaced at its
  * first successful check.

@@ -1,4 +1,4 @@
-/** A customer's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
+/** A customer's loop row, as the OpenAPI document describes it (keys in docs/conventions.md's order). */
 import * as v from 'valibot';
 import { loopEntries, rowDate, rowId, rowText, rowVersion } from '../row-schema.js';
 

@@ -1,4 +1,4 @@
-/** A customer's loop row (CONTRACT §4): never a password or its hash. */
+/** A customer's loop row (docs/conventions.md): never a password or its hash. */
 import type { Row } from '../row.js';
 import type { Customer } from './entity.js';
 

@@ -1,4 +1,4 @@
-/** Inputs of the customer routes (seed §2.1, CONTRACT §6). */
+/** Inputs of the customer routes (docs/api.md). */
 import * as v from 'valibot';
 import { countries, langById, titleIds, zipCodeMatches } from '../reference/index.js';
 import { identifier, integer, JsonNumberText, knownId, MAX_TEXT, password, requiredText, text } from '../validation.js';

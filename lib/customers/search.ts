@@ -1,4 +1,4 @@
-/** What the search index keeps of the customers (CONTRACT §5.2): each as its list declares its document (lib/search/index.ts finds it here). */
+/** What the search index keeps of the customers (docs/lists.md): each as its list declares its document (lib/search/index.ts finds it here). */
 import { projectionOf } from '../db/lists/projector.js';
 import { customers } from './entity.js';
 import { customerList } from './list.js';

@@ -1,5 +1,5 @@
 /**
- * Changes recorded with the writes that make them (CONTRACT §11). An entity that declares an
+ * Changes recorded with the writes that make them (docs/changes-events-webhooks.md). An entity that declares an
  * `audit` (its resource name and the fields its rows show) gets, in every create, replace and remove
  * transaction, two more items per record:
  *

@@ -1,5 +1,5 @@
 /**
- * The change feed (CONTRACT §11): every recorded change (changes.ts) in the order the feed learned
+ * The change feed (docs/changes-events-webhooks.md): every recorded change (changes.ts) in the order the feed learned
  * of it. Writes never touch the feed; a reader places what is pending before it reads:
  *
  *   CHANGES#FEED / TAIL                 the number of the last feed item

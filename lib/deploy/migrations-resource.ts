@@ -1,5 +1,5 @@
 /**
- * The migrations as a CloudFormation custom resource (CONTRACT §13), behind CDK's Provider
+ * The migrations as a CloudFormation custom resource (docs/deploying.md), behind CDK's Provider
  * framework: `onEvent` answers at once; `isComplete`, which the framework calls every few seconds
  * until it says so or the total timeout passes, runs the pending migrations one step after another
  * while its invocation has time and the deploy's run its deadline (RUN_DEADLINE_MS), and says

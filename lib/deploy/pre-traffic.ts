@@ -1,5 +1,5 @@
 /**
- * The pre-traffic hook of every gradual release (CONTRACT §13): CodeDeploy calls it before it moves
+ * The pre-traffic hook of every gradual release (docs/deploying.md): CodeDeploy calls it before it moves
  * any traffic to a function's new version. It finds which function and version the deployment is
  * about (its AppSpec), invokes that version with its route's `events/` sample signed with the stage's
  * release-check key (lib/deploy/stage-keys.ts), and reports the lifecycle event Succeeded only when

@@ -1,5 +1,5 @@
 /**
- * The API keys a deployed stage makes for its own checks (CONTRACT §13): the pre-traffic hook's,
+ * The API keys a deployed stage makes for its own checks (docs/deploying.md): the pre-traffic hook's,
  * which may view every resource and change none, and, on a stage that asks for it (the pipeline's
  * Beta), the smoke check's, which may make and delete tax rules. Each is kept in a Secrets Manager
  * secret of the stage that CloudFormation generates, as 73 uppercase hex characters: the API key (25)

@@ -1,5 +1,5 @@
 /**
- * What did not reach the event bus (CONTRACT §12), in an SQS queue of the stack
+ * What did not reach the event bus (docs/changes-events-webhooks.md), in an SQS queue of the stack
  * (STORE_EVENTS_DEAD_LETTERS_URL; SQS_ENDPOINT points the client elsewhere, a test's stand-in), two
  * kinds of letter:
  *   - the keys of changes whose events EventBridge kept refusing, which the publisher keeps, ten to

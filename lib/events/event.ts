@@ -1,5 +1,5 @@
 /**
- * A change as an EventBridge event (CONTRACT §12): `source` `store-api`, `detail-type`
+ * A change as an EventBridge event (docs/changes-events-webhooks.md): `source` `store-api`, `detail-type`
  * `<resource>.<type>`, `detail` the change row. A change too large for one entry (256 KB) carries
  * `CHANGES` as null and `TRUNCATED: 1`: the feed has it whole.
  */

@@ -1,5 +1,5 @@
 /**
- * Puts changes on the stack's event bus (CONTRACT §12), in PutEvents calls of at most 10 entries and
+ * Puts changes on the stack's event bus (docs/changes-events-webhooks.md), in PutEvents calls of at most 10 entries and
  * 256 KB. PutEvents answers per entry: the entries it refuses (throttled, an internal failure) are
  * put again, with backoff, a few times; what it still refuses is given back to the caller, which
  * keeps their keys in the dead-letter queue (dead-letters.ts). A call that fails as a whole (the

@@ -1,5 +1,5 @@
 /**
- * Thelia-compatible authentication (CONTRACT §3), in the contract's order:
+ * Thelia-compatible authentication (docs/api-keys.md), in the contract's order:
  *   401 + WWW-Authenticate: Token   no `Authorization: Token <key>`, or an unknown or revoked key
  *   412                             `sign` missing or not the HMAC-SHA1 of the raw body
  *   (429                            past the key's quota: quota.ts, between the two middlewares)

@@ -1,5 +1,5 @@
 /**
- * Batch writes (CONTRACT §14): `POST /api/<resource>/batch` applies up to 100 rows of creates,
+ * Batch writes (docs/batches-and-client.md): `POST /api/<resource>/batch` applies up to 100 rows of creates,
  * updates, deletes and upserts through the resource's own operations (its BatchDeclaration), and
  * answers one result per row, as the single route would have answered it. Everything that refuses
  * the whole batch is decided before any row is written: its shape and bound, the grants of every op

@@ -1,7 +1,7 @@
 import { HttpProblem } from './problem.js';
 import { rawBody, type HttpMiddleware } from './types.js';
 
-/** Bodies over 64 KiB are refused before anything reads them (CONTRACT §1). */
+/** Bodies over 64 KiB are refused before anything reads them (docs/conventions.md). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const bodyLimit = (): HttpMiddleware => ({

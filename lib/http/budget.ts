@@ -1,5 +1,5 @@
 /**
- * The time budget of a request (CONTRACT §2): every request is answered within 10 seconds, and on
+ * The time budget of a request (docs/conventions.md): every request is answered within 10 seconds, and on
  * Lambda within what is left of the invocation, less a margin to answer in. Every DynamoDB call of
  * the request — the key lookup and the idempotency record included — ends with the budget, and
  * comes out as `Unavailable` (503 + Retry-After).

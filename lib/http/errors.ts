@@ -1,5 +1,5 @@
 /**
- * Turns anything thrown by a handler or a middleware into a problem+json response (CONTRACT §2):
+ * Turns anything thrown by a handler or a middleware into a problem+json response (docs/conventions.md):
  * HttpProblem as it is; the domain's and the data layer's errors by what they mean (one table,
  * PROBLEMS); middy's
  * body-parser errors as 415/400; and everything else as a 500 whose body says nothing of the cause.
@@ -24,7 +24,7 @@ import { log } from '../log.js';
 import { HttpProblem } from './problem.js';
 import type { HttpMiddleware, HttpResponse } from './types.js';
 
-/** How long a client waits before it tries again after a 503 (CONTRACT §2): said here only. */
+/** How long a client waits before it tries again after a 503 (docs/conventions.md): said here only. */
 export const RETRY_AFTER_SECONDS = 1;
 const retryLater = { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
 
@@ -56,7 +56,7 @@ const PROBLEMS: readonly ProblemOf[] = [
   answer(IndexUnavailable, () => new HttpProblem(503, 'the search index is busy or unavailable; retry later', { ...retryLater, kind: 'index-unavailable' })),
   answer(OutOfTime, () => new HttpProblem(503, 'the request ran out of its time budget before it could finish; retry later', { ...retryLater, kind: 'out-of-time' })),
   // A write that met other writes of the same items past its retries (or a path without retries):
-  // the record is busy, nobody's value is taken; the client retries it (CONTRACT §2, §7).
+  // the record is busy, nobody's value is taken; the client retries it (docs/conventions.md).
   answer([Contended, WriteConflict], () => new HttpProblem(503, 'the record is busy with other writes; retry later', { ...retryLater, kind: 'record-busy' })),
   answer([Unavailable, DependencyUnavailable], () => new HttpProblem(503, 'the database is busy or unavailable; retry later', { ...retryLater, kind: 'database-unavailable' })),
   // Faults of the deployment's secrets: a 500 that says which, so that its operator knows where to look (the log has the cause).

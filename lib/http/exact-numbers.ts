@@ -1,5 +1,5 @@
 /**
- * The JSON body, with its numbers taken exactly as written (CONTRACT §1). @middy/http-json-body-parser
+ * The JSON body, with its numbers taken exactly as written (docs/conventions.md). @middy/http-json-body-parser
  * parses and refuses what is not JSON; then `JSON.parse` reads the same text again with a reviver
  * that gets each number's source text (its `reviver` option cannot serve: the parser's wrapper passes
  * a reviver the key and value only). A number whose text is not what JavaScript prints for the

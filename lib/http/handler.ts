@@ -5,7 +5,7 @@
  *   export const handler = defineHandler('tax-rules/create', { body: TaxRuleCreate, query: TaxRuleQuery },
  *     ({ body, query }) => createTaxRule(body, query.lang));
  *
- * Order of checks (CONTRACT §2): route → size (413) → key (401) → signature (412) → quota (429) → profile (403) →
+ * Order of checks (docs/conventions.md): route → size (413) → key (401) → signature (412) → quota (429) → profile (403) →
  * idempotent replay → content type and JSON (415/400) → fields (400) → state (404/409/412); all of it
  * within the request's time budget (budget.ts).
  * Operations answer with a row, a page of rows, or nothing, or return the write that will: this
@@ -91,7 +91,7 @@ const isPage = (result: Row | readonly Row[] | Page<Row>): result is Page<Row> =
 /** What a cursor is bound to: the list's route, and its order, filters and `lang` (everything but the paging itself). */
 const cursorScope = (route: RouteName, listQuery: object): string => `${route}|${JSON.stringify(listQuery)}`;
 
-/** One row, with its VERSION as the ETag; or the rows of a write of several records (CONTRACT §15's entries), in order. */
+/** One row, with its VERSION as the ETag; or the rows of a write of several records (docs/api.md's entries), in order. */
 const rowResponse = (route: RouteDefinition, answer: Row | readonly Row[]): HttpResponse => {
   const rows = Array.isArray(answer) ? answer : [answer as Row];
   const [only] = rows;

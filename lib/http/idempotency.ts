@@ -1,5 +1,5 @@
 /**
- * Idempotent creates (CONTRACT §7). A POST with `Idempotency-Key` takes that key, scoped to the
+ * Idempotent creates (docs/conventions.md). A POST with `Idempotency-Key` takes that key, scoped to the
  * caller's API key, with a lease as long as its time budget; the create's transaction records its
  * row under the key, on condition that the lease is still this request's (lib/db/idempotency-store.ts).
  * So whichever attempt wins — a first one that timed out, crashed or got a 503, or its retry — the

@@ -1,5 +1,5 @@
 /**
- * What a JSON body must be before it is parsed (CONTRACT §1):
+ * What a JSON body must be before it is parsed (docs/conventions.md):
  *   415  a media type other than application/json (case-insensitive; `+json` types refused too), a
  *        charset other than utf-8, a Content-Encoding other than identity;
  *   400  an object with a member name twice (JSON.parse would keep the last one silently).

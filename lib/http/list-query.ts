@@ -1,5 +1,5 @@
 /**
- * The paging parameters every list takes (CONTRACT §5), besides its own order and filters:
+ * The paging parameters every list takes (docs/lists.md), besides its own order and filters:
  * limit (1–100, default 10), offset (0–10 000) and cursor. Unknown parameters are ignored (Thelia
  * clients send `sign` on every request).
  */

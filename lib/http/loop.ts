@@ -53,7 +53,7 @@ function rowsThatFit(rows: readonly Row[], limit = BODY_BYTES): number {
 }
 
 /**
- * A page's body of loop rows, within what a Lambda may return (CONTRACT §1): a page whose answer
+ * A page's body of loop rows, within what a Lambda may return (docs/conventions.md): a page whose answer
  * would pass 6 MB keeps its first rows that fit and continues after the last one kept. The common
  * page is serialized once; only one too large is measured row by row.
  */

@@ -26,7 +26,7 @@ export function defineOpenHandler(name: RouteName, operation: (request: { method
     const document = await operation({ method: event.requestContext.http.method, path: event.rawPath });
     return { statusCode: route.status, headers: { 'Content-Type': document.contentType }, body: document.text };
   }).use(problemErrors());
-  // The catch-all answers 404/405 first, whatever the body (CONTRACT §2: route before size).
+  // The catch-all answers 404/405 first, whatever the body (docs/conventions.md: route before size).
   if (route.method !== 'ANY') handler.use(bodyLimit());
   // The route travels with the handler: the OpenAPI document is built from it.
   return Object.assign(logged(route, answeringHead(handler)), { route, schemas: {} });

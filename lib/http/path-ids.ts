@@ -1,5 +1,5 @@
 /**
- * Path ids (CONTRACT §1): positive integers up to 2^53−1. API Gateway routes `{entityId}` whatever
+ * Path ids (docs/conventions.md): positive integers up to 2^53−1. API Gateway routes `{entityId}` whatever
  * it holds, so a protected route checks its own (`pathIds`), as the local router matches only
  * those. Its own module: the router compiles the whole route table when it loads, which no route's
  * function needs.

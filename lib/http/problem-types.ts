@@ -1,5 +1,5 @@
 /**
- * The kinds of problem the API answers (CONTRACT §2; RFC 9457's `type`), each with its status and a
+ * The kinds of problem the API answers (docs/conventions.md; RFC 9457's `type`), each with its status and a
  * stable URI reference: the API's own reference page, `/api/docs#problem-<kind>`, the same in every
  * deployment (the quota's is the type IANA registers). lib/openapi/problem-docs.ts says what each
  * means, for the Problem schema of `GET /api/openapi.json` and the docs page: a client tells a busy

@@ -1,5 +1,5 @@
 /**
- * RFC 9457 problem details, with Thelia's `error` key kept for wire compatibility (CONTRACT §2).
+ * RFC 9457 problem details, with Thelia's `error` key kept for wire compatibility (docs/conventions.md).
  * Every error the API answers with is an HttpProblem by the time it leaves the error middleware.
  */
 import { STATUS_CODES } from 'node:http';

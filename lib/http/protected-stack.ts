@@ -1,6 +1,5 @@
 /**
- * The one middy stack of every protected route, single or batch, around the route's core (CONTRACT
- * §2's order of checks): route → size (413) → key (401) → signature (412) → quota (429) → admission
+ * The one middy stack of every protected route, single or batch, around the route's core (docs/conventions.md's order of checks): route → size (413) → key (401) → signature (412) → quota (429) → admission
  * (the profile's access: 403; a batch's rows' units: 429) → idempotent replay → content type and JSON
  * (415/400); all within the request's time budget (budget.ts), logged once (request-log.ts). What
  * differs between routes is the route table's (`idempotent`, `refusesIdempotencyKey`, `body`) or

@@ -1,5 +1,5 @@
 /**
- * The caller's quota (CONTRACT §3), once its key and signature are verified: every answer of a
+ * The caller's quota (docs/api-keys.md), once its key and signature are verified: every answer of a
  * limited key carries the IETF ratelimit-headers draft's fields, and a request past the quota is a
  * 429 that reads and writes nothing. The fields go on whatever the answer turns out to be (an error
  * too) through `context.responseHeaders` (response-headers.ts).

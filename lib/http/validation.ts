@@ -1,6 +1,6 @@
 /**
  * Runs a valibot schema over a body or query string and turns every issue into a named field of
- * one 400 problem (CONTRACT §2: "every offending field listed in errors").
+ * one 400 problem (docs/conventions.md: "every offending field listed in errors").
  */
 import * as v from 'valibot';
 import { InvalidInput, type FieldError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * A kind of record a store's import brings (CONTRACT §10), declared once in its resource's folder
+ * A kind of record a store's import brings (docs/moving-from-thelia.md), declared once in its resource's folder
  * (`lib/<resource>/import.ts`): the Thelia table its records come from, how a run reads and maps
  * its rows, how its records are written and how the table's records of that kind are walked and
  * deleted when their rows are gone. The run (run.ts), the destination (destination.ts) and the

@@ -1,5 +1,5 @@
 /**
- * Thelia rows → the API's records (CONTRACT §10), or the problems that keep a row out: what every
+ * Thelia rows → the API's records (docs/moving-from-thelia.md), or the problems that keep a row out: what every
  * kind's mapping (`lib/<resource>/import.ts`) shares. Every value goes through the same valibot
  * schemas as the API's own creates, so that an imported record is one the API could have written;
  * what the API cannot represent is never guessed at but named, with the Thelia column it comes from.
@@ -17,7 +17,7 @@ export interface Problem {
 }
 
 /**
- * A value the import changed on its way in (CONTRACT §10): the Thelia row it came from (its table, its
+ * A value the import changed on its way in (docs/moving-from-thelia.md): the Thelia row it came from (its table, its
  * id, and for a text its locale), the column, what was done to it, and the value before and after.
  */
 export interface Normalization {

@@ -1,5 +1,5 @@
 /**
- * What an import did (CONTRACT §10): per kind of record, how many were read and what became of each,
+ * What an import did (docs/moving-from-thelia.md): per kind of record, how many were read and what became of each,
  * every record named under its outcome, the reasons of the skipped, conflicting and missing ones, and
  * every value the import changed on its way in. Printed at the end of a run, and written as JSON with
  * `--report`.

@@ -1,5 +1,5 @@
 /**
- * A store's import (CONTRACT §10): each kind of record its resource's folder declares (kind.ts), in
+ * A store's import (docs/moving-from-thelia.md): each kind of record its resource's folder declares (kind.ts), in
  * the order their references need (tax rules and categories before the products that name them),
  * each read in batches by id while the previous batch is written. A kind's id counter is moved past
  * the source's highest id before any of its records is written, so that a create through the API
@@ -62,7 +62,7 @@ export class StoreImport {
     private readonly kinds: readonly ImportKind[],
   ) {}
 
-  /** Imports the store; every record it writes is a change made by `import` (CONTRACT §11), under this run's id. */
+  /** Imports the store; every record it writes is a change made by `import` (docs/changes-events-webhooks.md), under this run's id. */
   async run(runId: string = randomUUID()): Promise<void> {
     await actingAs({ apiKey: 'import', requestId: runId }, async () => {
       for (const kind of this.kinds) await this.records(kind);

@@ -2,7 +2,7 @@
  * A Thelia 2.x database (MySQL/MariaDB) as the import reads it: SELECT only, inside one read-only
  * transaction with a consistent snapshot (so that batches read at different moments agree), in
  * batches of rows by ascending id with what each row needs from the other tables. Nothing is held
- * in memory beyond one batch. Table and column names are Thelia 2.4's (shared/thelia).
+ * in memory beyond one batch. Table and column names are Thelia 2.4.5's schema (its `setup/thelia.sql`).
  * What each kind reads is declared in its resource's folder (`lib/<resource>/import.ts`); here are
  * the connection and what every kind's reading shares.
  */

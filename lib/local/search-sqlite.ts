@@ -1,5 +1,5 @@
 /**
- * The local search index (CONTRACT §5.2): SQLite through Node's own `node:sqlite`, no dependency and
+ * The local search index (docs/lists.md): SQLite through Node's own `node:sqlite`, no dependency and
  * no server, in one file of the data dir (or in memory, for tests). A document is a row of JSON
  * (its values and folded texts, which filters and orders read) and one row per text and locale,
  * indexed twice by FTS5: by trigrams (a text that contains a term of three characters or more) and

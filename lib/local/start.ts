@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     // One write, so that whoever waits for "listening on" gets the key and the example with it.
     console.log(`store-api listening on ${base} (DynamoDB: ${process.env.DYNAMODB_ENDPOINT}, table ${tableName()})\n${tryIt}`);
     // The same placer from one start to the next: restarted after a crash, it takes over its own lease at once.
-    // The search index (CONTRACT §5.2): a file beside the data, one per table, built from it when missing.
+    // The search index (docs/lists.md): a file beside the data, one per table, built from it when missing.
     useSearchEngine(new SqliteSearchEngine(path.join(dataDir, `search-${tableName()}.sqlite`)));
     runBackgroundWork(`npm start on ${dataDir}`);
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * One secret per table (CONTRACT §3): the table remembers a fingerprint of the server secret that
+ * One secret per table (docs/api-keys.md): the table remembers a fingerprint of the server secret that
  * seals its items (a MAC under a key derived from it, never the secret), written by the first process
  * that works on it. `npm start`, every tool and `npm run sam` compare theirs with it before they write
  * or serve: a process with another secret would seal keys that the server cannot open and sign

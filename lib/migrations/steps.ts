@@ -1,5 +1,5 @@
 /**
- * The migrations of the table (CONTRACT §13): numbered steps, each idempotent and expand-only (the
+ * The migrations of the table (docs/deploying.md): numbered steps, each idempotent and expand-only (the
  * code of the release before keeps working on a migrated table), in the order they run. The runner
  * (run.ts) records each one that ran in the table; a deploy runs the pending ones before any traffic
  * shifts (functions/deploy/migrate.ts, a custom resource), and `npm start` and `npm run migrate` run
@@ -211,7 +211,7 @@ async function categorizeProducts(migration: Migration): Promise<void> {
 }
 
 /**
- * Records stored before the lists of CONTRACT §5.1: their index keys written again as the
+ * Records stored before the lists of docs/lists.md: their index keys written again as the
  * declarations make them now — texts sorted folded (products by ref and customers by last name
  * sorted by their lower case, an accented letter after `z`), and the keys of a new index (GSI6:
  * products by price, customers by registration, categories by update; GSI7: products by update,
@@ -232,7 +232,7 @@ async function reindexEvery<R extends Versioned>(entity: { pages(): AsyncGenerat
 }
 
 /**
- * Products stored before sale elements (CONTRACT §15): each gets its default sale element, as a
+ * Products stored before sale elements (docs/api.md): each gets its default sale element, as a
  * create makes it (its ref, price in its currency and weight, no stock), and the count of its sale
  * elements, in one transaction with the product's note of it (`defaultPseId`), at the version read:
  * the product's row is unchanged, and a product written since was written by this release, which

@@ -57,10 +57,10 @@ const ROUTE_ROWS: Partial<Record<string, { name: string; schema: Schema }>> = {
 
 const ref = (path: string) => ({ $ref: `#/components/${path}` });
 
-/** On every answer to a key with a quota (CONTRACT §3). */
+/** On every answer to a key with a quota (docs/api-keys.md). */
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('headers/RateLimit-Policy'), RateLimit: ref('headers/RateLimit') };
 
-/** The problems a route may answer with, by status (CONTRACT §2), and where each is described. */
+/** The problems a route may answer with, by status (docs/conventions.md), and where each is described. */
 function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas']): Record<string, JsonObject> {
   if (!route.permission) return route.method === 'ANY' ? { 404: ref('responses/Problem'), 405: ref('responses/MethodNotAllowed') } : { 413: ref('responses/Problem') };
   // 429: past the key's quota (any route), or a login's attempts (checkLogin).
@@ -80,7 +80,7 @@ function problems(route: RouteDefinition, schemas: DocumentedHandler['schemas'])
   };
 }
 
-/** A batch's answer (CONTRACT §14): one result per row, in order, with the row or the problem the single route would answer. */
+/** A batch's answer (docs/batches-and-client.md): one result per row, in order, with the row or the problem the single route would answer. */
 const batchSuccess = (row: JsonObject): JsonObject => ({
   description: "one result per row, in the rows' order",
   headers: RATE_LIMIT_HEADERS,

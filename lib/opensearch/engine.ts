@@ -1,5 +1,5 @@
 /**
- * The search index on AWS (CONTRACT §5.2): an Amazon OpenSearch Serverless collection of type
+ * The search index on AWS (docs/lists.md): an Amazon OpenSearch Serverless collection of type
  * SEARCH, one index per kind, queried over HTTPS with requests signed by the function's role (SigV4,
  * service `aoss`, sign.ts): `fetch`, no OpenSearch client in the bundles. Each request ends with the
  * work's deadline (a list's time budget) and is tried again, with backoff, when the collection

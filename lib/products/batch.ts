@@ -1,4 +1,4 @@
-/** Products in batches (CONTRACT §14): the single routes' schemas and operations; upsert by `ref`. */
+/** Products in batches (docs/batches-and-client.md): the single routes' schemas and operations; upsert by `ref`. */
 import { defineBatch } from '../batch/declaration.js';
 import { identityOf } from '../identity.js';
 import { products } from './entity.js';

@@ -53,7 +53,7 @@ export type Product = v.InferOutput<typeof ProductRecord>;
 
 const byId = (p: Product) => padId(p.id);
 /**
- * Refs sort folded, as texts sort (CONTRACT §5.1: case- and accent-insensitively); the id after a
+ * Refs sort folded, as texts sort (docs/lists.md: case- and accent-insensitively); the id after a
  * separator below any printable character keeps equal refs apart (and orders refs that are equal up
  * to what a sort key holds).
  */

@@ -1,5 +1,5 @@
 /**
- * What products are to a store's import (CONTRACT §10, lib/import/kind.ts): Thelia's `product` rows
+ * What products are to a store's import (docs/moving-from-thelia.md, lib/import/kind.ts): Thelia's `product` rows
  * with their texts, their default sale element priced in the shop's default currency and their
  * default category, mapped through the API's own create schema, after the tax rules and categories
  * they name; written many to a transaction, each counted into its rule and its category as the API's
@@ -145,7 +145,7 @@ export function mapProduct(product: TheliaProduct, context: ProductContext): Map
   if (!parsed.success || problems.length || !dates) return { problems };
   normalized.push(...changedTexts({ table: 'product', row: product.id }, { ref: product.ref }, parsed.output, ['ref']));
   if (saleElement?.weight === null) normalized.push({ table: 'product_sale_elements', row: saleElement.id, column: 'weight', what: 'empty: 0', before: null, after: 0 });
-  // Its default sale element keeps Thelia's id (CONTRACT §15), made as the API's create makes it.
+  // Its default sale element keeps Thelia's id (docs/api.md), made as the API's create makes it.
   const record = { ...newProduct(parsed.output, { id: product.id, taxRuleId: parsed.output.tax_rule, i18n, ...dates }), defaultPseId: present(saleElement, 'the default sale element').id };
   return { record, normalized };
 }

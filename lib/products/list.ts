@@ -1,5 +1,5 @@
 /**
- * The product list's loop arguments and orders (CONTRACT §5.1), with Thelia's names, and what the
+ * The product list's loop arguments and orders (docs/lists.md), with Thelia's names, and what the
  * search index keeps of a product. The table serves a ref (its lock), the whole list by id, ref,
  * price, last update or creation (counted; `updated_since` and `created_since` as ranges of the
  * last two), one visibility by id or ref, and one default category by id; the index, the rest.

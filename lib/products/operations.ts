@@ -115,7 +115,7 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
 }
 
 /**
- * A new product's default sale element (CONTRACT §15) and the count of its sale elements, which starts
+ * A new product's default sale element (docs/api.md) and the count of its sale elements, which starts
  * at that one: the steps of its create, the API's or a store's import.
  */
 export const defaultSaleElementSteps = (product: Product & { defaultPseId: number }): WriteStep[] => [
@@ -194,7 +194,7 @@ export function updateProductPlan(
 const touchesSaleElement = (input: ProductUpdateInput): boolean => input.price !== undefined || input.currency !== undefined || input.weight !== undefined || input.ref !== undefined;
 
 /**
- * The default sale element following its product's new price, currency or weight (CONTRACT §15): its
+ * The default sale element following its product's new price, currency or weight (docs/api.md): its
  * price in the product's currency set (the others kept), at the version read. A default that still
  * has the product's ref (as made with it) follows a new ref too, so that the former ref is free again
  * for a product and its default.

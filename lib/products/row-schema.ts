@@ -1,4 +1,4 @@
-/** A product's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
+/** A product's loop row, as the OpenAPI document describes it (keys in docs/conventions.md's order). */
 import * as v from 'valibot';
 import { catalogTextsRowEntries, loopEntries, rowBit, rowCount, rowDate, rowDecimal, rowId, rowText, rowVersion } from '../row-schema.js';
 

@@ -1,4 +1,4 @@
-/** A product's loop row (CONTRACT §4), with its price taxed for the shop's country. */
+/** A product's loop row (docs/conventions.md), with its price taxed for the shop's country. */
 import { present } from '../present.js';
 import { catalogTextsRow } from '../catalog-texts.js';
 import { applyPercents, formatMicros, parseMicros } from '../money.js';

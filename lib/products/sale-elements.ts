@@ -1,5 +1,5 @@
 /**
- * How product sale elements (CONTRACT §15: what is sold — a variant with its own reference, EAN,
+ * How product sale elements (docs/api.md: what is sold — a variant with its own reference, EAN,
  * stock, weight, flags, attribute values and a price per currency) live in the table, declared once.
  * In the products' folder because a product's writes make, change and delete them (its default sale
  * element is made with it and follows its price and weight); the routes and operations of their own
@@ -98,7 +98,7 @@ async function* everySaleElement(): AsyncGenerator<SaleElement[]> {
   }
 }
 
-/** A product's default sale element as its create makes it (CONTRACT §15): its ref, no stock, no attribute value, its price in its currency. */
+/** A product's default sale element as its create makes it (docs/api.md): its ref, no stock, no attribute value, its price in its currency. */
 export function defaultSaleElementOf(product: Product, id: number): SaleElement {
   return {
     id,
@@ -135,7 +135,7 @@ export async function readSaleElementsOf(productId: number): Promise<ProductSale
   return { elements: page.items, count };
 }
 
-/** The attribute values a product's sale elements are made of: what `GET /api/attribute-avs?product=N` lists (CONTRACT §16). */
+/** The attribute values a product's sale elements are made of: what `GET /api/attribute-avs?product=N` lists (docs/api.md). */
 export async function valuesOfProduct(productId: number): Promise<number[]> {
   const { items } = await saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 });
   return [...new Set(items.flatMap((element) => element.attributeAvs))];

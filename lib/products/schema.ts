@@ -1,4 +1,4 @@
-/** Inputs of the product routes (seed §2.2, CONTRACT §6). */
+/** Inputs of the product routes (docs/api.md). */
 import * as v from 'valibot';
 import { currencyIds } from '../reference/index.js';
 import { CatalogTextsInput, TEXTS_NEED_THEIR_LOCALE } from '../catalog-texts-input.js';

@@ -1,5 +1,5 @@
 /**
- * Sale elements in batches (CONTRACT §14, §15): each row one entry of the single routes, its fields
+ * Sale elements in batches (docs/batches-and-client.md, docs/api.md): each row one entry of the single routes, its fields
  * named as the row's; upsert by `reference` (an ERP's stock sync).
  */
 import { defineBatch } from '../batch/declaration.js';

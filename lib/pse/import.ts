@@ -1,5 +1,5 @@
 /**
- * What product sale elements are to a store's import (CONTRACT §10, §15; lib/import/kind.ts):
+ * What product sale elements are to a store's import (docs/moving-from-thelia.md, docs/api.md; lib/import/kind.ts):
  * Thelia's `product_sale_elements` rows with their `product_price` in every currency (promo prices and
  * `from_default_currency` kept) and their `attribute_combination`, ids kept, after the products and
  * attribute values they name. Tooling: only `npm run import` loads it.

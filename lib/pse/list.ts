@@ -1,5 +1,5 @@
 /**
- * The sale element list's loop arguments and orders (CONTRACT §15: Thelia's `product_sale_elements`
+ * The sale element list's loop arguments and orders (docs/api.md: Thelia's `product_sale_elements`
  * loop, and beyond it a stock report), and what the search index keeps of a sale element. The table
  * serves one product's sale elements by id and one sale element by its id; every other list is the
  * search index's, fed from the change feed: a stock change writes no index partition that every other

@@ -1,5 +1,5 @@
 /**
- * Sale element operations (CONTRACT §15). A request's entries are one transaction, all or nothing:
+ * Sale element operations (docs/api.md). A request's entries are one transaction, all or nothing:
  * each product they touch is read with its sale elements and their count, the entries are applied in
  * order to that picture, and the plan writes what changed — the sale elements, the default flag taken
  * from one and given to another, the product following its default's price and weight (and its tax

@@ -1,5 +1,5 @@
 /**
- * A sale element's loop row (CONTRACT §15: Thelia's `product_sale_elements` loop), its prices in one
+ * A sale element's loop row (docs/api.md: Thelia's `product_sale_elements` loop), its prices in one
  * currency, taxed as a product's (the shop's country, in order, compounding).
  */
 import { applyPercents, formatMicros, parseMicros, timesRate } from '../money.js';

@@ -1,5 +1,5 @@
 /**
- * Inputs of the sale element routes (CONTRACT §15: Thelia 2.1–2.4's `ProductSaleElements` forms, its
+ * Inputs of the sale element routes (docs/api.md: Thelia 2.1–2.4's `ProductSaleElements` forms, its
  * field names): `{"pse": [entry, …]}`, all or nothing.
  */
 import * as v from 'valibot';
@@ -102,7 +102,7 @@ const entries = <S extends v.GenericSchema>(entry: S) =>
 export const PseCreate = entries(PseCreateEntry);
 export const PseUpdate = entries(PseUpdateEntry);
 
-/** `currency`: the prices a row shows (CONTRACT §15); `lang` as every route takes it. */
+/** `currency`: the prices a row shows (docs/api.md); `lang` as every route takes it. */
 export const PseQuery = v.object({ ...langQuery().entries, currency: v.optional(knownId(currencyIds, 'currency id')) });
 
 export type PseCreateEntryInput = v.InferOutput<typeof PseCreateEntry>;
@@ -112,7 +112,7 @@ export type PseUpdateInput = v.InferOutput<typeof PseUpdate>;
 export type PseQueryInput = v.InferOutput<typeof PseQuery>;
 
 /**
- * A batch row's sale element (CONTRACT §14: `POST /api/pse/batch`): one entry's fields. An upsert finds
+ * A batch row's sale element (docs/batches-and-client.md: `POST /api/pse/batch`): one entry's fields. An upsert finds
  * its sale element by `reference` and changes what it sends — `{"op": "upsert", "reference": …,
  * "quantity": 12}` is an ERP's stock sync —, else creates one, for which `product_id` and
  * `currency_id` are required (checked then).

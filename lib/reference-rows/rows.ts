@@ -1,4 +1,4 @@
-/** The reference routes' rows (CONTRACT §6): a kind's records, as `npm run reference` projects them for its routes. */
+/** The reference routes' rows (docs/api.md): a kind's records, as `npm run reference` projects them for its routes. */
 import { translate, type I18n } from '../i18n.js';
 import { bit, type Row } from '../row.js';
 

@@ -1,5 +1,5 @@
 /**
- * The reference data requests need (CONTRACT §8): languages, and the ids, zip formats and tax rates
+ * The reference data requests need (docs/api.md): languages, and the ids, zip formats and tax rates
  * that inputs are validated and prices taxed with. It is a projection of the whole data (records.ts),
  * generated into data/runtime.json by `npm run reference`, so that a Lambda bundles only this.
  */
@@ -38,14 +38,14 @@ export const titleIds = new Set(runtime.titleIds);
 export const currencyIds = new Set(runtime.currencyIds);
 /** Each currency's rate to the default currency (its price is the default one's times it), as a decimal. */
 export const currencyRates = new Map<number, string>(runtime.currencyRates.map(([id, rate]) => [Number(id), String(rate)]));
-/** The shop's currency: the prices of the others may follow it (CONTRACT §15). */
+/** The shop's currency: the prices of the others may follow it (docs/api.md). */
 export const defaultCurrencyId: number = runtime.defaultCurrencyId;
 export const countries = new Map<number, Country>(
   runtime.countries.map(([id, isoalpha2, zipCodeFormat]) => [Number(id), { id: Number(id), isoalpha2: String(isoalpha2), zipCodeFormat: zipCodeFormat === null ? null : String(zipCodeFormat) }]),
 );
 export const taxes = new Map<number, Tax>(runtime.taxes.map(([id, percent]) => [Number(id), { id: Number(id), percent: String(percent) }]));
 
-/** The shop's country: taxed prices are computed for it (CONTRACT §4). */
+/** The shop's country: taxed prices are computed for it (docs/conventions.md). */
 export const defaultCountryId: number = runtime.defaultCountryId;
 
 /**

@@ -55,7 +55,7 @@ export function runtimeProjection() {
 export type RuntimeReference = ReturnType<typeof runtimeProjection>;
 
 /**
- * The reference routes' rows (CONTRACT §6), one projection per kind, each bundled by its own routes
+ * The reference routes' rows (docs/api.md), one projection per kind, each bundled by its own routes
  * only (lib/reference-rows/rows.ts reads them as its ReferenceRows): a record's id, its texts per locale (their row keys; none when the kind is not localized)
  * and its other keys, in Thelia's loops' names and the row's order.
  */

@@ -1,5 +1,5 @@
 /**
- * What the search index keeps (CONTRACT §5.2): the records of each resource whose list route
+ * What the search index keeps (docs/lists.md): the records of each resource whose list route
  * `searches` (the registry), each projected as its folder declares (`lib/<module>/search.ts`); and
  * the run that brings the index up to the change feed, for `npm start`'s background work and the
  * indexer function on AWS.

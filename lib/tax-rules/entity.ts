@@ -48,7 +48,7 @@ export const taxRules = defineEntity({
   // Lists sort the rules' titles (a few hundred bytes a rule), then read only the page's rules.
   collection: { partition: PARTITION, sortPrefix: RULE_PREFIX, summary: { sortPrefix: 'TITLES#', fields: (rule) => ({ titles: titlesOf(rule) }) } },
   // Ids 1 and 2 are the seeded rules of a fresh Thelia install; a store holds at most 1 000 rules
-  // (CONTRACT §6), so that lists may read them whole.
+  // (docs/api.md), so that lists may read them whole.
   counter: { name: 'TAXRULE', firstId: 3, max: 1000 },
   audit: {
     resource: 'tax-rule',

@@ -1,5 +1,5 @@
 /**
- * What tax rules are to a store's import (CONTRACT §10, lib/import/kind.ts): Thelia's `tax_rule`
+ * What tax rules are to a store's import (docs/moving-from-thelia.md, lib/import/kind.ts): Thelia's `tax_rule`
  * rows with their texts and their countries' taxes, each mapped through the API's own create schema,
  * and written one to a transaction with the rules' version and the default's pointer, as the API's
  * create writes them. A fresh install's seeded rule that nobody changed or used gives way to the

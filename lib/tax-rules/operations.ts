@@ -89,7 +89,7 @@ export const countProductStep = (ruleId: number, productId: number, delta: numbe
 export const productsUsingRule = async (ruleId: number): Promise<number> => (await readTotal(productsUsing(ruleId))) ?? 0;
 
 /**
- * A page of rules, whose cost is bounded by the page (CONTRACT §5): the rules' summaries (ids and
+ * A page of rules, whose cost is bounded by the page (docs/lists.md): the rules' summaries (ids and
  * titles, a few hundred bytes a rule) are sorted in memory, then only the page's rules are read, in
  * one batch. A rule deleted between the two reads is left out of the page.
  */

@@ -1,4 +1,4 @@
-/** A tax rule's loop row, as the OpenAPI document describes it (keys in CONTRACT §4's order). */
+/** A tax rule's loop row, as the OpenAPI document describes it (keys in docs/conventions.md's order). */
 import * as v from 'valibot';
 import { loopEntries, rowBit, rowDate, rowId, rowIds, rowLocale, rowText, rowVersion } from '../row-schema.js';
 

@@ -1,4 +1,4 @@
-/** A tax rule's loop row (CONTRACT §4). */
+/** A tax rule's loop row (docs/conventions.md). */
 import { translate } from '../i18n.js';
 import { bit, type Row } from '../row.js';
 import { TEXT_FIELDS, type TaxRule } from './entity.js';

@@ -1,4 +1,4 @@
-/** Inputs of the tax-rule routes (seed §2.3, CONTRACT §6). */
+/** Inputs of the tax-rule routes (docs/api.md). */
 import * as v from 'valibot';
 import { countries, taxes } from '../reference/index.js';
 import { langParam, langQuery, locale } from '../i18n.js';

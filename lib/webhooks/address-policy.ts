@@ -1,5 +1,5 @@
 /**
- * Where a webhook may be delivered (CONTRACT §12): an `https` URL whose host resolves only to public
+ * Where a webhook may be delivered (docs/changes-events-webhooks.md): an `https` URL whose host resolves only to public
  * addresses. An address is judged by `ipaddr.js`'s ranges, which follow IANA's special-purpose
  * registries: only `unicast` (globally reachable) is allowed. Loopback, private, shared (CGNAT),
  * link-local (the metadata service's 169.254.169.254 among them), unique local (AWS's IPv6 metadata

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt (CONTRACT §12): a change delivered to a subscription, signed with its
+ * One delivery attempt (docs/changes-events-webhooks.md): a change delivered to a subscription, signed with its
  * secret, and what records it: the attempt in the delivery log, and, for a change taken from the
  * feed, a job to try it again when it failed; for a job (a retry, a replay), the job completed (2xx,
  * 410, or its schedule over) or due again. A 410 or three days of failures disable the subscription.

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt (CONTRACT §12): a POST of the change row, signed, to an address checked at
+ * One delivery attempt (docs/changes-events-webhooks.md): a POST of the change row, signed, to an address checked at
  * this attempt (checkWebhookUrl) and connected to as checked, so that a name cannot resolve
  * elsewhere between the check and the connection. The timeout covers the name's resolution too. A
  * 2xx within it delivers it; a redirect is never followed. The connection goes through an agent of
@@ -22,7 +22,7 @@ export interface Attempt {
   latencyMs: number;
 }
 
-/** An attempt's time, the name's resolution included (CONTRACT §12: a 2xx within 10 s delivers it). */
+/** An attempt's time, the name's resolution included (docs/changes-events-webhooks.md: a 2xx within 10 s delivers it). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface DeliveryOptions extends AddressOptions {

@@ -1,5 +1,5 @@
 /**
- * Disabling a subscription the worker gave up on (CONTRACT §12): `gone` after a 410, `failing` after
+ * Disabling a subscription the worker gave up on (docs/changes-events-webhooks.md): `gone` after a 410, `failing` after
  * three days of failures; recorded on the subscription, which a person may enable again.
  */
 import type { WriteStep } from '../db/transactions.js';

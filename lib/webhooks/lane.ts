@@ -1,5 +1,5 @@
 /**
- * A subscription's lane (CONTRACT §12: one subscription never slows another): its own share of the
+ * A subscription's lane (docs/changes-events-webhooks.md: one subscription never slows another): its own share of the
  * worker and its own failure state. A lane follows the change feed from its own cursor and takes
  * what its subscription takes; beside those, the jobs of its retries that are due and then, paced,
  * of its replays. It attempts a round of them, at most LANE_CONCURRENCY at once, then records them

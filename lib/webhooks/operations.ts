@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions (CONTRACT §12): made, read, changed and removed by superadmins; their
+ * Webhook subscriptions (docs/changes-events-webhooks.md): made, read, changed and removed by superadmins; their
  * delivery log; and replay from a position of the change feed.
  */
 import { setTimeout as pause } from 'node:timers/promises';

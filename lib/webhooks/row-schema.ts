@@ -1,4 +1,4 @@
-/** The webhook routes' rows, as the OpenAPI document describes them (CONTRACT §12). */
+/** The webhook routes' rows, as the OpenAPI document describes them (docs/changes-events-webhooks.md). */
 import * as v from 'valibot';
 import { loopEntries, rowBit, rowCount, rowDate, rowId, rowText } from '../row-schema.js';
 

@@ -1,4 +1,4 @@
-/** A webhook subscription's loop row and a delivery attempt's (CONTRACT §12); never the secret but once. */
+/** A webhook subscription's loop row and a delivery attempt's (docs/changes-events-webhooks.md); never the secret but once. */
 import { bit, type Row } from '../row.js';
 import type { WebhookSubscription } from './entity.js';
 

@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (CONTRACT §12, the Standard Webhooks example schedule): after
+ * When a failed delivery is tried again (docs/changes-events-webhooks.md, the Standard Webhooks example schedule): after
  * about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, each with ±10 % jitter so that
  * retries of many deliveries do not arrive together. Three days after its first attempt, a
  * delivery still failing disables its subscription. STORE_WEBHOOK_RETRY_SECONDS (a comma list)

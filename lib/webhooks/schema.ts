@@ -1,4 +1,4 @@
-/** Inputs of the webhook routes (CONTRACT §12). */
+/** Inputs of the webhook routes (docs/changes-events-webhooks.md). */
 import * as v from 'valibot';
 import { flag, integer, longText } from '../validation.js';
 import { CHANGE_RESOURCES } from '../changes/schema.js';

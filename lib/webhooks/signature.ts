@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks 1.0 (CONTRACT §12), signed with the specification's own library: a secret is
+ * Standard Webhooks 1.0 (docs/changes-events-webhooks.md), signed with the specification's own library: a secret is
  * `whsec_` + base64 of 32 random bytes; a delivery carries `webhook-id` (the change's ID, the same on
  * every attempt), `webhook-timestamp` (Unix seconds of the attempt) and `webhook-signature`
  * (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret's decoded bytes).

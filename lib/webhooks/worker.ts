@@ -1,5 +1,5 @@
 /**
- * The webhooks' worker (CONTRACT §12). Each tick starts the lane of every enabled subscription that
+ * The webhooks' worker (docs/changes-events-webhooks.md). Each tick starts the lane of every enabled subscription that
  * has none running (lane.ts): each follows the feed from its own cursor and works its own retries
  * and replays. The worker never waits for a lane: a lane stuck on a receiver that does not answer
  * delays only its own deliveries. A lane starts no attempt that its record could not follow before

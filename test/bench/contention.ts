@@ -1,5 +1,5 @@
 /**
- * BENCH_ONLY=contention: writes of one kind under DynamoDB's transaction conflicts (CONTRACT §7).
+ * BENCH_ONLY=contention: writes of one kind under DynamoDB's transaction conflicts (docs/conventions.md).
  * Two `npm start`s on one DynamoDB Local, each with its own table: one straight on the emulator,
  * one with STORE_LOCAL_CONFLICTS=1 (lib/local/conflict-proxy.ts: transactions refused as DynamoDB
  * refuses them). 16 clients over HTTP create, update and delete products on each, in alternating

@@ -1,5 +1,5 @@
 /**
- * The change feed kept up in the background (CONTRACT §11), in-process against DynamoDB Local, with
+ * The change feed kept up in the background (docs/changes-events-webhooks.md), in-process against DynamoDB Local, with
  * the placer run as `npm start` runs it (every 500 ms):
  *   1. 16 writers updating products for 10 s, nobody placing but the placer: from each write's answer
  *      to its change in the feed (seen by an observer that reads the feed every 50 ms and, the placer

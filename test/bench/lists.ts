@@ -1,5 +1,5 @@
 /**
- * BENCH_ONLY=lists: product lists at store scale (CONTRACT §5.2). BENCH_LIST_PRODUCTS products
+ * BENCH_ONLY=lists: product lists at store scale (docs/lists.md). BENCH_LIST_PRODUCTS products
  * (default 10 000, made by batches of 100 through the API) in 40 categories, the local search index
  * (SQLite FTS5) built from the table, then for each kind of list a warm page of 100, interleaved with
  * the raw read that serves it (the index's `Query`, or the search index's query and a `BatchGetItem`

@@ -343,7 +343,7 @@ async function warmLatency(): Promise<void> {
 }
 
 /**
- * checkLogin's timing (CONTRACT §6): an unknown email, a wrong password for an Argon2id hash and a
+ * checkLogin's timing (docs/api.md): an unknown email, a wrong password for an Argon2id hash and a
  * wrong password for a bcrypt hash imported from Thelia must take the same time. Interleaved, so
  * that the machine's drift touches the three alike; ratios of the medians to the unknown email's.
  */
@@ -394,7 +394,7 @@ async function checkLoginTimings(): Promise<void> {
 }
 
 /**
- * What recording changes costs (CONTRACT §11): a product update's transaction with its change and
+ * What recording changes costs (docs/changes-events-webhooks.md): a product update's transaction with its change and
  * marker, alternated with the same transaction without them (pairs back to back, so the machine's
  * drift cancels out); then the delay from a write's answer to its change in GET /api/changes, and
  * the time of a feed page of 100 changes.

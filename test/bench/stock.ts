@@ -1,5 +1,5 @@
 /**
- * BENCH_ONLY=stock: stock that is never oversold (CONTRACT §15), under DynamoDB's transaction
+ * BENCH_ONLY=stock: stock that is never oversold (docs/api.md), under DynamoDB's transaction
  * conflicts (`npm start` with STORE_LOCAL_CONFLICTS=1: lib/local/conflict-proxy.ts). 16 clients over
  * HTTP take one from the stock of one sale element, against 16 clients each taking from its own, in
  * alternating slices: takes a second of each, the ratio, every status, and whether each stock ends at

@@ -1,5 +1,5 @@
 /**
- * Webhooks at store scale (CONTRACT §12, issue 30), in-process against DynamoDB Local, with the
+ * Webhooks at store scale (docs/changes-events-webhooks.md, issue 30), in-process against DynamoDB Local, with the
  * placer and the webhooks' worker run as `npm start` runs them (each every 500 ms). Receivers on
  * 127.0.0.1: 8 healthy ones (204 at once), and in the second run beside them one that never answers
  * and one that answers after 9 s, all subscribed to `product.*`. Writers update products at a steady

@@ -28,7 +28,7 @@ process.env.STORE_SECRET = 'real sam test secret';
 
 beforeAll(async () => {
   const sam = spawnSync('sam', ['--version'], { encoding: 'utf8' });
-  if (sam.status !== 0) throw new Error('SAM CLI is not on PATH: bash ../shared/tools/sam-local/setup.sh installs it (README: sam local)');
+  if (sam.status !== 0) throw new Error('SAM CLI is not on PATH: install it as docs/deploying.md says (`sam local`)');
   if (spawnSync('docker', ['info'], { encoding: 'utf8' }).status !== 0) throw new Error('Docker is not running: SAM CLI runs the functions in its containers');
   mkdirSync(dataDir);
   // What `npm start` leaves in its data dir while it runs: its DynamoDB Local's endpoint and its secret.

@@ -1,4 +1,4 @@
-/** Following `GET /api/changes` as a client does (CONTRACT §11). */
+/** Following `GET /api/changes` as a client does (docs/changes-events-webhooks.md). */
 import { expect } from 'vitest';
 import { get, type ApiResponse, type Credentials } from './api.js';
 
@@ -23,7 +23,7 @@ export interface ChangeRow {
 
 /**
  * The feed's position now, after every change committed so far: a read places what is pending first
- * (`cursor=now` alone answers a position before changes committed but not yet placed, CONTRACT §11).
+ * (`cursor=now` alone answers a position before changes committed but not yet placed, docs/changes-events-webhooks.md).
  */
 export async function cursorNow(query = '', as?: Credentials): Promise<string> {
   expect((await get(`/api/changes?limit=1${query}`, as ? { as } : {})).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The loop rows' keys, in order, as CONTRACT §4 writes them: what the tests hold the answers and the
+ * The loop rows' keys, in order, as docs/conventions.md writes them: what the tests hold the answers and the
  * API reference to, written here once, apart from the code that makes the rows.
  */
 export const CONTRACT_ROW_KEYS = {

@@ -1,6 +1,6 @@
 /**
  * A small Thelia 2.4 store for the import's tests: rows that cover each rule of the mapping and each
- * reason to skip a record (CONTRACT §10), with what the import must make of them. Ids are Thelia's;
+ * reason to skip a record (docs/moving-from-thelia.md), with what the import must make of them. Ids are Thelia's;
  * the comment on each row says what it is for.
  */
 import bcrypt from 'bcryptjs';

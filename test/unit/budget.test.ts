@@ -8,7 +8,7 @@ describe('a request budget', () => {
     delete process.env.STORE_REQUEST_BUDGET_MS;
   });
 
-  it('is 10 s by default (CONTRACT §2), within what the invocation has left less a second to answer in', () => {
+  it('is 10 s by default (docs/conventions.md), within what the invocation has left less a second to answer in', () => {
     expect(REQUEST_BUDGET_MS).toBe(10_000);
     expect(budgetOf(remaining(30_000))).toBe(10_000);
     expect(budgetOf(remaining(15_000))).toBe(10_000);

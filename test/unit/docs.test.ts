@@ -49,6 +49,17 @@ describe('the docs', () => {
     for (const file of ['README.md', ...docsFiles()]) expect(text(file), file).not.toMatch(/\.\.\/shared|\.\.\/\.\.\/|CONTRACT §/);
   });
 
+  it("cite only the project's own docs in ARCHITECTURE.md and the code's comments (the construct library's typings ship them)", () => {
+    const sources = ['lib', 'infra', 'functions', 'client/src', 'test', 'events'].flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.(ts|mts|mjs|json)$/.test(file) && !file.includes('node_modules'))
+        .map((file) => `${dir}/${file}`),
+    );
+    const outside = /\.\.\/shared|CONTRACT §\d|seed §\d/;
+    const citing = ['ARCHITECTURE.md', ...sources].filter((file) => file !== 'test/unit/docs.test.ts' && outside.test(text(file)));
+    expect(citing).toEqual([]);
+  });
+
   it('name in the Configuration table every variable the code reads: none left for a reader to find in the source', () => {
     const sources = ['lib', 'infra', 'functions'].flatMap((dir) =>
       readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })

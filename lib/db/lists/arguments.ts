@@ -1,5 +1,5 @@
 /**
- * A list's loop arguments, declared once with its resource (CONTRACT §5.1): each argument's value
+ * A list's loop arguments, declared once with its resource (docs/lists.md): each argument's value
  * schema and the filter it makes, the list's orders, and how a record becomes the search index's
  * document. From a declaration come the list's query schema (so its 400s and its OpenAPI
  * parameters), the filters a page is asked with, and what the search index keeps (list-plan.ts).

@@ -1,5 +1,5 @@
 /**
- * What a search index does for the lists (CONTRACT §5.2), whichever it is: SQLite FTS5 locally
+ * What a search index does for the lists (docs/lists.md), whichever it is: SQLite FTS5 locally
  * (lib/local/search-sqlite.ts), OpenSearch Serverless on AWS (lib/opensearch/). A process that runs
  * one registers it here; a deployment without one has none, and a list that needs it is refused.
  */

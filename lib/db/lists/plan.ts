@@ -1,5 +1,5 @@
 /**
- * One planner for every list (CONTRACT §5.2): a list whose arguments and order one key or index of
+ * One planner for every list (docs/lists.md): a list whose arguments and order one key or index of
  * the table serves is read there, its page's reads bounded by its limit; any other is asked of the
  * search index, which answers ids in order with the total, and its rows are then read from the table
  * (so a row is the record as it is now). A filter that names at most one record (a ref, an email)

@@ -1,5 +1,5 @@
 /**
- * The search index is a projection of the change feed (CONTRACT §5.2), kept as a webhook lane
+ * The search index is a projection of the change feed (docs/lists.md), kept as a webhook lane
  * follows it: from the position the index notes, a round reads the changes of the kinds it keeps,
  * reads those records as they are now, puts or removes their documents, and notes the position
  * after them. An index that notes no position (new, lost, or past the feed's retention) is rebuilt:

@@ -1,5 +1,5 @@
 /**
- * The search index's query model, in neutral terms (CONTRACT §5.2): what a list asks an index for
+ * The search index's query model, in neutral terms (docs/lists.md): what a list asks an index for
  * (its kind, filters, order, locale and page) and what a document holds. Every engine answers the
  * same question the same way; `matches` and `compareDocuments` say what that way is, in code, for
  * the lists a key serves (a filter that names one record) and for the engines' tests.
@@ -59,7 +59,7 @@ export interface SearchOrder {
 
 /**
  * How localized texts are read: in `locale` when the record has texts in it, else in `fallback` (the
- * default language), as its row shows them (CONTRACT §4).
+ * default language), as its row shows them (docs/conventions.md).
  */
 export interface Reading {
   locale: string;

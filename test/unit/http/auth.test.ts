@@ -1,6 +1,6 @@
 /**
  * lib/http/auth.ts `authorize`: the key's profile has the route's access, else a 403 naming it
- * (CONTRACT §3). `authenticate` reads the key from the table: test/auth.test.ts runs it on DynamoDB Local.
+ * (docs/api-keys.md). `authenticate` reads the key from the table: test/auth.test.ts runs it on DynamoDB Local.
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../../lib/api-keys/index.js';

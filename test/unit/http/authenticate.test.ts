@@ -1,5 +1,5 @@
 /**
- * lib/http/auth.ts `authenticate`, on its own (CONTRACT §3): who calls (401) and whether the body is
+ * lib/http/auth.ts `authenticate`, on its own (docs/api-keys.md): who calls (401) and whether the body is
  * theirs (412), on a request as middy hands it; the keys live in the file's table on DynamoDB Local.
  */
 import fc from 'fast-check';

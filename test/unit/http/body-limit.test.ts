@@ -1,4 +1,4 @@
-/** lib/http/body-limit.ts: a body over 64 KiB is refused before anything reads it (CONTRACT §1). */
+/** lib/http/body-limit.ts: a body over 64 KiB is refused before anything reads it (docs/conventions.md). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyLimit, MAX_BODY_BYTES } from '../../../lib/http/body-limit.js';

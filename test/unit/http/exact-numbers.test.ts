@@ -1,4 +1,4 @@
-/** lib/http/exact-numbers.ts: the JSON body parsed, each number kept as written where a double would change it (CONTRACT §1). */
+/** lib/http/exact-numbers.ts: the JSON body parsed, each number kept as written where a double would change it (docs/conventions.md). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactJsonBody } from '../../../lib/http/exact-numbers.js';

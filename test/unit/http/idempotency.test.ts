@@ -1,5 +1,5 @@
 /**
- * lib/http/idempotency.ts `idempotency`, on its own (CONTRACT §2): a request under an
+ * lib/http/idempotency.ts `idempotency`, on its own (docs/conventions.md): a request under an
  * Idempotency-Key takes the key's lease, a retry while it runs is a 409, a retry once it answered is
  * that answer again, and the key speaks only for the request it was first sent with. The records
  * live in the file's table on DynamoDB Local.

@@ -1,4 +1,4 @@
-/** lib/http/json-request.ts: what a JSON body must be before it is parsed (CONTRACT §1): its media type, and no member twice. */
+/** lib/http/json-request.ts: what a JSON body must be before it is parsed (docs/conventions.md): its media type, and no member twice. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { duplicateMember, jsonRequest } from '../../../lib/http/json-request.js';

@@ -1,4 +1,4 @@
-/** lib/http/errors.ts `problemErrors`: whatever was thrown leaves as problem+json (CONTRACT §2), a 500 saying nothing of its cause. */
+/** lib/http/errors.ts `problemErrors`: whatever was thrown leaves as problem+json (docs/conventions.md), a 500 saying nothing of its cause. */
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound, WriteConflict } from '../../../lib/db/errors.js';
 import { invalidField } from '../../../lib/errors.js';

@@ -1,5 +1,5 @@
 /**
- * lib/http/quota.ts, on its own (CONTRACT §3): `quotaPerKey` admits a limited key's requests up to
+ * lib/http/quota.ts, on its own (docs/api-keys.md): `quotaPerKey` admits a limited key's requests up to
  * its quota, with the ratelimit fields on every answer, and refuses the next with a 429;
  * `chargeUnits` charges a batch its further units before it writes. The windows live in the file's
  * table on DynamoDB Local.

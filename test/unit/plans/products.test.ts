@@ -21,7 +21,7 @@ describe('a product create', () => {
   it('writes the product and its ref lock, counts it into its rule and its default category on condition that each exists, and records its row with the rule’s price', () => {
     const plan = createProductPlan(created({ default_category: 3 }), undefined, { id: 7, pseId: 30, rule, now: NOW });
     expect(stepsOf(plan)).toEqual(expect.arrayContaining(['Put PRODUCT#7 PRODUCT', 'Update TAXRULE_USE#2 S#07', 'Update CATEGORY_USE#3 S#07']));
-    // Its default sale element (CONTRACT §15), its ref's lock, and the count of the product's sale elements at one.
+    // Its default sale element (docs/api.md), its ref's lock, and the count of the product's sale elements at one.
     expect(stepsOf(plan)).toEqual(expect.arrayContaining(['Put PSE#30 PSE', 'Put PSE_OF#7 S#00']));
     expect(stepsOn(plan, 'PSE_REF#')).toHaveLength(1);
     expect(stepsOn(plan, 'PRODUCT_REF#')).toHaveLength(1);
