@@ -63,6 +63,18 @@ describe('a change, recorded with its write', () => {
     expect((whole.body as ChangeRow[]).map((c) => c.ID)).toEqual(mine.map((c) => c.ID));
   });
 
+  it("dates a change as its record's write: one clock read makes the row's CREATE_DATE or UPDATE_DATE and the change's DATE", async () => {
+    const start = await cursorNow('&resource=product');
+    const created = await createProduct({ ref: uniqueRef('DATED'), title: 'Dated' });
+    const id = created.row.ID as number;
+    for (const price of ['11', '12', '13']) expect((await put(`/api/products/${id}`, { price })).status).toBe(204);
+    const [row] = (await get<Array<{ UPDATE_DATE: string }>>(`/api/products/${id}`)).body;
+    const mine = (await follow(start, '&resource=product')).changes.filter((c) => c.ENTITY_ID === id);
+    expect(mine.map((c) => c.VERSION)).toEqual([1, 2, 3, 4]);
+    expect(mine[0]!.DATE).toBe(created.row.CREATE_DATE);
+    expect(mine[3]!.DATE).toBe(row!.UPDATE_DATE);
+  });
+
   it('records a customer password change without any value, and never the password or its hash', async () => {
     const start = await cursorNow('&resource=customer');
     const customer = (await createCustomer()).row;

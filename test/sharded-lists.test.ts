@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { shardOf } from '../lib/db/keys.js';
 import type { Page } from '../lib/db/page.js';
 import { writeAtomically } from '../lib/db/transactions.js';
+import { stampWrite } from '../lib/db/stamp.js';
 import { products } from '../lib/products/entity.js';
 import { newProduct } from '../lib/products/operations.js';
 import { countProductStep } from '../lib/tax-rules/index.js';
@@ -37,7 +38,7 @@ async function writeProducts(): Promise<void> {
         updatedAt: stamp(id),
       }),
     );
-    await writeAtomically([...products.create(...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no tax rule 1'))]);
+    await writeAtomically([...products.create(stampWrite(), ...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no tax rule 1'))]);
   }
 }
 

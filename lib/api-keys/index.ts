@@ -38,10 +38,9 @@ export async function createApiKey(options: { label: string; superadmin?: boolea
     label: options.label,
     superadmin: options.superadmin ?? false,
     grants: options.grants ?? {},
-    createdAt: new Date().toISOString(),
     ...(options.quota ? { quota: options.quota } : {}),
   };
-  await stepsWrite(() => apiKeys.create(item)).commit();
+  await stepsWrite((stamp) => apiKeys.create(stamp, { ...item, createdAt: stamp.now })).commit();
   return { apiKey, secureKey };
 }
 
@@ -84,11 +83,13 @@ export async function ensureApiKey(apiKey: string, secureKey: string, profile: K
     label: profile.label,
     superadmin: profile.superadmin,
     grants: profile.grants,
-    createdAt: existing?.createdAt ?? new Date().toISOString(),
     ...(existing?.quota ? { quota: existing.quota } : {}),
   };
   // A key made anew is a created key; one put back as it should be is tooling repairing it, not a change.
-  await stepsWrite(() => [apiKeys.overwrite(key), ...(existing ? [] : apiKeys.recordChange(undefined, key))]).commit();
+  await stepsWrite((stamp) => {
+    const made = { ...key, createdAt: existing?.createdAt ?? stamp.now };
+    return [apiKeys.overwrite(made), ...(existing ? [] : apiKeys.recordChange(stamp, undefined, made))];
+  }).commit();
 }
 
 /** The active key with its secure key, for request authentication; undefined when unknown or revoked. */
@@ -130,15 +131,17 @@ export async function revokeApiKey(apiKey: string): Promise<boolean> {
   const current = await apiKeys.read(apiKey);
   if (!current) return false;
   if (current.revokedAt) return true;
-  const revoked = { ...current, revokedAt: new Date().toISOString() };
   try {
     // Only while no one else revoked it: then there is one revocation, and one change.
-    const revoke = update(
-      apiKeys.key(apiKey),
-      { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } },
-      () => new NotFound('API key'),
-    );
-    await stepsWrite(() => [revoke, ...apiKeys.recordChange(current, revoked)]).commit();
+    await stepsWrite((stamp) => {
+      const revoked = { ...current, revokedAt: stamp.now };
+      const revoke = update(
+        apiKeys.key(apiKey),
+        { update: 'SET revokedAt = :at', condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)', values: { ':at': revoked.revokedAt } },
+        () => new NotFound('API key'),
+      );
+      return [revoke, ...apiKeys.recordChange(stamp, current, revoked)];
+    }).commit();
     return true;
   } catch (error) {
     // Gone since, or revoked by someone else first (whose change it is).

@@ -42,8 +42,8 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, AttributeA
     }),
   writer: {
     readMany: (ids) => attributeAvs.readMany(ids),
-    steps: (records) => [
-      ...attributeAvs.create(...records),
+    steps: (stamp, records) => [
+      ...attributeAvs.create(stamp, ...records),
       ...records.flatMap((av) => attributeAvReferences.createSteps(av.id)),
       ...countedInto(
         records,
@@ -51,8 +51,8 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, AttributeA
         (attributeId, firstId, count) => attributeReferences.countStep(attributeId, firstId, count, attributeGone(attributeId)),
       ),
     ],
-    updateSteps: (stored, next) => [
-      ...attributeAvs.replace(stored, next, stored.version),
+    updateSteps: (stamp, stored, next) => [
+      ...attributeAvs.replace(stamp, stored, next, stored.version),
       ...(stored.attributeId === next.attributeId
         ? []
         : [

@@ -13,6 +13,7 @@ import { sumOf } from '../db/reference-count.js';
 import type { ShardValues } from '../db/sharded-count.js';
 import { raced } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
 import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
@@ -49,22 +50,22 @@ export async function getAttributeAv(id: number, lang: Lang | undefined): Promis
 export const newAttributeAv = (fields: Omit<AttributeAv, 'version'>): AttributeAv => ({ ...fields, version: 1 });
 
 /** A create's plan, given its id and place: the value, its count of sale elements, and its count in its attribute's (which must exist). */
-export function createAttributeAvPlan(input: AttributeAvCreateInput, lang: Lang | undefined, made: { id: number; position: number; now: string }): WritePlan<Row> {
-  const { id, position, now } = made;
-  const av = newAttributeAv({ id, attributeId: input.attribute_id, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const steps = [...attributeAvs.create(av), ...attributeAvReferences.createSteps(id), attributeReferences.countStep(av.attributeId, id, 1, unknownAttribute)];
+export function createAttributeAvPlan(input: AttributeAvCreateInput, lang: Lang | undefined, made: { id: number; position: number; stamp: WriteStamp }): WritePlan<Row> {
+  const { id, position, stamp } = made;
+  const av = newAttributeAv({ id, attributeId: input.attribute_id, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: stamp.now, updatedAt: stamp.now });
+  const steps = [...attributeAvs.create(stamp, av), ...attributeAvReferences.createSteps(id), attributeReferences.countStep(av.attributeId, id, 1, unknownAttribute)];
   return recordedPlan(steps, attributeAvRow(av, localeOf(lang, input.locale)));
 }
 
 /** Planned once: a conflict sends the same value again, under the id it was given. */
 export const createAttributeAv = (input: AttributeAvCreateInput, lang: Lang | undefined): Write<Row> =>
-  planOnce(async () => {
+  planOnce(async (stamp) => {
     const [id, position] = await Promise.all([attributeAvs.allocateId(), input.position ?? nextPosition(input.attribute_id)]);
-    return createAttributeAvPlan(input, lang, { id, position, now: new Date().toISOString() });
+    return createAttributeAvPlan(input, lang, { id, position, stamp });
   });
 
 /** An update's plan: the value replaced at the version expected (else read), its texts merged per locale. */
-export function updateAttributeAvPlan(input: AttributeAvUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: { current: AttributeAv; now: string }): WritePlan<Row> {
+export function updateAttributeAvPlan(input: AttributeAvUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: { current: AttributeAv; stamp: WriteStamp }): WritePlan<Row> {
   const { current } = reads;
   const texts = sentTexts(input);
   const next: AttributeAv = {
@@ -72,30 +73,30 @@ export function updateAttributeAvPlan(input: AttributeAvUpdateInput, lang: Lang 
     position: input.position ?? current.position,
     i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
-    updatedAt: reads.now,
+    updatedAt: reads.stamp.now,
   };
   if (attributeAvs.unchanged(current, next, expectedVersion)) return plan([], attributeAvRow(current, localeOf(lang, input.locale)));
-  return plan(attributeAvs.replace(current, next, expectedVersion), attributeAvRow(next, localeOf(lang, input.locale)));
+  return plan(attributeAvs.replace(reads.stamp, current, next, expectedVersion), attributeAvRow(next, localeOf(lang, input.locale)));
 }
 
 export const updateAttributeAv = (input: AttributeAvUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
-  new Write(async () => updateAttributeAvPlan(input, lang, expectedVersion, { current: await readAttributeAv(input.id), now: new Date().toISOString() }));
+  new Write(async (stamp) => updateAttributeAvPlan(input, lang, expectedVersion, { current: await readAttributeAv(input.id), stamp }));
 
 /**
  * A delete's plan: refused (409) while sale elements use the value; else the value, its count as read
  * (one counted in since fails a shard's condition: read again), and its count in its attribute's.
  */
-export function deleteAttributeAvPlan(av: AttributeAv, references: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+export function deleteAttributeAvPlan(av: AttributeAv, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
   if (count > 0) throw new Conflict(`attribute value ${av.id} is used by ${count} product sale elements: change or delete them first`);
   return plan(
-    [...attributeAvs.remove(av, expectedVersion), ...attributeAvReferences.removeSteps(av.id, references, raced), attributeReferences.countStep(av.attributeId, av.id, -1, raced)],
+    [...attributeAvs.remove(stamp, av, expectedVersion), ...attributeAvReferences.removeSteps(av.id, references, raced), attributeReferences.countStep(av.attributeId, av.id, -1, raced)],
     undefined,
   );
 }
 
 export const deleteAttributeAv = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const [av, references] = await Promise.all([readAttributeAv(id), attributeAvReferences.read(id)]);
-    return deleteAttributeAvPlan(av, references, expectedVersion);
+    return deleteAttributeAvPlan(av, references, expectedVersion, stamp);
   });

@@ -47,8 +47,8 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, Attribute>
   begin: (source, size) => Promise.resolve({ batches: rowsWithTexts(source, 'attribute', 'id, position, created_at, updated_at', CATALOG_TEXTS, size), map: mapAttribute }),
   writer: {
     readMany: (ids) => attributes.readMany(ids),
-    steps: (records) => [...attributes.create(...records), ...records.flatMap((attribute) => attributeReferences.createSteps(attribute.id))],
-    updateSteps: (stored, next) => attributes.replace(stored, next, stored.version),
+    steps: (stamp, records) => [...attributes.create(stamp, ...records), ...records.flatMap((attribute) => attributeReferences.createSteps(attribute.id))],
+    updateSteps: (stamp, stored, next) => attributes.replace(stamp, stored, next, stored.version),
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     // An attribute's record, its change and the change's marker, and its count's 16 shards; one for the record count.
     perTransaction: 5,

@@ -43,8 +43,8 @@ export const importKind = defineImportKind<RowWithTexts<BrandText>, Brand>({
     }),
   writer: {
     readMany: (ids) => brands.readMany(ids),
-    steps: (records) => [...brands.create(...records), ...records.flatMap((brand) => brandReferences.createSteps(brand.id))],
-    updateSteps: (stored, next) => brands.replace(stored, next, stored.version),
+    steps: (stamp, records) => [...brands.create(stamp, ...records), ...records.flatMap((brand) => brandReferences.createSteps(brand.id))],
+    updateSteps: (stamp, stored, next) => brands.replace(stamp, stored, next, stored.version),
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     // A brand's record, its change and the change's marker, and its count's 16 shards; one for the record count.
     perTransaction: 5,

@@ -12,6 +12,7 @@ import { sumOf } from '../db/reference-count.js';
 import type { ShardValues } from '../db/sharded-count.js';
 import { raced } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
@@ -43,21 +44,21 @@ export async function getBrand(id: number, lang: Lang | undefined): Promise<Row>
 export const newBrand = (fields: Omit<Brand, 'version'>): Brand => ({ ...fields, version: 1 });
 
 /** A create's plan, given its id and place: the brand and its count of products. */
-export function createBrandPlan(input: BrandCreateInput, lang: Lang | undefined, made: { id: number; position: number; now: string }): WritePlan<Row> {
-  const { id, position, now } = made;
-  const brand = newBrand({ id, visible: input.visible, position, i18n: { [input.locale]: sentTextsOf(BRAND_TEXTS, input) }, createdAt: now, updatedAt: now });
-  return recordedPlan([...brands.create(brand), ...brandReferences.createSteps(id)], brandRow(brand, localeOf(lang, input.locale)));
+export function createBrandPlan(input: BrandCreateInput, lang: Lang | undefined, made: { id: number; position: number; stamp: WriteStamp }): WritePlan<Row> {
+  const { id, position, stamp } = made;
+  const brand = newBrand({ id, visible: input.visible, position, i18n: { [input.locale]: sentTextsOf(BRAND_TEXTS, input) }, createdAt: stamp.now, updatedAt: stamp.now });
+  return recordedPlan([...brands.create(stamp, brand), ...brandReferences.createSteps(id)], brandRow(brand, localeOf(lang, input.locale)));
 }
 
 /** Planned once: a conflict sends the same brand again, under the id it was given. */
 export const createBrand = (input: BrandCreateInput, lang: Lang | undefined): Write<Row> =>
-  planOnce(async () => {
+  planOnce(async (stamp) => {
     const [id, position] = await Promise.all([brands.allocateId(), input.position ?? nextPosition()]);
-    return createBrandPlan(input, lang, { id, position, now: new Date().toISOString() });
+    return createBrandPlan(input, lang, { id, position, stamp });
   });
 
 /** An update's plan: the brand replaced at the version expected (else read), its texts merged per locale. */
-export function updateBrandPlan(input: BrandUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: { current: Brand; now: string }): WritePlan<Row> {
+export function updateBrandPlan(input: BrandUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: { current: Brand; stamp: WriteStamp }): WritePlan<Row> {
   const { current } = reads;
   const texts = sentTextsOf(BRAND_TEXTS, input);
   const next: Brand = {
@@ -66,27 +67,27 @@ export function updateBrandPlan(input: BrandUpdateInput, lang: Lang | undefined,
     position: input.position ?? current.position,
     i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
-    updatedAt: reads.now,
+    updatedAt: reads.stamp.now,
   };
   if (brands.unchanged(current, next, expectedVersion)) return plan([], brandRow(current, localeOf(lang, input.locale)));
-  return plan(brands.replace(current, next, expectedVersion), brandRow(next, localeOf(lang, input.locale)));
+  return plan(brands.replace(reads.stamp, current, next, expectedVersion), brandRow(next, localeOf(lang, input.locale)));
 }
 
 export const updateBrand = (input: BrandUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
-  new Write(async () => updateBrandPlan(input, lang, expectedVersion, { current: await readBrand(input.id), now: new Date().toISOString() }));
+  new Write(async (stamp) => updateBrandPlan(input, lang, expectedVersion, { current: await readBrand(input.id), stamp }));
 
 /**
  * A delete's plan: refused (409) while products use the brand; else the brand and its count as read
  * (a product counted in since fails a shard's condition: read again).
  */
-export function deleteBrandPlan(brand: Brand, references: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+export function deleteBrandPlan(brand: Brand, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
   if (count > 0) throw new Conflict(`brand ${brand.id} has ${count} products: give them another brand (or 0) or delete them first`);
-  return plan([...brands.remove(brand, expectedVersion), ...brandReferences.removeSteps(brand.id, references, raced)], undefined);
+  return plan([...brands.remove(stamp, brand, expectedVersion), ...brandReferences.removeSteps(brand.id, references, raced)], undefined);
 }
 
 export const deleteBrand = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const [brand, references] = await Promise.all([readBrand(id), brandReferences.read(id)]);
-    return deleteBrandPlan(brand, references, expectedVersion);
+    return deleteBrandPlan(brand, references, expectedVersion, stamp);
   });

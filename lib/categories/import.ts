@@ -111,8 +111,8 @@ export const importKind = defineImportKind<TheliaCategory, Category>({
   begin: (source, size, context) => Promise.resolve({ batches: categoryRows(source, size), map: (category) => mapCategory(category, { parentProblem: (id) => context.problemOf('category', id) }) }),
   writer: {
     readMany: (ids) => categories.readMany(ids),
-    steps: (records) => [
-      ...categories.create(...records),
+    steps: (stamp, records) => [
+      ...categories.create(stamp, ...records),
       ...records.flatMap((category) => referencesCreateSteps(category.id)),
       ...countedInto(
         records,
@@ -120,7 +120,7 @@ export const importKind = defineImportKind<TheliaCategory, Category>({
         (parent, firstId, count) => countReferenceStep(parent, firstId, count, parentGone(parent)),
       ),
     ],
-    updateSteps(stored, next) {
+    updateSteps(stamp, stored, next) {
       const moves =
         stored.parent === next.parent
           ? []
@@ -128,7 +128,7 @@ export const importKind = defineImportKind<TheliaCategory, Category>({
               ...(stored.parent ? [countReferenceStep(stored.parent, stored.id, -1, parentGone(stored.parent))] : []),
               ...(next.parent ? [countReferenceStep(next.parent, next.id, 1, parentGone(next.parent))] : []),
             ];
-      return [...categories.replace(stored, next, stored.version), ...moves];
+      return [...categories.replace(stamp, stored, next, stored.version), ...moves];
     },
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     references: { parent: 'category.parent' },

@@ -13,6 +13,7 @@ import { Conflict, NotFound } from '../db/errors.js';
 import { readShards, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { check, holds, raced, type WriteStep } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
 import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
@@ -79,18 +80,18 @@ export async function getCategory(id: number, lang: Lang | undefined): Promise<R
 export const newCategory = (fields: Omit<Category, 'version'>): Category => ({ ...fields, version: 1 });
 
 /** A create's plan, given its id and place: the category, its count of references, and its count in its parent's (which must exist). */
-export function createCategoryPlan(input: CategoryCreateInput, lang: Lang | undefined, made: { id: number; position: number; now: string }): WritePlan<Row> {
-  const { id, position, now } = made;
-  const category = newCategory({ id, parent: input.parent, visible: input.visible, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now });
-  const steps = [...categories.create(category), ...referencesCreateSteps(id), ...(input.parent ? [countReferenceStep(input.parent, id, 1, unknownParent)] : [])];
+export function createCategoryPlan(input: CategoryCreateInput, lang: Lang | undefined, made: { id: number; position: number; stamp: WriteStamp }): WritePlan<Row> {
+  const { id, position, stamp } = made;
+  const category = newCategory({ id, parent: input.parent, visible: input.visible, position, i18n: { [input.locale]: sentTexts(input) }, createdAt: stamp.now, updatedAt: stamp.now });
+  const steps = [...categories.create(stamp, category), ...referencesCreateSteps(id), ...(input.parent ? [countReferenceStep(input.parent, id, 1, unknownParent)] : [])];
   return recordedPlan(steps, categoryRow(category, localeOf(lang, input.locale)));
 }
 
 /** Planned once: a conflict sends the same category again, under the id it was given. */
 export const createCategory = (input: CategoryCreateInput, lang: Lang | undefined): Write<Row> =>
-  planOnce(async () => {
+  planOnce(async (stamp) => {
     const [id, position] = await Promise.all([categories.allocateId(), nextPosition(input.parent)]);
-    return createCategoryPlan(input, lang, { id, position, now: new Date().toISOString() });
+    return createCategoryPlan(input, lang, { id, position, stamp });
   });
 
 /** What an update reads: the category, and for a move the new parent's ancestry and (without a position sent) the place after its children. */
@@ -98,7 +99,7 @@ export interface CategoryUpdateReads {
   current: Category;
   ancestry: readonly Category[];
   nextPosition: number | undefined;
-  now: string;
+  stamp: WriteStamp;
 }
 
 /** An update's plan: the category replaced at the version expected (else read), moved with its counts and ancestry checks when its parent changes. */
@@ -121,17 +122,17 @@ export function updateCategoryPlan(input: CategoryUpdateInput, lang: Lang | unde
     position: input.position ?? (moves ? (reads.nextPosition ?? current.position) : current.position),
     i18n: textsAfterUpdate(current.i18n, input.locale, texts),
     version: current.version + 1,
-    updatedAt: reads.now,
+    updatedAt: reads.stamp.now,
   };
   if (categories.unchanged(current, next, expectedVersion)) return plan([], categoryRow(current, localeOf(lang, input.locale)));
-  return plan([...categories.replace(current, next, expectedVersion), ...moveSteps], categoryRow(next, localeOf(lang, input.locale)));
+  return plan([...categories.replace(reads.stamp, current, next, expectedVersion), ...moveSteps], categoryRow(next, localeOf(lang, input.locale)));
 }
 
 export const updateCategory = (input: CategoryUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const current = await readCategory(input.id);
     const movedTo = input.parent !== current.parent ? input.parent : undefined;
-    const reads = { current, ancestry: movedTo === undefined ? [] : await readAncestry(current.id, movedTo), nextPosition: undefined, now: new Date().toISOString() };
+    const reads = { current, ancestry: movedTo === undefined ? [] : await readAncestry(current.id, movedTo), nextPosition: undefined, stamp };
     // Planned once to refuse a move that cannot be (under itself) before a position is claimed for it.
     const checked = updateCategoryPlan(input, lang, expectedVersion, reads);
     if (movedTo === undefined || input.position !== undefined) return checked;
@@ -143,12 +144,12 @@ export const updateCategory = (input: CategoryUpdateInput, lang: Lang | undefine
  * counts as read (a reference counted in since fails a shard's condition: read again), and its
  * count in its parent's.
  */
-export function deleteCategoryPlan(category: Category, references: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+export function deleteCategoryPlan(category: Category, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
   if (count > 0) throw new Conflict(`category ${category.id} has ${count} child categories or products that refer to it: move or delete them first`);
   return plan(
     [
-      ...categories.remove(category, expectedVersion),
+      ...categories.remove(stamp, category, expectedVersion),
       ...removeAsReadSteps(referencesTo(category.id), references, raced),
       ...(category.parent !== 0 ? [countReferenceStep(category.parent, category.id, -1, raced)] : []),
     ],
@@ -157,7 +158,7 @@ export function deleteCategoryPlan(category: Category, references: ShardValues |
 }
 
 export const deleteCategory = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const [category, references] = await Promise.all([readCategory(id), readShards(referencesTo(id))]);
-    return deleteCategoryPlan(category, references, expectedVersion);
+    return deleteCategoryPlan(category, references, expectedVersion, stamp);
   });

@@ -165,8 +165,8 @@ export const importKind = defineImportKind<TheliaCustomer, Customer>({
   },
   writer: {
     readMany: (ids) => customers.readMany(ids),
-    steps: (records) => customers.create(...records),
-    updateSteps: (stored, next) => customers.replace(stored, next, stored.version),
+    steps: (stamp, records) => customers.create(stamp, ...records),
+    updateSteps: (stamp, stored, next) => customers.replace(stamp, stored, next, stored.version),
     same(stored, imported) {
       // A bcrypt hash is upgraded at the customer's first successful check: that is no change of content.
       const ignored = isBcrypt(stored.passwordHash) ? [] : ['passwordHash'];

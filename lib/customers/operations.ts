@@ -7,6 +7,7 @@
 import { NotFound, WriteConflict } from '../db/errors.js';
 import { readItem } from '../db/items.js';
 import { commitOnce, plan, planOnce, recordedPlan, stepsWrite, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { customers, StoredEmailLock, type Customer } from './entity.js';
@@ -56,20 +57,20 @@ export function newCustomer(fields: Omit<CustomerCreateInput, 'password'>, creat
 }
 
 /** A create's plan, given its id, hash and instant: the customer, its email lock and its count. */
-export function createCustomerPlan(input: CustomerCreateInput, made: { id: number; passwordHash: string; now: string }): WritePlan<Row> {
-  const customer = newCustomer(input, { id: made.id, passwordHash: made.passwordHash, createdAt: made.now, updatedAt: made.now });
-  return recordedPlan(customers.create(customer), customerRow(customer));
+export function createCustomerPlan(input: CustomerCreateInput, made: { id: number; passwordHash: string; stamp: WriteStamp }): WritePlan<Row> {
+  const customer = newCustomer(input, { id: made.id, passwordHash: made.passwordHash, createdAt: made.stamp.now, updatedAt: made.stamp.now });
+  return recordedPlan(customers.create(made.stamp, customer), customerRow(customer));
 }
 
 /** Planned once: a conflict sends the same customer again, under the id and hash it was given. */
 export const createCustomer = (input: CustomerCreateInput): Write<Row> =>
-  planOnce(async () => {
+  planOnce(async (stamp) => {
     const [id, passwordHash] = await Promise.all([customers.allocateId(), hashPassword(input.password)]);
-    return createCustomerPlan(input, { id, passwordHash, now: new Date().toISOString() });
+    return createCustomerPlan(input, { id, passwordHash, stamp });
   });
 
 /** An update's plan: the customer replaced at the version expected (else read), its email lock moved with a new email. */
-export function updateCustomerPlan(input: CustomerUpdateInput, expectedVersion: number | undefined, reads: { current: Customer; newHash: string | undefined; now: string }): WritePlan<Row> {
+export function updateCustomerPlan(input: CustomerUpdateInput, expectedVersion: number | undefined, reads: { current: Customer; newHash: string | undefined; stamp: WriteStamp }): WritePlan<Row> {
   const { current } = reads;
   const next: Customer = {
     ...current,
@@ -86,26 +87,27 @@ export function updateCustomerPlan(input: CustomerUpdateInput, expectedVersion: 
     address3: input.address3 ?? current.address3,
     passwordHash: reads.newHash ?? current.passwordHash,
     version: current.version + 1,
-    updatedAt: reads.now,
+    updatedAt: reads.stamp.now,
   };
   // Sent together, the schema checked them; sent alone, either one meets the stored other here.
   const alone = (input.country === undefined) !== (input.zipcode === undefined);
   if (alone && !zipcodeFits(next.country, next.zipcode)) throw invalidField('zipcode', zipcodeMismatch);
   if (customers.unchanged(current, next, expectedVersion)) return plan([], customerRow(current));
-  return plan(customers.replace(current, next, expectedVersion), customerRow(next));
+  return plan(customers.replace(reads.stamp, current, next, expectedVersion), customerRow(next));
 }
 
 /** A new password is hashed once, whatever attempts its write takes. */
 export function updateCustomer(input: CustomerUpdateInput, expectedVersion: number | undefined): Write<Row> {
   let newHash: Promise<string> | undefined;
-  return new Write(async () => {
+  return new Write(async (stamp) => {
     if (input.password !== undefined) newHash ??= hashPassword(input.password);
     const [current, hash] = await Promise.all([readCustomer(input.id), newHash]);
-    return updateCustomerPlan(input, expectedVersion, { current, newHash: hash, now: new Date().toISOString() });
+    return updateCustomerPlan(input, expectedVersion, { current, newHash: hash, stamp });
   });
 }
 
-export const deleteCustomer = (id: number, expectedVersion: number | undefined): Write<void> => new Write(async () => plan(customers.remove(await readCustomer(id), expectedVersion), undefined));
+export const deleteCustomer = (id: number, expectedVersion: number | undefined): Write<void> =>
+  new Write(async (stamp) => plan(customers.remove(stamp, await readCustomer(id), expectedVersion), undefined));
 
 const noMatch = () => new NotFound('customer with this email and password');
 

@@ -16,8 +16,7 @@
  * marker is an item of its own in one of eight partitions picked by the record (so one record's
  * markers sort by version, and no partition takes more than an eighth of the store's writes).
  */
-import { currentScope, withinScope, type Actor } from './scope.js';
-import { randomUUID } from 'node:crypto';
+import type { WriteStamp } from './stamp.js';
 import * as v from 'valibot';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -80,17 +79,6 @@ export interface Change {
 }
 
 /**
- * Tooling that writes outside a request and names no actor (`npm run api-key`, `npm start`'s first
- * key): one request id a process, made when first needed, since every route bundles this module and
- * a Lambda's requests always name theirs (the first randomUUID fills Node's entropy cache: 0.3 ms of an import).
- */
-let toolActor: Actor | undefined;
-
-/** Runs `work` so that the changes its writes record name `actor`. */
-export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => withinScope({ actor }, work);
-export const currentActor = (): Actor => currentScope().actor ?? (toolActor ??= { apiKey: 'cli', requestId: randomUUID() });
-
-/**
  * How long changes are kept: STORE_CHANGE_RETENTION_DAYS (365 by default; a fraction of a day for
  * tests). On AWS every function has it from the stack (`-c changeRetentionDays`); the feed's placer
  * notes it in the table, where the tools take it from (`useStoreRetention` in feed.ts).
@@ -99,8 +87,8 @@ export function retentionSeconds(): number {
   const days = Number(process.env.STORE_CHANGE_RETENTION_DAYS ?? 365);
   return Math.max(1, Math.round((Number.isFinite(days) && days > 0 ? days : 365) * 86_400));
 }
-/** The TTL of a change written now (epoch seconds). */
-export const expiryOfNewChange = (now = Date.now()): number => Math.floor(now / 1000) + retentionSeconds();
+/** The TTL of a change written at `now` (epoch ms), in epoch seconds. */
+const expiryOfNewChange = (now: number): number => Math.floor(now / 1000) + retentionSeconds();
 
 export const PENDING_PARTITIONS = 8;
 const fieldKey = (field: Pick<ChangeField, 'field' | 'locale'>) => `${field.field}\u0000${field.locale ?? ''}`;
@@ -194,19 +182,19 @@ const TIME_DIGITS = 15;
  * `updatedAt`) if this container's clock is behind the one that wrote it, so that a record's changes
  * are never dated, nor sorted in the feed, before one another.
  */
-export const changeTime = (previousAt: string | undefined, now = Date.now()): number => {
+export const changeTime = (previousAt: string | undefined, now: number): number => {
   const previous = previousAt === undefined ? NaN : Date.parse(previousAt);
   return Number.isFinite(previous) ? Math.max(now, previous + 1) : now;
 };
 
-/** The steps that record one change of a record, for the transaction that makes it. */
-export function changeSteps(resource: string, entityId: string | number, type: ChangeType, version: number, changes: FieldChange[], previousAt?: string): WriteStep[] {
-  const actor = currentActor();
+/** The steps that record one change of a record, for the transaction that makes it, by the write `stamp` stamps. */
+export function changeSteps(stamp: WriteStamp, resource: string, entityId: string | number, type: ChangeType, version: number, changes: FieldChange[], previousAt?: string): WriteStep[] {
+  const { actor } = stamp;
   const key = changeKey(resource, entityId, version, type);
-  const now = changeTime(previousAt);
+  const now = changeTime(previousAt, stamp.at);
   const item: Item = {
     ...key,
-    changeId: randomUUID(),
+    changeId: stamp.newId(),
     resource,
     entityId,
     type,

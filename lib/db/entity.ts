@@ -18,6 +18,7 @@ import { readItem, readItems, type Item } from './items.js';
 import { ABSENT, atVersion, patchStep, put, raced, remove, versionFailure, type OnConditionFailed, type Patch, type WriteStep } from './transactions.js';
 import { table } from './table.js';
 import { auditOf } from './entity-audit.js';
+import type { WriteStamp } from './stamp.js';
 import type { EntityDeclaration, Id, ListDeclaration, Versioned } from './entity-declaration.js';
 import { itemsOf } from './entity-items.js';
 import { listsOf } from './entity-lists.js';
@@ -99,16 +100,17 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     },
 
     /**
-     * Steps that write new records, take their locks and count them (one transaction holds 100
-     * steps; a batch counts its records on one shard of the count).
+     * Steps that write new records, take their locks, count them and record their creation by the
+     * write `stamp` stamps (one transaction holds 100 steps; a batch counts its records on one shard
+     * of the count).
      */
-    create(...records: R[]): WriteStep[] {
+    create(stamp: WriteStamp, ...records: R[]): WriteStep[] {
       return [
         ...records.flatMap((record) => [
           put(items.fitting(record), ABSENT, () => new Conflict(`${name} ${id(record)} already exists`)),
           ...summaries.writing(record),
           ...locks.taking(record),
-          ...recorded(undefined, record),
+          ...recorded(stamp, undefined, record),
         ]),
         ...(counter && records[0] ? [countChange(counter, Number(id(records[0])), records.length)] : []),
       ];
@@ -122,14 +124,15 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     /**
      * Steps that replace `current` with `next` at the version the caller expects (else the one read),
      * moving each lock whose value changed and refreshing those whose carried fields did. The record
-     * is updated in place: what its item holds beyond the record's fields stays as it is.
+     * is updated in place: what its item holds beyond the record's fields stays as it is. The change
+     * is recorded by the write `stamp` stamps.
      */
-    replace(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
+    replace(stamp: WriteStamp, current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       const fields = Object.entries(items.fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
       return [
         patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion)),
         ...summaries.rewriting(current, next),
-        ...recorded(current, next),
+        ...recorded(stamp, current, next),
         ...locks.moving(current, next),
       ];
     },
@@ -145,14 +148,14 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
       return isDeepStrictEqual(content(current), content(next));
     },
 
-    /** Steps that delete `current` at the expected version, free its locks and uncount it. */
-    remove(current: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
+    /** Steps that delete `current` at the expected version, free its locks, uncount it and record its deletion by the write `stamp` stamps. */
+    remove(stamp: WriteStamp, current: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       return [
         remove(key(id(current)), atVersion(expectedVersion, current.version), versionFailure(name, expectedVersion)),
         ...summaries.removing(current),
         ...locks.freeing(current),
         ...(counter ? [countChange(counter, Number(id(current)), -1)] : []),
-        ...recorded(current, undefined),
+        ...recorded(stamp, current, undefined),
       ];
     },
 

@@ -6,12 +6,14 @@
  * plan in its own transaction, with the step that records its answer (an Idempotency-Key) or marks
  * it (a batch row) when asked; `commitTogether` joins several plans into one transaction (an atomic
  * batch); `commitPacked` packs independent plans many to a transaction (a batch's rows, each still
- * its own write). No operation asks how it will be written.
+ * its own write). No operation asks how it will be written, nor reads who writes, when, or a new id:
+ * the executor stamps each planning with them (stamp.ts), and the plan takes them from its stamp.
  */
 import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
 import type { OutcomeRecorder, WriteStep } from './step.js';
 import { Refused, WriteConflict } from './errors.js';
 import { joinAdditions } from './sharded-count.js';
+import { stampWrite, type WriteStamp } from './stamp.js';
 
 export interface WritePlan<T> {
   /** The transaction's steps: the record's own, its locks', counts' and change's. */
@@ -27,12 +29,13 @@ export interface WritePlan<T> {
 }
 
 /**
- * A write an operation returns: `plan()` reads and plans it. On a concurrent change (WriteConflict)
- * the executor plans it again, so the reads are fresh; a plan that must not change between attempts
- * (a create's allocated id) is planned once (`planOnce`).
+ * A write an operation returns: `plan(stamp)` reads and plans it, stamped by whoever runs it. On a
+ * concurrent change (WriteConflict) the executor plans it again, with a new stamp, so the reads are
+ * fresh; a plan that must not change between attempts (a create's allocated id) is planned once
+ * (`planOnce`), with its first stamp.
  */
 export class Write<T> {
-  constructor(readonly plan: () => Promise<WritePlan<T>>) {}
+  constructor(readonly plan: (stamp: WriteStamp) => Promise<WritePlan<T>>) {}
 
   /** Commits it alone (`commit` below): what a route that answers one write calls. */
   commit(recording: Recording = {}): Promise<T> {
@@ -44,22 +47,22 @@ export class Write<T> {
  * A write whose steps its caller builds (a webhook's, an API key's): no answer to record. Planned by
  * `steps()`, again on a concurrent change when committed by `commit`.
  */
-export const stepsWrite = (steps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Write<void> =>
-  new Write(async () => ({ steps: await steps(), answer: undefined, answerRecorded: false }));
+export const stepsWrite = (steps: (stamp: WriteStamp) => readonly WriteStep[] | Promise<readonly WriteStep[]>): Write<void> =>
+  new Write(async (stamp) => ({ steps: await steps(stamp), answer: undefined, answerRecorded: false }));
 
 /**
  * A write planned once and sent again as planned: its reads (an allocated id) are not repeated.
  * (Functions beside the class rather than its methods: a route bundles only those it calls.)
  */
-export function planOnce<T>(plan: () => Promise<WritePlan<T>>): Write<T> {
+export function planOnce<T>(plan: (stamp: WriteStamp) => Promise<WritePlan<T>>): Write<T> {
   let planned: Promise<WritePlan<T>> | undefined;
-  return new Write(() => (planned ??= plan()));
+  return new Write((stamp) => (planned ??= plan(stamp)));
 }
 
 /** The same write answering `f` of its answer (a batch row's result made from the row written). */
 export const mapWrite = <T, U>(write: Write<T>, f: (answer: T) => U): Write<U> =>
-  new Write(async () => {
-    const plan = await write.plan();
+  new Write(async (stamp) => {
+    const plan = await write.plan(stamp);
     return { ...plan, answer: f(plan.answer) };
   });
 
@@ -83,7 +86,7 @@ export function stepsOf(plan: WritePlan<unknown>, recording: Recording = {}): Wr
  */
 export const commit = <T>(write: Write<T>, recording: Recording = {}): Promise<T> =>
   retryOnConflict(async () => {
-    const plan = await write.plan();
+    const plan = await write.plan(stampWrite());
     await writeAtomically(stepsOf(plan, recording));
     return plan.answer;
   });
@@ -94,7 +97,7 @@ export const commit = <T>(write: Write<T>, recording: Recording = {}): Promise<T
  * one by one instead; an improvement that a concurrent write makes moot).
  */
 export async function commitOnce<T>(write: Write<T>): Promise<T> {
-  const plan = await write.plan();
+  const plan = await write.plan(stampWrite());
   await writeAtomically(stepsOf(plan));
   return plan.answer;
 }
@@ -117,9 +120,11 @@ export function commitTogether<T>(
 ): Promise<JoinedOutcome<T>> {
   return retryOnConflict(async () => {
     const joined: Joined<T>[] = [];
+    // One transaction, one stamp: its records and changes are dated alike.
+    const stamp = stampWrite();
     for (const { write, recording } of writes) {
       try {
-        joined.push({ plan: await write.plan(), recording });
+        joined.push({ plan: await write.plan(stamp), recording });
       } catch (error) {
         joined.push({ error });
       }

@@ -12,7 +12,7 @@ import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/access.js';
 import { callerOf } from './auth.js';
 import type { BatchDeclaration } from '../batch/declaration.js';
-import { actingAs } from '../db/changes.js';
+import { actingAs, stampWrite } from '../db/stamp.js';
 import { Conflict, Contended, NotFound } from '../db/errors.js';
 import { RowApplied } from '../db/idempotency-store.js';
 import type { OutcomeRecorder } from '../db/step.js';
@@ -168,9 +168,9 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
         return mapWrite(remove(id, row.version), (): Applied => ({ status: statusOf('delete'), id }));
       case 'upsert': {
         const { find, update: updateFound } = upsert as NonNullable<typeof upsert>;
-        return new Write(async () => {
+        return new Write(async (stamp) => {
           const found = await find(row.input);
-          return (found === undefined ? created(create.run(row.input, lang)) : updated(found, updateFound(found, row.input, lang))).plan();
+          return (found === undefined ? created(create.run(row.input, lang)) : updated(found, updateFound(found, row.input, lang))).plan(stamp);
         });
       }
     }
@@ -254,10 +254,11 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     const runTurn = async (turn: readonly Ready[]): Promise<BatchResult[]> => {
       const started = Date.now();
       if (endsAt - started < typicalRowMs() * turn.length + ROW_MARGIN_MS) return inTurns(turn, CONCURRENCY, runOne);
-      // Planned all at once: their reads, asked in the same turns, go as one BatchGet each (lib/db/items.ts).
+      // Planned all at once, under one stamp: their reads, asked in the same turns, go as one BatchGet each (lib/db/items.ts).
+      const stamp = stampWrite();
       const planned = await inTurns(turn, turn.length, (row) =>
         writeOf(row, lang)
-          .plan()
+          .plan(stamp)
           .catch(() => undefined),
       );
       const packed = turn.flatMap((row, k) => {

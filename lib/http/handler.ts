@@ -15,7 +15,7 @@
 import * as v from 'valibot';
 import type { Page, PageRequest } from '../db/page.js';
 import type { ApiKeyRecord } from '../api-keys/index.js';
-import { actingAs } from '../db/changes.js';
+import { actingAs } from '../db/stamp.js';
 import type { Write } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import { JsonNumberText } from '../validation.js';

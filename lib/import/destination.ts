@@ -16,8 +16,9 @@ import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } f
 import { LIMITS } from '../limits.js';
 import { readItem, readItems } from '../db/items.js';
 import type { Key } from '../db/keys.js';
-import { ABSENT, retryOnConflict, writeAtomically, type WriteStep } from '../db/transactions.js';
-import { commit } from '../db/write-plan.js';
+import { ABSENT, type WriteStep } from '../db/transactions.js';
+import { commit, stepsWrite } from '../db/write-plan.js';
+import { stampWrite, type WriteStamp } from '../db/stamp.js';
 import { equalJitter, retrying } from '../db/retry.js';
 import type { ImportKind, Outcome, Stored, Writer } from './kind.js';
 
@@ -105,12 +106,12 @@ const transactionShareOf = (record: object): number => 2 * sizeOf(record);
 const patiently = <T>(attempt: () => Promise<T>): Promise<T> => retrying(attempt, { attempts: 8, retryable: (error) => error instanceof Unavailable, waitMs: equalJitter(100, 5_000) });
 
 /**
- * Writes the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
- * (retryOnConflict). A write whose answer was lost may have been applied: trying it again then fails
- * its conditions, and the record is found unchanged.
+ * Commits the steps `makeSteps` gives, patiently; a concurrent transaction in the way makes new steps
+ * (the executor plans again). A write whose answer was lost may have been applied: trying it again
+ * then fails its conditions, and the record is found unchanged.
  */
-async function persist(makeSteps: () => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
-  await retryOnConflict(() => patiently(async () => writeAtomically(await makeSteps())));
+async function persist(makeSteps: (stamp: WriteStamp) => readonly WriteStep[] | Promise<readonly WriteStep[]>): Promise<void> {
+  await patiently(() => stepsWrite(makeSteps).commit());
 }
 
 /** Records in transactions of at most `count` records and about TRANSACTION_BYTES. */
@@ -256,7 +257,7 @@ export class Destination {
     if (this.dryRun) return done;
     const [prepared = next] = writer.prepare ? await writer.prepare([next]) : [];
     try {
-      await persist(() => writer.updateSteps(stored, prepared));
+      await persist((stamp) => writer.updateSteps(stamp, stored, prepared));
       return done;
     } catch (error) {
       if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
@@ -272,7 +273,7 @@ export class Destination {
   /** Whether the records were written together; false when one of them could not be. */
   private async writeTogether(writer: Writer<Stored>, records: readonly Stored[]): Promise<boolean> {
     try {
-      await persist(() => writer.steps(records));
+      await persist((stamp) => writer.steps(stamp, records));
       return true;
     } catch (error) {
       if (error instanceof Conflict || error instanceof Refused || error instanceof TooLarge) return false;
@@ -282,7 +283,7 @@ export class Destination {
 
   private async writeAlone(kind: ImportKind, record: Stored): Promise<Outcome> {
     try {
-      await persist(() => kind.writer.steps([record]));
+      await persist((stamp) => kind.writer.steps(stamp, [record]));
       return IMPORTED;
     } catch (error) {
       if (error instanceof Refused || error instanceof TooLarge) return skipped(kind.table, error.message);
@@ -318,7 +319,8 @@ export class Destination {
    */
   private async wouldWrite(kind: ImportKind, records: readonly Stored[]): Promise<Map<number, Outcome>> {
     const { writer } = kind;
-    const planned = await Promise.all(records.map(async (record) => ({ record, creates: (await writer.steps([record])).filter(createsOnly) })));
+    const stamp = stampWrite();
+    const planned = await Promise.all(records.map(async (record) => ({ record, creates: (await writer.steps(stamp, [record])).filter(createsOnly) })));
     const found = new Map((await readItems(planned.flatMap(({ creates }) => creates.map(keyOfStep)))).map((item) => [keyText(item as Key), item]));
     const outcomes = new Map<number, Outcome>();
     for (const { record, creates } of planned) {

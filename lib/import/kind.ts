@@ -5,6 +5,7 @@
  * deleted when their rows are gone. The run (run.ts), the destination (destination.ts) and the
  * report know kinds only through this declaration, so a new kind touches only its own folder.
  */
+import type { WriteStamp } from '../db/stamp.js';
 import type { Counter } from '../db/counters.js';
 import type { Item } from '../db/items.js';
 import type { Key } from '../db/keys.js';
@@ -55,10 +56,10 @@ export interface Writer<R extends Stored> {
   readMany(ids: readonly number[]): Promise<R[]>;
   /** What the table must say of the records before they are written (one read for a batch), when anything. */
   prepare?(records: readonly R[]): Promise<R[]>;
-  /** The steps that write new records, as the API's creates would. */
-  steps(records: readonly R[]): readonly WriteStep[] | Promise<readonly WriteStep[]>;
+  /** The steps that write new records, as the API's creates would, by the write `stamp` stamps. */
+  steps(stamp: WriteStamp, records: readonly R[]): readonly WriteStep[] | Promise<readonly WriteStep[]>;
   /** The steps that put `next` in place of a stored record, at its version (`--update`, or a `replaceable` one). */
-  updateSteps(stored: R, next: R): readonly WriteStep[] | Promise<readonly WriteStep[]>;
+  updateSteps(stamp: WriteStamp, stored: R, next: R): readonly WriteStep[] | Promise<readonly WriteStep[]>;
   /** Whether the stored record says what the source's does. */
   same(stored: R, imported: R): boolean;
   /** A stored record the source's (`imported`) takes the place of though the import did not write it (a seeded rule nobody changed or used). */

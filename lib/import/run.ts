@@ -8,7 +8,7 @@
  * the rule it may still use.
  */
 import { randomUUID } from 'node:crypto';
-import { actingAs } from '../db/changes.js';
+import { actingAs } from '../db/stamp.js';
 import { present } from '../present.js';
 import { fromResourceFolders } from '../resource-files.js';
 import type { Destination } from './destination.js';

@@ -11,7 +11,8 @@ import { createDynamoDbClient, tableName } from '../db/client.js';
 import { Conflict } from '../db/errors.js';
 import { padId } from '../db/keys.js';
 import { keyAttributeNames, table, type KeyPair } from '../db/table.js';
-import { ABSENT, put, writeAtomically } from '../db/transactions.js';
+import { ABSENT, put } from '../db/transactions.js';
+import { commitOnce, stepsWrite } from '../db/write-plan.js';
 import { referenceRecords } from '../reference/records.js';
 import { seededTaxRules } from '../tax-rules/seed.js';
 import { runMigrations } from '../migrations/run.js';
@@ -100,15 +101,19 @@ async function loadReferenceRecords(doc: DynamoDBDocumentClient, name: string): 
 
 /** The seeded tax rules and the default pointer, written once. */
 async function seedDefaultTaxRules(): Promise<void> {
-  const rules = seededTaxRules(new Date().toISOString());
-  const defaultRule = rules.find((rule) => rule.isDefault);
   try {
-    await writeAtomically([
-      put(setupMarker('TAX_RULES'), ABSENT, () => new Conflict('already seeded')),
-      ...taxRules.create(...rules),
-      ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))),
-      ...(defaultRule ? [defaultTaxRule.move(undefined, defaultRule.id)] : []),
-    ]);
+    await commitOnce(
+      stepsWrite((stamp) => {
+        const rules = seededTaxRules(stamp.now);
+        const defaultRule = rules.find((rule) => rule.isDefault);
+        return [
+          put(setupMarker('TAX_RULES'), ABSENT, () => new Conflict('already seeded')),
+          ...taxRules.create(stamp, ...rules),
+          ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))),
+          ...(defaultRule ? [defaultTaxRule.move(undefined, defaultRule.id)] : []),
+        ];
+      }),
+    );
   } catch (error) {
     if (!(error instanceof Conflict)) throw error;
   }

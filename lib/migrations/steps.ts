@@ -245,7 +245,7 @@ async function giveDefaultSaleElements(migration: Migration): Promise<void> {
       if (product.defaultPseId !== undefined) continue;
       const made = { ...product, defaultPseId: await saleElements.allocateId() };
       try {
-        await commitOnce(stepsWrite(() => [products.reindex(product, { defaultPseId: made.defaultPseId }), ...defaultSaleElementSteps(made)]));
+        await commitOnce(stepsWrite((stamp) => [products.reindex(product, { defaultPseId: made.defaultPseId }), ...defaultSaleElementSteps(stamp, made)]));
         tally(migration, 'products given their default sale element');
       } catch (error) {
         if (error instanceof Conflict) migration.conflicts.push(`product ${product.id}: a sale element already has its ref`);

@@ -196,10 +196,10 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
       const [categoryIds, brandIds] = [new Set(categoriesFound.map((c) => c.id)), new Set(brandsFound.map((b) => b.id))];
       return records.map((p) => ({ ...p, categoryCounted: categoryIds.has(p.defaultCategory), brandCounted: brandIds.has(p.brandId) }));
     },
-    steps: (records) => [
-      ...products.create(...records),
+    steps: (stamp, records) => [
+      ...products.create(stamp, ...records),
       // Their default sale elements, one count of the kind for all (one operation an item).
-      ...saleElements.create(...records.map((p) => defaultSaleElementOf(p, present(p.defaultPseId, `the default sale element of ${p.id}`)))),
+      ...saleElements.create(stamp, ...records.map((p) => defaultSaleElementOf(p, present(p.defaultPseId, `the default sale element of ${p.id}`)))),
       ...records.flatMap((p) => createSteps(saleElementCount(p.id), 1)),
       ...countedInto(
         records,
@@ -217,7 +217,7 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
         (brandId, firstId, count) => brandReferences.countStep(brandId, firstId, count, brandGone(brandId)),
       ),
     ],
-    async updateSteps(stored, next) {
+    async updateSteps(stamp, stored, next) {
       const moves =
         stored.taxRuleId === next.taxRuleId
           ? []
@@ -231,7 +231,7 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
       // A default nobody changed since the import wrote it stays the import's as it follows: the sale
       // elements' kind, later in the run, then finds it untouched and brings the rest of the source's row.
       const following = element && element.importedVersion === element.version ? { ...element, importedVersion: element.version + 1 } : element;
-      return [...products.replace(stored, kept, stored.version), ...moves, ...referenceMoves(stored, kept), ...followingSaleElement(stored, kept, following, kept.updatedAt)];
+      return [...products.replace(stamp, stored, kept, stored.version), ...moves, ...referenceMoves(stored, kept), ...followingSaleElement(stamp, stored, kept, following, kept.updatedAt)];
     },
     same: sameProduct,
     unique: { column: 'product.ref', valueOf: (p) => p.ref, lockKey: (ref) => products.lockKey('ref', ref), ownerOf: (lock) => products.lockOwner(lock) },

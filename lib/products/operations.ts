@@ -16,6 +16,7 @@ import { createSteps, removeAsReadSteps } from '../db/sharded-count.js';
 import { attributeAvReferences } from '../attribute-avs/references.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, planOnce, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts } from '../i18n.js';
 import { formatMicros } from '../money.js';
@@ -118,8 +119,8 @@ export function newProduct(fields: ProductGeneralInput, creation: ProductCreatio
  * A new product's default sale element (docs/api.md) and the count of its sale elements, which starts
  * at that one: the steps of its create, the API's or a store's import.
  */
-export const defaultSaleElementSteps = (product: Product & { defaultPseId: number }): WriteStep[] => [
-  ...saleElements.create(defaultSaleElementOf(product, product.defaultPseId)),
+export const defaultSaleElementSteps = (stamp: WriteStamp, product: Product & { defaultPseId: number }): WriteStep[] => [
+  ...saleElements.create(stamp, defaultSaleElementOf(product, product.defaultPseId)),
   ...createSteps(saleElementCount(product.id), 1),
 ];
 
@@ -128,26 +129,26 @@ export const defaultSaleElementSteps = (product: Product & { defaultPseId: numbe
  * instant: the product, its ref lock and counts, its counts in its rule, category and brand (which must
  * exist), and its default sale element.
  */
-export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; pseId: number; rule: TaxRule; now: string }): WritePlan<Row> {
-  const { id, rule, now } = made;
-  const product = { ...newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: now, updatedAt: now }), defaultPseId: made.pseId };
+export function createProductPlan(input: ProductCreateInput, lang: Lang | undefined, made: { id: number; pseId: number; rule: TaxRule; stamp: WriteStamp }): WritePlan<Row> {
+  const { id, rule, stamp } = made;
+  const product = { ...newProduct(input, { id, taxRuleId: rule.id, i18n: { [input.locale]: sentTexts(input) }, createdAt: stamp.now, updatedAt: stamp.now }), defaultPseId: made.pseId };
   const steps = [
-    ...products.create(product),
+    ...products.create(stamp, product),
     countInto(rule.id, id),
     ...categorySteps(id, undefined, product.defaultCategory),
     ...brandSteps(id, undefined, product.brandId),
-    ...defaultSaleElementSteps(product),
+    ...defaultSaleElementSteps(stamp, product),
   ];
   return recordedPlan(steps, productRow(product, localeOf(lang, input.locale), rule));
 }
 
 /** Planned once: a conflict sends the same product again, under the id it was given. */
 export const createProduct = (input: ProductCreateInput, lang: Lang | undefined): Write<Row> =>
-  planOnce(async () => {
+  planOnce(async (stamp) => {
     const rule = await readTaxRule(await resolveTaxRule(input.tax_rule));
     if (!rule) throw unknownTaxRule();
     const [id, pseId] = await Promise.all([products.allocateId(), saleElements.allocateId()]);
-    return createProductPlan(input, lang, { id, pseId, rule, now: new Date().toISOString() });
+    return createProductPlan(input, lang, { id, pseId, rule, stamp });
   });
 
 /**
@@ -158,7 +159,7 @@ export const createProduct = (input: ProductCreateInput, lang: Lang | undefined)
 export function updateProductPlan(
   input: ProductUpdateInput,
   expectedVersion: number | undefined,
-  reads: { current: Product; taxRuleId: number; now: string; defaultPse?: SaleElement | undefined },
+  reads: { current: Product; taxRuleId: number; stamp: WriteStamp; defaultPse?: SaleElement | undefined },
 ): WritePlan<undefined> {
   const { current, taxRuleId } = reads;
   const id = current.id;
@@ -182,12 +183,15 @@ export function updateProductPlan(
     ...(input.brand_id === undefined ? {} : { brandCounted: input.brand_id !== 0 }),
     i18n: input.locale && Object.keys(texts).length ? mergeTexts(current.i18n, input.locale, texts) : current.i18n,
     version: current.version + 1,
-    updatedAt: reads.now,
+    updatedAt: reads.stamp.now,
   };
   if (input.locale && !current.i18n[input.locale] && !next.i18n[input.locale]?.title) throw invalidField('title', 'is required for a new locale');
   // Nothing changed: nothing written, the version kept, no change recorded (a nightly upsert of the same data).
   if (products.unchanged(current, next, expectedVersion)) return plan([], undefined);
-  return plan([...products.replace(current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove, ...followingSaleElement(current, next, reads.defaultPse, reads.now)], undefined);
+  return plan(
+    [...products.replace(reads.stamp, current, next, expectedVersion), ...ruleSteps, ...categoryMove, ...brandMove, ...followingSaleElement(reads.stamp, current, next, reads.defaultPse)],
+    undefined,
+  );
 }
 
 /** Whether an update may change what a product's default sale element holds of it: its price in its currency, its weight, its ref. */
@@ -197,25 +201,25 @@ const touchesSaleElement = (input: ProductUpdateInput): boolean => input.price !
  * The default sale element following its product's new price, currency or weight (docs/api.md): its
  * price in the product's currency set (the others kept), at the version read. A default that still
  * has the product's ref (as made with it) follows a new ref too, so that the former ref is free again
- * for a product and its default.
+ * for a product and its default. Its `updatedAt` is the write's, unless given (the import's, the source's).
  */
-export function followingSaleElement(current: Product, next: Product, element: SaleElement | undefined, now: string): WriteStep[] {
+export function followingSaleElement(stamp: WriteStamp, current: Product, next: Product, element: SaleElement | undefined, updatedAt = stamp.now): WriteStep[] {
   const followsRef = element?.ref === current.ref && current.ref !== next.ref;
   if (!element || (!followsRef && current.price === next.price && current.currency === next.currency && current.weight === next.weight)) return [];
   const kept = element.prices[next.currency];
   const prices = { ...element.prices, [next.currency]: { price: next.price, promoPrice: kept?.promoPrice ?? '0.000000', fromDefault: false } };
-  return saleElements.replace(element, { ...element, ref: followsRef ? next.ref : element.ref, weight: next.weight, prices, version: element.version + 1, updatedAt: now }, undefined);
+  return saleElements.replace(stamp, element, { ...element, ref: followsRef ? next.ref : element.ref, weight: next.weight, prices, version: element.version + 1, updatedAt }, undefined);
 }
 
 /** It answers nothing (204): the route's answer, as Thelia's. */
 export const updateProduct = (id: number, input: ProductUpdateInput, expectedVersion: number | undefined): Write<undefined> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const current = await readProduct(id);
     const [taxRuleId, defaultPse] = await Promise.all([
       input.tax_rule === undefined ? current.taxRuleId : resolveTaxRule(input.tax_rule),
       touchesSaleElement(input) && current.defaultPseId !== undefined ? saleElements.read(current.defaultPseId) : undefined,
     ]);
-    return updateProductPlan(input, expectedVersion, { current, taxRuleId, now: new Date().toISOString(), defaultPse });
+    return updateProductPlan(input, expectedVersion, { current, taxRuleId, stamp, defaultPse });
   });
 
 /**
@@ -223,21 +227,29 @@ export const updateProduct = (id: number, input: ProductUpdateInput, expectedVer
  * and its sale elements, each uncounted from its attribute values, with their count as read (one
  * created since fails its condition: read again), so that no sale element outlives its product.
  */
-export const deleteProductPlan = (current: Product, expectedVersion: number | undefined, saleElementsRead: ProductSaleElements = { elements: [], count: undefined }): WritePlan<void> =>
+export const deleteProductPlan = (
+  stamp: WriteStamp,
+  current: Product,
+  expectedVersion: number | undefined,
+  saleElementsRead: ProductSaleElements = { elements: [], count: undefined },
+): WritePlan<void> =>
   plan(
     [
-      ...products.remove(current, expectedVersion),
+      ...products.remove(stamp, current, expectedVersion),
       countProductStep(current.taxRuleId, current.id, -1, raced),
       ...categorySteps(current.id, current, 0),
       ...brandSteps(current.id, current, 0),
-      ...saleElementsRead.elements.flatMap((element) => [...saleElements.remove(element, undefined), ...element.attributeAvs.map((av) => attributeAvReferences.countStep(av, element.id, -1, raced))]),
+      ...saleElementsRead.elements.flatMap((element) => [
+        ...saleElements.remove(stamp, element, undefined),
+        ...element.attributeAvs.map((av) => attributeAvReferences.countStep(av, element.id, -1, raced)),
+      ]),
       ...(saleElementsRead.count ? removeAsReadSteps(saleElementCount(current.id), saleElementsRead.count, raced) : []),
     ],
     undefined,
   );
 
 export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const [product, elements] = await Promise.all([readProduct(id), readSaleElementsOf(id)]);
-    return deleteProductPlan(product, expectedVersion, elements);
+    return deleteProductPlan(stamp, product, expectedVersion, elements);
   });

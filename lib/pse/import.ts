@@ -159,8 +159,8 @@ export const importKind = defineImportKind<TheliaSaleElement, SaleElement>({
     readMany: (ids) => saleElements.readMany(ids),
     // A product's default is made with it: one the source has and the table does not yet is another sale element of its product.
     prepare: (records) => Promise.resolve(records.map((element) => ({ ...element, isDefault: false }))),
-    steps: (records) => [
-      ...saleElements.create(...records),
+    steps: (stamp, records) => [
+      ...saleElements.create(stamp, ...records),
       ...countedInto(
         records,
         (element) => element.productId,
@@ -172,8 +172,8 @@ export const importKind = defineImportKind<TheliaSaleElement, SaleElement>({
         (valueId, firstId, count) => attributeAvReferences.countStep(valueId, firstId, count, valueGone(valueId)),
       ),
     ],
-    updateSteps: (stored, next) => [
-      ...saleElements.replace(stored, { ...next, isDefault: stored.isDefault }, stored.version),
+    updateSteps: (stamp, stored, next) => [
+      ...saleElements.replace(stamp, stored, { ...next, isDefault: stored.isDefault }, stored.version),
       ...referenceSetMoveSteps(attributeAvReferences, next.id, stored.attributeAvs, next.attributeAvs, { unknown: valueGone, raced }),
     ],
     same: (stored, imported) => contentOf(stored, BOOKKEEPING) === contentOf(imported, BOOKKEEPING),

@@ -17,6 +17,7 @@ import { addStep } from '../db/sharded-count.js';
 import { referenceSetMoveSteps } from '../db/reference-count.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField, InvalidInput, type FieldError } from '../errors.js';
 import { formatMicros, parseMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
@@ -44,7 +45,8 @@ export interface PseReads {
   values: ReadonlyMap<number, AttributeAv>;
   /** Each attribute's position, for the order of an element's values. */
   positions: ReadonlyMap<number, number>;
-  now: string;
+  /** The write's stamp: its time is every record's `updatedAt` it writes. */
+  stamp: WriteStamp;
 }
 
 /** A product being written: as read, and as its entries leave it. */
@@ -123,8 +125,8 @@ function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
           prices: {},
           attributeAvs: [],
           version: 1,
-          createdAt: reads.now,
-          updatedAt: reads.now,
+          createdAt: reads.stamp.now,
+          updatedAt: reads.stamp.now,
         }
       : present(draft.elements.get(entry.id), `sale element ${entry.id} of product ${draft.read.id}`);
   let quantity = input.quantity ?? micros(current.quantity);
@@ -185,16 +187,16 @@ const valueCountSteps = (before: readonly number[], after: readonly number[], el
   });
 
 /** A product's draft as steps: its new and changed sale elements, their counts, and the product when it follows. */
-function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, expected: ReadonlyMap<number, number>, now: string): WriteStep[] {
+function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, expected: ReadonlyMap<number, number>, stamp: WriteStamp): WriteStep[] {
   const steps: WriteStep[] = [];
   for (const [id, element] of draft.elements) {
     const before = draft.before.get(id);
     const name = namingOf.get(id) ?? entryField(0);
     if (draft.created.has(id)) {
-      steps.push(...saleElements.create(element), ...valueCountSteps([], element.attributeAvs, id, name));
+      steps.push(...saleElements.create(stamp, element), ...valueCountSteps([], element.attributeAvs, id, name));
     } else if (before && changedSince(before, element)) {
       steps.push(
-        ...saleElements.replace(before, { ...element, version: before.version + 1, updatedAt: now }, expected.get(id)),
+        ...saleElements.replace(stamp, before, { ...element, version: before.version + 1, updatedAt: stamp.now }, expected.get(id)),
         ...valueCountSteps(before.attributeAvs, element.attributeAvs, id, name),
       );
     }
@@ -216,7 +218,7 @@ function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, 
     const rule = product.taxRuleId;
     const unknownRule = () => invalidField(([...namingOf.values()][0] ?? entryField(0))('tax_rule_id'), 'is not an existing tax rule');
     steps.push(
-      ...products.replace(draft.read, { ...product, version: draft.read.version + 1, updatedAt: now }, undefined),
+      ...products.replace(stamp, draft.read, { ...product, version: draft.read.version + 1, updatedAt: stamp.now }, undefined),
       ...(rule === draft.read.taxRuleId ? [] : [countProductStep(rule, product.id, 1, unknownRule), countProductStep(draft.read.taxRuleId, product.id, -1, raced)]),
     );
   }
@@ -228,7 +230,7 @@ function rowsOf(entries: readonly Entry[], drafts: ReadonlyMap<number, ProductDr
   return entries.map((entry) => {
     const draft = present(drafts.get(present(draftOf.get(entry.id), `the product of ${entry.id}`)), 'its draft');
     const element = present(draft.elements.get(entry.id), `sale element ${entry.id}`);
-    const written = draft.created.has(entry.id) || !changedSince(draft.before.get(entry.id), element) ? element : { ...element, version: element.version + 1, updatedAt: reads.now };
+    const written = draft.created.has(entry.id) || !changedSince(draft.before.get(entry.id), element) ? element : { ...element, version: element.version + 1, updatedAt: reads.stamp.now };
     const product = followingDefault(draft);
     return pseRow(written, reads.rules.get(product.taxRuleId), query?.currency ?? product.currency);
   });
@@ -253,7 +255,7 @@ export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query
   }
   const namingOf = new Map(entries.map((entry) => [entry.id, entry.field]));
   for (const draft of drafts.values()) checkCombinations(draft, namingOf);
-  const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, namingOf, expected, reads.now));
+  const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, namingOf, expected, reads.stamp));
   return plan(steps, rowsOf(entries, drafts, draftOf, reads, query));
 }
 
@@ -261,7 +263,7 @@ const findOwner = (reads: PseReads, elementId: number): number | undefined =>
   [...reads.products.values()].find(({ elements }) => elements.elements.some((element) => element.id === elementId))?.product.id;
 
 /** What the entries need read: their products with their sale elements, the rules, the attribute values and their attributes' positions. */
-async function readFor(productIds: readonly number[], valueIds: readonly number[], ruleIds: readonly number[]): Promise<PseReads> {
+async function readFor(productIds: readonly number[], valueIds: readonly number[], ruleIds: readonly number[]): Promise<Omit<PseReads, 'stamp'>> {
   const [found, values] = await Promise.all([products.readMany([...new Set(productIds)]), attributeAvs.readMany([...new Set(valueIds)])]);
   const [elements, rules, attributesOfValues] = await Promise.all([
     Promise.all(found.map((product) => readSaleElementsOf(product.id))),
@@ -273,7 +275,6 @@ async function readFor(productIds: readonly number[], valueIds: readonly number[
     rules,
     values: new Map(values.map((value) => [value.id, value])),
     positions: new Map(attributesOfValues.map((attribute) => [attribute.id, attribute.position])),
-    now: new Date().toISOString(),
   };
 }
 
@@ -283,7 +284,7 @@ const ruleIdsOf = (entries: readonly (PseCreateEntryInput | PseUpdateEntryInput)
 /** `POST /api/pse`: new sale elements, each under the id given it once (a conflict plans them again from fresh reads under the same ids). */
 export function createPse(input: PseCreateInput, query: PseQueryInput | undefined, naming: (index: number) => Naming = entryField): Write<Row[]> {
   let ids: Promise<number[]> | undefined;
-  return new Write(async () => {
+  return new Write(async (stamp) => {
     // In the entries' order: ids allocated at once come back in any order.
     ids ??= Promise.all(input.pse.map(() => saleElements.allocateId())).then((allocated) => allocated.sort((a, b) => a - b));
     const [allocated, reads] = await Promise.all([
@@ -296,7 +297,7 @@ export function createPse(input: PseCreateInput, query: PseQueryInput | undefine
     ]);
     const entries = input.pse.map((create, index): Entry => ({ field: naming(index), create, id: present(allocated[index], `the id of entry ${index}`) }));
     // A create's rows are recorded with it, for an Idempotency-Key's replay.
-    const planned = pseEntriesPlan(entries, reads, query);
+    const planned = pseEntriesPlan(entries, { ...reads, stamp }, query);
     return recordedPlan(planned.steps, planned.answer);
   });
 }
@@ -315,22 +316,22 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
     // A stock change touches nothing beside its sale elements: each attempt reads them alone (their
     // products and rules, for the rows, once), so that writers of one stock meet as seldom as can be.
     let context: Promise<Pick<PseReads, 'products' | 'rules'>> | undefined;
-    return new Write(async () => {
+    return new Write(async (stamp) => {
       const found = await readElements(ids);
       context ??= stockContext(found);
       const { products: owners, rules } = await context;
       const picture = new Map([...owners].map(([id, { product }]) => [id, { product, elements: { elements: found.filter((element) => element.productId === id), count: undefined } }]));
-      return pseEntriesPlan(entries(naming), { products: picture, rules, values: new Map(), positions: new Map(), now: new Date().toISOString() }, query, expected);
+      return pseEntriesPlan(entries(naming), { products: picture, rules, values: new Map(), positions: new Map(), stamp }, query, expected);
     });
   }
-  return new Write(async () => {
+  return new Write(async (stamp) => {
     const found = await readElements(ids);
     const reads = await readFor(
       found.map((element) => element.productId),
       valueIdsOf(input.pse),
       ruleIdsOf(input.pse),
     );
-    return pseEntriesPlan(entries(naming), reads, query, expected);
+    return pseEntriesPlan(entries(naming), { ...reads, stamp }, query, expected);
   });
 }
 
@@ -352,31 +353,32 @@ async function stockContext(elements: readonly SaleElement[]): Promise<Pick<PseR
 }
 
 /** A delete's plan: the element and its counts; its product's default moved to the lowest-id other one when it was the default; the last one refused (409). */
-export function deletePsePlan(element: SaleElement, product: Product, siblings: ProductSaleElements, expectedVersion: number | undefined, now: string): WritePlan<void> {
+export function deletePsePlan(element: SaleElement, product: Product, siblings: ProductSaleElements, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const others = siblings.elements.filter((other) => other.id !== element.id).sort((a, b) => a.id - b.id);
   const [heir] = others;
   if (!heir) throw new Conflict(`sale element ${element.id} is the last of product ${product.id}: a product keeps at least one (delete the product instead)`);
   const steps: WriteStep[] = [
-    ...saleElements.remove(element, expectedVersion),
+    ...saleElements.remove(stamp, element, expectedVersion),
     addStep(saleElementCount(product.id), element.id, -1, { whileExists: raced }),
     ...element.attributeAvs.map((av) => attributeAvReferences.countStep(av, element.id, -1, raced)),
   ];
   if (element.isDefault) {
-    const promoted = { ...heir, isDefault: true, version: heir.version + 1, updatedAt: now };
-    steps.push(...saleElements.replace(heir, promoted, undefined));
+    const promoted = { ...heir, isDefault: true, version: heir.version + 1, updatedAt: stamp.now };
+    steps.push(...saleElements.replace(stamp, heir, promoted, undefined));
     const follows = { ...product, price: formatMicros(pricesIn(promoted, product.currency).price), weight: promoted.weight };
-    if (follows.price !== product.price || follows.weight !== product.weight) steps.push(...products.replace(product, { ...follows, version: product.version + 1, updatedAt: now }, undefined));
+    if (follows.price !== product.price || follows.weight !== product.weight)
+      steps.push(...products.replace(stamp, product, { ...follows, version: product.version + 1, updatedAt: stamp.now }, undefined));
   }
   return plan(steps, undefined);
 }
 
 export const deletePse = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const element = await saleElements.read(id);
     if (!element) throw new NotFound('product sale element');
     const [product, siblings] = await Promise.all([products.read(element.productId), readSaleElementsOf(element.productId)]);
     if (!product) throw new NotFound('product sale element');
-    return deletePsePlan(element, product, siblings, expectedVersion, new Date().toISOString());
+    return deletePsePlan(element, product, siblings, expectedVersion, stamp);
   });
 
 /** One sale element's row, in `currency` (default: its product's). */

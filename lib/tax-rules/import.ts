@@ -150,12 +150,12 @@ export const importKind = defineImportKind<TheliaTaxRule, TaxRule>({
   },
   writer: {
     readMany: (ids) => taxRules.readMany(ids),
-    steps([rule, ...others]) {
+    steps(stamp, [rule, ...others]) {
       // Two rules in one transaction would both write the rules' version: one item, twice.
       if (!rule || others.length) throw new Error(`tax rules are written one to a transaction, not ${others.length + (rule ? 1 : 0)}`);
-      return wholeRuleSteps(rule, undefined, true);
+      return wholeRuleSteps(stamp, rule, undefined, true);
     },
-    updateSteps: (stored, next) => wholeRuleSteps(next, stored, true),
+    updateSteps: (stamp, stored, next) => wholeRuleSteps(stamp, next, stored, true),
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     replaceable: untouchedSeed,
     perTransaction: 1,

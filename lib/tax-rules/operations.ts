@@ -11,6 +11,7 @@ import { pageSorted, type Page, type PageRequest, type Position } from '../db/pa
 import { addStep, createSteps, readShards, readTotal, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { raced, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
 import { localeOf, mergeTexts, type I18n } from '../i18n.js';
 import { defaultLang, type Lang } from '../reference/index.js';
@@ -42,13 +43,13 @@ const readFormerDefault = (id: number, previous: number | undefined): Promise<Ta
  * Steps that make `id` the default: the former default (as read) loses its flag (and its row
  * changes version), and the pointer moves, on condition that it still points where we read it.
  */
-function defaultMoveSteps(id: number, previous: number | undefined, former: TaxRule | undefined, now: string, byImport = false): WriteStep[] {
+function defaultMoveSteps(stamp: WriteStamp, id: number, previous: number | undefined, former: TaxRule | undefined, byImport = false): WriteStep[] {
   if (!former) return [defaultTaxRule.move(previous, id)];
   const version = former.version + 1;
   // A store's import moving the default keeps the former default its own, if it was (importedVersion).
   const stillImported = byImport && former.importedVersion === former.version ? { importedVersion: version } : {};
   // A replace at the version read (a concurrent change of it: read again), so that it records its change too.
-  return [...taxRules.replace(former, { ...former, ...stillImported, isDefault: false, updatedAt: now, version }, undefined), defaultTaxRule.move(previous, id)];
+  return [...taxRules.replace(stamp, former, { ...former, ...stillImported, isDefault: false, updatedAt: stamp.now, version }, undefined), defaultTaxRule.move(previous, id)];
 }
 
 export const getTaxRule = async (id: number, lang: Lang | undefined): Promise<Row> => taxRuleRow(await readRule(id), localeOf(lang));
@@ -130,11 +131,11 @@ function summaryIn(item: Record<string, unknown>, locale: string): TaxRuleSummar
  * in place of `replaced` (a record nobody changed, at its version), the rules' version, and the
  * default's move.
  */
-export async function wholeRuleSteps(rule: TaxRule, replaced?: TaxRule, byImport = false): Promise<WriteStep[]> {
-  const write = replaced ? taxRules.replace(replaced, rule, replaced.version) : [...taxRules.create(rule), ...createSteps(productsUsing(rule.id))];
+export async function wholeRuleSteps(stamp: WriteStamp, rule: TaxRule, replaced?: TaxRule, byImport = false): Promise<WriteStep[]> {
+  const write = replaced ? taxRules.replace(stamp, replaced, rule, replaced.version) : [...taxRules.create(stamp, rule), ...createSteps(productsUsing(rule.id))];
   const previous = rule.isDefault ? await defaultTaxRule.read() : undefined;
   const defaultSteps = rule.isDefault
-    ? defaultMoveSteps(rule.id, previous, await readFormerDefault(rule.id, previous), new Date().toISOString(), byImport)
+    ? defaultMoveSteps(stamp, rule.id, previous, await readFormerDefault(rule.id, previous), byImport)
     : replaced?.isDefault
       ? [defaultTaxRule.clear(replaced.id)]
       : [];
@@ -154,10 +155,9 @@ export function newTaxRule(input: TaxRuleCreateInput, creation: { id: number; cr
  */
 export function createTaxRule(input: TaxRuleCreateInput, lang: Lang | undefined): Write<Row> {
   let made: Promise<TaxRule> | undefined;
-  return new Write(async () => {
-    const now = new Date().toISOString();
-    const rule = await (made ??= taxRules.allocateId().then((id) => newTaxRule(input, { id, createdAt: now, updatedAt: now })));
-    return recordedPlan(await wholeRuleSteps(rule), taxRuleRow(rule, localeOf(lang, input.i18n[0]?.locale)));
+  return new Write(async (stamp) => {
+    const rule = await (made ??= taxRules.allocateId().then((id) => newTaxRule(input, { id, createdAt: stamp.now, updatedAt: stamp.now })));
+    return recordedPlan(await wholeRuleSteps(stamp, rule), taxRuleRow(rule, localeOf(lang, input.i18n[0]?.locale)));
   });
 }
 
@@ -166,12 +166,12 @@ export interface TaxRuleUpdateReads {
   rule: TaxRule;
   defaultId: number | undefined;
   formerDefault: TaxRule | undefined;
-  now: string;
+  stamp: WriteStamp;
 }
 
 /** An update's plan: the rule replaced at the version expected (else read), the rules' version bumped, the default moved to it when asked. */
 export function updateTaxRulePlan(input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined, reads: TaxRuleUpdateReads): WritePlan<Row> {
-  const { rule, now } = reads;
+  const { rule, stamp } = reads;
   let i18n = rule.i18n;
   for (const [index, entry] of (input.i18n ?? []).entries()) {
     if (!i18n[entry.locale] && entry.title === undefined) throw invalidField(`i18n[${index}].title`, 'is required for a new locale');
@@ -186,18 +186,18 @@ export function updateTaxRulePlan(input: TaxRuleUpdateInput, lang: Lang | undefi
     i18n,
     isDefault: rule.isDefault || becomesDefault,
     version: rule.version + 1,
-    updatedAt: now,
+    updatedAt: stamp.now,
   };
-  const steps = [...taxRules.replace(rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? defaultMoveSteps(rule.id, reads.defaultId, reads.formerDefault, now) : [])];
+  const steps = [...taxRules.replace(stamp, rule, next, expectedVersion), taxRulesVersion.bump(), ...(becomesDefault ? defaultMoveSteps(stamp, rule.id, reads.defaultId, reads.formerDefault) : [])];
   return plan(steps, taxRuleRow(next, localeOf(lang, input.i18n?.[0]?.locale)));
 }
 
 export const updateTaxRule = (input: TaxRuleUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     // Only a write that may move the default needs to read the pointer with the rule.
     const { rule, defaultId } = input.default === true ? await readRuleAndDefault(input.id) : { rule: await readRule(input.id), defaultId: undefined };
     const formerDefault = input.default === true && !rule.isDefault ? await readFormerDefault(rule.id, defaultId) : undefined;
-    return updateTaxRulePlan(input, lang, expectedVersion, { rule, defaultId, formerDefault, now: new Date().toISOString() });
+    return updateTaxRulePlan(input, lang, expectedVersion, { rule, defaultId, formerDefault, stamp });
   });
 
 /**
@@ -205,17 +205,17 @@ export const updateTaxRule = (input: TaxRuleUpdateInput, lang: Lang | undefined,
  * product counted in or out since fails a shard's condition: read again), the rules' version, and
  * the pointer cleared when it was the default (the store then has none until one is chosen).
  */
-export function deleteTaxRulePlan(rule: TaxRule, usage: ShardValues | undefined, expectedVersion: number | undefined): WritePlan<void> {
+export function deleteTaxRulePlan(rule: TaxRule, usage: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const used = sumOf(usage);
   if (used > 0) throw new Conflict(`tax rule ${rule.id} is used by ${used} product(s)`);
   return plan(
-    [...taxRules.remove(rule, expectedVersion), ...removeAsReadSteps(productsUsing(rule.id), usage, raced), taxRulesVersion.bump(), ...(rule.isDefault ? [defaultTaxRule.clear(rule.id)] : [])],
+    [...taxRules.remove(stamp, rule, expectedVersion), ...removeAsReadSteps(productsUsing(rule.id), usage, raced), taxRulesVersion.bump(), ...(rule.isDefault ? [defaultTaxRule.clear(rule.id)] : [])],
     undefined,
   );
 }
 
 export const deleteTaxRule = (id: number, expectedVersion: number | undefined): Write<void> =>
-  new Write(async () => {
+  new Write(async (stamp) => {
     const [rule, usage] = await Promise.all([readRule(id), readShards(productsUsing(id))]);
-    return deleteTaxRulePlan(rule, usage, expectedVersion);
+    return deleteTaxRulePlan(rule, usage, expectedVersion, stamp);
   });

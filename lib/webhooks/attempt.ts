@@ -9,6 +9,7 @@ import type { Change } from '../db/changes.js';
 import { Conflict, WriteConflict } from '../db/errors.js';
 import type { WriteStep } from '../db/transactions.js';
 import { commitOnce, stepsWrite } from '../db/write-plan.js';
+import type { WriteStamp } from '../db/stamp.js';
 import { unseal } from '../sealed-secrets.js';
 import { deliver } from './deliver.js';
 import { disabling, type DisabledReason } from './disable.js';
@@ -80,21 +81,21 @@ export async function attemptDelivery(webhook: WebhookSubscription, { change, jo
  */
 export async function recordAttempts(webhook: WebhookSubscription, attempted: readonly Attempted[], moving: readonly WriteStep[] = []): Promise<boolean> {
   const disabled = attempted.map(({ outcome }) => outcome).find((outcome) => outcome.kind === 'disabled');
-  const disable = disabled?.kind === 'disabled' ? disabling(webhook, disabled.reason, new Date().toISOString()) : [];
-  const written = (steps: readonly WriteStep[]) =>
-    commitOnce(stepsWrite(() => steps)).then(
+  const written = (steps: (stamp: WriteStamp) => readonly WriteStep[]) =>
+    commitOnce(stepsWrite(steps)).then(
       () => true,
       (error: unknown) => {
         ignoreLost(error);
         return false;
       },
     );
-  if (await written([...attempted.flatMap((a) => a.steps), ...moving, ...disable])) {
+  const disable = (stamp: WriteStamp) => (disabled?.kind === 'disabled' ? disabling(stamp, webhook, disabled.reason) : []);
+  if (await written((stamp) => [...attempted.flatMap((a) => a.steps), ...moving, ...disable(stamp)])) {
     if (disabled?.kind === 'disabled') logDisabled(webhook.id, disabled.reason);
     return true;
   }
-  for (const { steps } of attempted) if (steps.length) await written(steps);
-  return moving.length ? written(moving) : true;
+  for (const { steps } of attempted) if (steps.length) await written(() => steps);
+  return moving.length ? written(() => moving) : true;
 }
 
 function ignoreLost(error: unknown): void {

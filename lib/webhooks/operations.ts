@@ -6,7 +6,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { NotFound } from '../db/errors.js';
 import { feedEnd, follow } from '../db/feed.js';
 import { mapPage, positionOf, type Page, type PageRequest } from '../db/page.js';
-import { stepsWrite, Write } from '../db/write-plan.js';
+import { plan, stepsWrite, Write } from '../db/write-plan.js';
 import { invalidField } from '../errors.js';
 import type { Row } from '../row.js';
 import { AddressRefused, checkWebhookUrl } from './address-policy.js';
@@ -41,25 +41,27 @@ export async function createWebhook(input: WebhookCreateInput): Promise<Row> {
   // It takes the changes dated after this moment (and placed after the feed's end now): exactly those
   // committed after its answer, however many were still pending when it was made.
   const startAt = Date.now();
-  const now = new Date(startAt).toISOString();
   const start = await feedEnd();
   const id = await webhooks.allocateId();
   const secret = newWebhookSecret();
-  const webhook: WebhookSubscription = {
-    id,
-    url,
-    events: input.events,
-    description: input.description,
-    enabled: true,
-    disabledReason: '',
-    secret: await seal(secret, sealedSecretOf(id)),
-    start: [start.n, start.i],
-    startAt,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await stepsWrite(() => webhooks.create(webhook)).commit();
+  const sealed = await seal(secret, sealedSecretOf(id));
+  const webhook = await new Write(async (stamp) => {
+    const made: WebhookSubscription = {
+      id,
+      url,
+      events: input.events,
+      description: input.description,
+      enabled: true,
+      disabledReason: '',
+      secret: sealed,
+      start: [start.n, start.i],
+      startAt,
+      version: 1,
+      createdAt: stamp.now,
+      updatedAt: stamp.now,
+    };
+    return plan(webhooks.create(stamp, made), made);
+  }).commit();
   // A change sent after this answer must be dated after `startAt`, even by a clock read in the same millisecond.
   while (Date.now() <= startAt) await pause(1);
   // The secret, this once.
@@ -75,7 +77,7 @@ export async function listWebhooks(page: PageRequest): Promise<Page<Row>> {
 export async function updateWebhook(id: number, input: WebhookUpdateInput): Promise<Row> {
   const url = input.url === undefined ? undefined : await checkedUrl(input.url);
   return webhookRow(
-    await new Write(async () => {
+    await new Write(async (stamp) => {
       const current = await readWebhook(id);
       const enabled = input.enabled ?? current.enabled;
       const next: WebhookSubscription = {
@@ -87,15 +89,15 @@ export async function updateWebhook(id: number, input: WebhookUpdateInput): Prom
         // Enabled again by a person: the reason it was disabled no longer holds.
         disabledReason: enabled ? '' : current.enabled ? '' : current.disabledReason,
         version: current.version + 1,
-        updatedAt: new Date().toISOString(),
+        updatedAt: stamp.now,
       };
-      return { steps: webhooks.replace(current, next, undefined), answer: next, answerRecorded: false };
+      return plan(webhooks.replace(stamp, current, next, undefined), next);
     }).commit(),
   );
 }
 
 export async function deleteWebhook(id: number): Promise<void> {
-  await stepsWrite(async () => webhooks.remove(await readWebhook(id), undefined)).commit();
+  await stepsWrite(async (stamp) => webhooks.remove(stamp, await readWebhook(id), undefined)).commit();
 }
 
 /** The latest attempts, newest first. */

@@ -24,6 +24,7 @@ export async function feedInBackground(): Promise<void> {
   const { updateProduct } = await import('../../lib/products/operations.js');
   const { commit } = await import('../../lib/db/write-plan.js');
   const { changeSteps } = await import('../../lib/db/changes.js');
+  const { stampWrite } = await import('../../lib/db/stamp.js');
   const { db, tableName } = await import('../../lib/db/client.js');
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 
@@ -75,7 +76,9 @@ export async function feedInBackground(): Promise<void> {
   // 2. A backlog, drained oldest first: each change and its marker as a write would record them.
   const from = await feedEnd();
   const started = performance.now();
-  const items = Array.from({ length: BACKLOG }, (_, i) => changeSteps('product', ids[i % ids.length]!, 'updated', 1_000_000 + i, [])).flatMap((steps) => steps.map((step) => step.item.Put!.Item!));
+  const items = Array.from({ length: BACKLOG }, (_, i) => changeSteps(stampWrite(), 'product', ids[i % ids.length]!, 'updated', 1_000_000 + i, [])).flatMap((steps) =>
+    steps.map((step) => step.item.Put!.Item!),
+  );
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   await Promise.all(
     Array.from({ length: 4 }, async (_, lane) => {

@@ -402,6 +402,7 @@ async function checkLoginTimings(): Promise<void> {
 async function changeCosts(): Promise<void> {
   const { products } = await import('../../lib/products/entity.js');
   const { writeAtomically } = await import('../../lib/db/transactions.js');
+  const { stampWrite } = await import('../../lib/db/stamp.js');
   const call = await signedCaller('bench-changes');
   const created = await call('POST', '/api/products', { ref: `BENCH-CHANGES-${Date.now()}`, default_category: 0, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Bench' });
   const id = (JSON.parse(created.body) as Array<{ ID: number }>)[0]!.ID;
@@ -409,7 +410,7 @@ async function changeCosts(): Promise<void> {
   const update = async (record: boolean) => {
     const current = (await products.read(id))!;
     const next = { ...current, price: `${current.version}.000000`, version: current.version + 1, updatedAt: new Date().toISOString() };
-    const steps = products.replace(current, next, current.version);
+    const steps = products.replace(stampWrite(), current, next, current.version);
     const started = performance.now();
     await writeAtomically(record ? steps : steps.filter((step) => !recording(step)));
     return performance.now() - started;

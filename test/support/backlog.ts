@@ -4,6 +4,7 @@
  * and a store filled up to its limit (tax rules).
  */
 import { writeAtomically } from '../../lib/db/transactions.js';
+import { stampWrite } from '../../lib/db/stamp.js';
 import { products } from '../../lib/products/entity.js';
 import { newProduct } from '../../lib/products/operations.js';
 import { createSteps } from '../../lib/db/sharded-count.js';
@@ -28,7 +29,7 @@ export async function productsWrittenDirectly(count: number): Promise<number[][]
         }),
       ),
     );
-    await writeAtomically([...products.create(...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no tax rule 1'))]);
+    await writeAtomically([...products.create(stampWrite(), ...batch), countProductStep(1, batch[0]!.id, batch.length, () => new Error('no tax rule 1'))]);
     batches.push(batch.map((product) => product.id));
   }
   return batches;
@@ -44,6 +45,6 @@ export async function taxRulesWrittenDirectly(count: number): Promise<void> {
     const now = new Date().toISOString();
     const ids = await Promise.all(Array.from({ length: Math.min(4, count - written) }, () => taxRules.allocateId()));
     const rules = ids.map((id) => newTaxRule({ country: [64], tax: [1], i18n: [{ locale: 'en_US', title: `Rule ${id}` }] }, { id, createdAt: now, updatedAt: now }));
-    await writeAtomically([...taxRules.create(...rules), ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))), taxRulesVersion.bump()]);
+    await writeAtomically([...taxRules.create(stampWrite(), ...rules), ...rules.flatMap((rule) => createSteps(productsUsing(rule.id))), taxRulesVersion.bump()]);
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImportContext } from '../../lib/import/kind.js';
 import { importKind, mapSaleElement, type TheliaSaleElement } from '../../lib/pse/import.js';
 import type { SaleElement } from '../../lib/products/sale-elements.js';
+import { fixedStamp } from '../support/stamp.js';
 
 const everyRecordKept: ImportContext = { problemOf: () => undefined };
 const created = new Date('2020-01-02T03:04:05Z');
@@ -88,7 +89,7 @@ describe('the sale elements kind', () => {
       { length: importKind.writer.perTransaction },
       (_, k): SaleElement => ({ ...base, id: 100 + k, productId: 100 + k, ref: `REF-${k}`, attributeAvs: [3 * k + 1, 3 * k + 2, 3 * k + 3] }),
     );
-    const steps = await importKind.writer.steps(records);
+    const steps = await importKind.writer.steps(fixedStamp(), records);
     expect(steps.length).toBeLessThanOrEqual(100);
     expect(steps.length).toBeGreaterThan(100 - 8);
   });

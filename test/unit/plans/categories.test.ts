@@ -5,18 +5,20 @@ import { CategoryCreate, CategoryUpdate } from '../../../lib/categories/schema.j
 import { createCategoryPlan, deleteCategoryPlan, MAX_DEPTH, newCategory, updateCategoryPlan } from '../../../lib/categories/operations.js';
 import type { Category } from '../../../lib/categories/entity.js';
 import { conditionOn, expectedVersionOf, stepsOf, stepsOn } from '../../support/plan-steps.js';
+import { fixedStamp } from '../../support/stamp.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
+const STAMP = fixedStamp(NOW);
 const category = (id: number, parent: number, fields: Partial<Category> = {}): Category => ({
   ...newCategory({ id, parent, visible: true, position: 1, i18n: { en_US: { title: `Category ${id}` } }, createdAt: NOW, updatedAt: NOW }),
   ...fields,
 });
 const update = (body: object) => v.parse(CategoryUpdate, { id: 7, ...body });
-const reads = (current: Category, ancestry: Category[] = [], nextPosition?: number) => ({ current, ancestry, nextPosition, now: NOW });
+const reads = (current: Category, ancestry: Category[] = [], nextPosition?: number) => ({ current, ancestry, nextPosition, stamp: STAMP });
 
 describe('a category create', () => {
   it('writes the category, its 16 reference shards and its count, counts it into its parent on condition that the parent exists, and records its row', () => {
-    const plan = createCategoryPlan(v.parse(CategoryCreate, { parent: 3, title: 'Chairs', locale: 'en_US' }), undefined, { id: 7, position: 2, now: NOW });
+    const plan = createCategoryPlan(v.parse(CategoryCreate, { parent: 3, title: 'Chairs', locale: 'en_US' }), undefined, { id: 7, position: 2, stamp: STAMP });
     expect(stepsOf(plan)).toContain('Put CATEGORY#7 CATEGORY');
     expect(stepsOn(plan, 'CATEGORY_USE#7')).toHaveLength(16);
     expect(stepsOn(plan, 'CATEGORY_USE#3')).toHaveLength(1);
@@ -26,7 +28,7 @@ describe('a category create', () => {
   });
 
   it('at the root counts into no parent', () => {
-    const plan = createCategoryPlan(v.parse(CategoryCreate, { title: 'Root', locale: 'en_US' }), undefined, { id: 8, position: 1, now: NOW });
+    const plan = createCategoryPlan(v.parse(CategoryCreate, { title: 'Root', locale: 'en_US' }), undefined, { id: 8, position: 1, stamp: STAMP });
     expect(stepsOf(plan).filter((step) => step.startsWith('Update CATEGORY_USE#'))).toEqual([]);
   });
 });
@@ -62,11 +64,11 @@ describe('a category update', () => {
 
 describe('a category delete', () => {
   it('is a 409 while anything refers to it', () => {
-    expect(() => deleteCategoryPlan(category(7, 3), new Map([['S#04', 2]]), undefined)).toThrow('has 2 child categories or products');
+    expect(() => deleteCategoryPlan(category(7, 3), new Map([['S#04', 2]]), undefined, STAMP)).toThrow('has 2 child categories or products');
   });
 
   it('deletes the category at the version read, its shards as read, and counts it out of its parent', () => {
-    const plan = deleteCategoryPlan(category(7, 3, { version: 2 }), new Map([['S#04', 0]]), undefined);
+    const plan = deleteCategoryPlan(category(7, 3, { version: 2 }), new Map([['S#04', 0]]), undefined, STAMP);
     expect(conditionOn(plan, 'CATEGORY#7', 'CATEGORY')).toEqual({ expression: 'version = :expectedVersion', values: { ':expectedVersion': 2 } });
     expect(conditionOn(plan, 'CATEGORY_USE#7', 'S#04')?.values).toEqual({ ':read': 0 });
     expect(stepsOn(plan, 'CATEGORY_USE#3')).toEqual(['Update CATEGORY_USE#3 S#07']);
