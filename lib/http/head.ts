@@ -1,6 +1,6 @@
 /**
- * HEAD on a GET route answers what GET would, status and headers, without the body (RFC 9110
- * §9.3.2). API Gateway routes `HEAD <path>` to the GET route's function (the stack adds both route
+ * HEAD on a GET route answers what GET would, status and headers, without the body (RFC 9110,
+ * section 9.3.2). API Gateway routes `HEAD <path>` to the GET route's function (the stack adds both route
  * keys) and the local router does the same; this wrapper drops the body once the answer is made.
  */
 import type { HttpEvent, HttpResponse } from './types.js';

@@ -117,7 +117,7 @@ export function mapSaleElement(element: TheliaSaleElement, context: ImportContex
   const attributeAvs = valuesOf(element, context, problems);
   if (!parsed.success || problems.length || !dates) return { problems };
   const given = row.ean_code === null ? '' : String(row.ean_code).trim();
-  // Thelia takes any text for an EAN; the API holds a GTIN or nothing (§15): the rest of the row is worth more than an EAN that is none.
+  // Thelia takes any text for an EAN; the API holds a GTIN or nothing (docs/api.md): the rest of the row is worth more than an EAN that is none.
   const ean = given === '' || isGtin(given) ? given : '';
   if (ean !== (row.ean_code ?? ''))
     normalized.push({ table: 'product_sale_elements', row: id, column: 'ean_code', what: ean ? 'trimmed' : 'not a GTIN with a valid check digit: left empty', before: row.ean_code, after: ean });

@@ -13,7 +13,7 @@ const events = () =>
     v.minLength(1, 'must name at least one event pattern'),
     v.maxLength(20, 'must name at most 20 patterns'),
   );
-/** A person's note on the subscription: a long text by §6's rules (valid Unicode, trimmed, NFC, no control characters but line breaks and tabs). */
+/** A person's note on the subscription: a long text by the rules of every stored text (valid Unicode, trimmed, NFC, no control characters but line breaks and tabs). */
 const description = () => longText(500);
 
 export const WebhookCreate = v.strictObject({ url: url(), events: events(), description: v.optional(description(), '') });
