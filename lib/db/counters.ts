@@ -13,6 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { readItem } from './items.js';
+import { workIdentity } from './scope.js';
 import type { Key } from './keys.js';
 import { addStep, readTotal, shardedCount, type ShardedCount } from './sharded-count.js';
 import { keyAttributeNames, table } from './table.js';
@@ -49,22 +50,55 @@ export const countOf = (counter: Counter): ShardedCount => shardedCount(`${COUNT
 /**
  * Hands out the next id. It is an atomic ADD outside the create's transaction, on an item no
  * transaction touches, so concurrent creates never contend on it; a create that then fails (409)
- * leaves a gap in the ids, as an SQL auto-increment does.
+ * leaves a gap in the ids, as an SQL auto-increment does. Ids asked in one turn of the event loop by
+ * one piece of work (a batch's rows planned at once) are handed out by one ADD of their number, in
+ * the order they were asked: one request on the counter's item for a turn, not one a row.
  */
-export async function allocateId(counter: Counter): Promise<number> {
-  const result = await request((db, options) =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: idKey(counter),
-        UpdateExpression: 'SET lastId = if_not_exists(lastId, :start) + :one',
-        ExpressionAttributeValues: { ':start': counter.firstId - 1, ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-      options,
-    ),
-  );
-  return StoredIdCounter.parse(result.Attributes ?? {}).lastId;
+export function allocateId(counter: Counter): Promise<number> {
+  const work = workIdentity();
+  const byCounter = askedByWork.get(work) ?? new Map<string, Asked>();
+  askedByWork.set(work, byCounter);
+  let asked = byCounter.get(counter.name);
+  if (!asked) {
+    const waiting: Asked = { counter, waiting: [] };
+    asked = waiting;
+    byCounter.set(counter.name, waiting);
+    setImmediate(() => {
+      byCounter.delete(counter.name);
+      if (!byCounter.size) askedByWork.delete(work);
+      void handOut(waiting);
+    });
+  }
+  const { waiting } = asked;
+  return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+}
+
+/** The ids asked of one counter in one turn by one piece of work, waiting for their ADD. */
+interface Asked {
+  counter: Counter;
+  waiting: { resolve: (id: number) => void; reject: (error: unknown) => void }[];
+}
+const askedByWork = new WeakMap<object, Map<string, Asked>>();
+
+async function handOut({ counter, waiting }: Asked): Promise<void> {
+  try {
+    const result = await request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: idKey(counter),
+          UpdateExpression: 'SET lastId = if_not_exists(lastId, :start) + :count',
+          ExpressionAttributeValues: { ':start': counter.firstId - 1, ':count': waiting.length },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+        options,
+      ),
+    );
+    const lastId = StoredIdCounter.parse(result.Attributes ?? {}).lastId;
+    for (const [k, { resolve }] of waiting.entries()) resolve(lastId - waiting.length + 1 + k);
+  } catch (error) {
+    for (const { reject } of waiting) reject(error);
+  }
 }
 
 /**

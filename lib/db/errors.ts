@@ -116,7 +116,8 @@ export class InvalidPosition extends Error {
  * (transactions.ts `retryOnConflict`). It never leaves the data layer's callers' retry loops.
  */
 export class WriteConflict extends Error {
-  constructor() {
+  /** The steps of the transaction another write had in hand, when DynamoDB named them (its cancellation reasons). */
+  constructor(readonly steps: readonly number[] = []) {
     super('concurrent write conflict');
     this.name = 'WriteConflict';
   }

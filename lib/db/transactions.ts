@@ -161,11 +161,12 @@ function withOldItemOnFailure(step: WriteStep): TransactItem {
   return ConditionCheck ? { ConditionCheck: { ...ConditionCheck, ...old } } : step.item;
 }
 
-/** A transaction cancelled by the condition of one of its steps: which one, and the error that step declares. */
+/** A transaction cancelled by the condition of one of its steps: which one, and the error that step declares; `failing`, every step whose condition failed. */
 export class StepFailed extends Error {
   constructor(
     readonly index: number,
     readonly error: Error,
+    readonly failing: readonly number[] = [index],
   ) {
     super(error.message);
     this.name = 'StepFailed';
@@ -193,13 +194,15 @@ export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error instanceof Error && error.name === 'ValidationException' ? new Refused(error.message, error) : error;
     const reasons = error.CancellationReasons ?? [];
-    const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-    if (failed >= 0) {
+    const stepsWith = (code: string) => reasons.flatMap((reason, k) => (reason.Code === code ? [k] : []));
+    const [failed, ...others] = stepsWith('ConditionalCheckFailed');
+    if (failed !== undefined) {
       const old = reasons[failed]?.Item;
       const current = old ? unmarshall(old as Parameters<typeof unmarshall>[0]) : undefined;
-      throw new StepFailed(failed, all[failed]?.onConditionFailed?.(current) ?? new WriteConflict());
+      throw new StepFailed(failed, all[failed]?.onConditionFailed?.(current) ?? new WriteConflict(), [failed, ...others]);
     }
-    if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
+    const conflicting = stepsWith('TransactionConflict');
+    if (conflicting.length) throw new WriteConflict(conflicting);
     const invalid = reasons.find((r) => r.Code === 'ValidationError');
     if (invalid) throw new Refused(invalid.Message ?? 'ValidationError', error);
     if (reasons.some((r) => isThrottled(r.Code))) {

@@ -152,35 +152,56 @@ export function commitTogether<T>(
   });
 }
 
+/** How many times a pack is sent again without the writes that stopped it, before those left go alone. */
+const PACK_SENDS = 4;
+
 /**
  * Writes already planned, packed many to a transaction in their order (as many as fit `maxSteps`
- * steps, two counts on one shard summed), each pack sent once as planned, the packs at once. Answers
- * each write's fate by position: `committed`; `alone` when its pack was certainly not applied (a
- * failed condition, a conflict, two writes on one item, or a write too large to share a pack), for
- * the caller to plan again and commit by itself; or the error of a pack whose fate is unknown (the
- * table out of reach), which must not be written again blindly.
+ * steps, two counts on one shard summed), each pack sent once as planned, the packs at once. A pack
+ * that DynamoDB cancels names the steps that stopped it (a failed condition, an item another
+ * transaction had in hand): their writes leave the pack and it is sent again without them, its other
+ * writes' conditions having held. Answers each write's fate by position: `committed`; `alone` when
+ * it was certainly not applied (it stopped its pack, or its pack failed otherwise, or it is too large
+ * to share one), for the caller to plan again and commit by itself; or the error of a pack whose fate
+ * is unknown (the table out of reach), which must not be written again blindly.
  */
 export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; recording?: Recording | undefined }[], maxSteps: number): Promise<Array<'committed' | 'alone' | { error: unknown }>> {
   const fates: Array<'committed' | 'alone' | { error: unknown }> = writes.map(() => 'alone');
-  const packs: { members: number[]; steps: WriteStep[] }[] = [];
-  for (const [k, { plan, recording }] of writes.entries()) {
-    const steps = stepsOf(plan, recording);
+  const stepsOfWrite = writes.map(({ plan, recording }) => stepsOf(plan, recording));
+  const packs: number[][] = [];
+  let packed: WriteStep[] = [];
+  for (const [k, steps] of stepsOfWrite.entries()) {
     if (steps.length > maxSteps) continue;
     const last = packs.at(-1);
-    if (last && joinAdditions([...last.steps, ...steps]).steps.length <= maxSteps) {
-      last.members.push(k);
-      last.steps.push(...steps);
-    } else packs.push({ members: [k], steps: [...steps] });
+    if (last && joinAdditions([...packed, ...steps]).steps.length <= maxSteps) {
+      last.push(k);
+      packed.push(...steps);
+    } else {
+      packs.push([k]);
+      packed = [...steps];
+    }
   }
+  /** Sends a pack: answers the writes to send again without those that stopped it (none once it is settled). */
+  const send = async (members: readonly number[]): Promise<readonly number[]> => {
+    const owners = members.flatMap((k) => (stepsOfWrite[k] ?? []).map(() => k));
+    const joined = joinAdditions(members.flatMap((k) => stepsOfWrite[k] ?? []));
+    try {
+      await writeSteps(joined.steps);
+      for (const k of members) fates[k] = 'committed';
+      return [];
+    } catch (error) {
+      const notApplied = error instanceof StepFailed || error instanceof WriteConflict || error instanceof Refused;
+      if (!notApplied) for (const k of members) fates[k] = { error };
+      // The writes whose steps stopped it (of a summed count's, the first it sums); the others' conditions held.
+      const named = !notApplied ? [] : error instanceof StepFailed ? error.failing : error instanceof WriteConflict ? error.steps : [];
+      const stopping = new Set(named.map((step) => owners[joined.from[step] ?? -1]));
+      return named.length ? members.filter((k) => !stopping.has(k)) : [];
+    }
+  };
   await Promise.all(
-    packs.map(async ({ members, steps }) => {
-      try {
-        await writeSteps(joinAdditions(steps).steps);
-        for (const k of members) fates[k] = 'committed';
-      } catch (error) {
-        const notApplied = error instanceof StepFailed || error instanceof WriteConflict || error instanceof Refused;
-        if (!notApplied) for (const k of members) fates[k] = { error };
-      }
+    packs.map(async (members) => {
+      let left: readonly number[] = members;
+      for (let sent = 0; left.length && sent < PACK_SENDS; sent++) left = await send(left);
     }),
   );
   return fates;
