@@ -25,7 +25,7 @@
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
  *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
  *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, sync, webhooks, batch, crash, lists or powertools runs one of them.
+ * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +42,7 @@ import { type BuiltFunction, type Invocation, runBuilt, synthesizeFunctions } fr
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { stockBenchmark, stockSyncBenchmark } from './stock.js';
+import { competingUpsertsBenchmark } from './upserts.js';
 import { deliveriesAfterCrashes } from './crash-deliveries.js';
 import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
@@ -513,7 +514,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
 if (!only || only === 'batch') await clientSize();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync', 'webhooks', 'batch', 'lists'].includes(only)) {
+if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync', 'upserts', 'webhooks', 'batch', 'lists'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -537,6 +538,7 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
     if (!only || only === 'stock') await stockBenchmark(dynamo.endpoint);
     if (!only || only === 'sync') await stockSyncBenchmark(dynamo.endpoint);
+    if (!only || only === 'upserts') await competingUpsertsBenchmark(dynamo.endpoint);
     if (!only || only === 'webhooks') await webhooksAtScale();
     if (!only || only === 'batch') {
       if (only) await (await import('../../lib/local/setup.js')).setUpTable();
