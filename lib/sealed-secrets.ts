@@ -8,8 +8,8 @@
  *           and open with Decrypt, which only the functions that verify or sign may call;
  *   local   elsewhere: a key derived from the server secret (lib/secrets.ts).
  * A container seals with one data key and keeps every data key it opened, so that a warm request
- * makes no KMS call; nothing here runs at init (KMS's client is loaded at its first need, from the
- * Lambda runtime's own AWS SDK). A value that is not sealed (a table from before, until
+ * makes no KMS call; nothing here runs at init (KMS's client is loaded at its first need, from a
+ * file of its own bundled beside the function's: `BUNDLE.lazyClients`). A value that is not sealed (a table from before, until
  * `npm run migrate` seals it) is taken as it is.
  *
  *   sealed:1:<keyring>:<wrapped data key>:<iv>:<ciphertext and tag>   (base64url fields)

@@ -15,8 +15,8 @@ import { DependencyUnavailable, SecretMissing } from './errors.js';
 let fetched: Promise<string> | undefined;
 
 /**
- * A Secrets Manager secret's value, read with the Lambda runtime's own AWS SDK (not bundled, loaded
- * on first need: no cold start parses it). The server secret's reader, and the stage keys' (lib/deploy/stage-keys.ts).
+ * A Secrets Manager secret's value, read with the Secrets Manager client loaded on first need (on
+ * Lambda a file of its own beside the function's bundle, `BUNDLE.lazyClients`: no cold start parses it). The server secret's reader, and the stage keys' (lib/deploy/stage-keys.ts).
  */
 export async function readSecretString(secretId: string, clientConfig: Record<string, unknown> = {}): Promise<string> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');

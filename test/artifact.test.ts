@@ -7,15 +7,19 @@
  * success status. The samples are played in order on this file's table: the creates make the ids
  * the later events use.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureApiKey } from '../lib/api-keys/index.js';
+import { signBody } from '../lib/api-keys/signature.js';
 import { functionEnvironments } from '../lib/cli/sam-env.js';
 import { eventFile, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
 import type { RouteDefinition } from '../lib/routes.js';
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
+import { startKmsStandIn } from './support/kms-stand-in.js';
 import { routeGroups } from '../infra/store-api.js';
 import openApiDocument from '../lib/openapi/openapi.json' with { type: 'json' };
 
@@ -53,7 +57,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
  * credentials taken from Lambda's environment: lib/lambda-credentials.ts) is bundled into every
  * route that uses DynamoDB; the SDK's default credential chain, its STS and SSO clients, weighed
  * 132 KiB more in each, and every bound below came down by as much when they were left out; every protected route counts its key's quota and
- * opens sealed secure keys (AES-GCM from node:crypto; KMS's client comes from the runtime): about
+ * opens sealed secure keys (AES-GCM from node:crypto; KMS's client is a file of its own beside the bundle, loaded at first need): about
  * 6 KiB. The routes given more memory hash passwords (Argon2id in WebAssembly, bcrypt). The webhook
  * routes carry ipaddr.js (IANA's special-purpose ranges: their operations check URLs), a few KiB.
  * A batch route carries its resource's create, update and delete together, and the batch edge: ten
@@ -144,6 +148,43 @@ describe('the synthesized functions', () => {
       expect(Object.keys(environments[fn.logicalId]!).sort(), fn.route.name).toEqual(
         ['DYNAMODB_ENDPOINT', 'STORE_CHANGE_RETENTION_DAYS', 'STORE_STAGE', ...sealed, ...secret, 'STORE_ROUTE', 'STORE_TABLE_NAME'].sort(),
       );
+    }
+  });
+
+  it("open a key sealed under KMS on a first request with the KMS client bundled beside them, never the runtime's", async () => {
+    const kms = await startKmsStandIn();
+    const work = mkdtempSync(path.join(tmpdir(), 'store-api-kms-event-'));
+    try {
+      for (const fn of built.filter((f) => f.route.permission)) {
+        const code = readFileSync(fn.file, 'utf8');
+        expect(code, fn.route.name).toContain('"./aws-sdk-client-kms.mjs"');
+        expect(code, fn.route.name).not.toContain('"@aws-sdk/client-kms"');
+        expect(existsSync(path.join(path.dirname(fn.file), 'aws-sdk-client-kms.mjs')), fn.route.name).toBe(true);
+      }
+      // A key made as an operator makes one for a deployment (`npm run api-key` with the stack's key):
+      // its secure key sealed under a data key from KMS, bound to its item.
+      const kmsEnvironment = { STORE_SECRETS_KEY_ARN: kms.keyId, KMS_ENDPOINT: kms.endpoint };
+      // (Run apart, not waited for synchronously: the stand-in answers from this process.)
+      const made = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'lib/cli/api-key.ts', 'create', '--label', 'sealed under KMS', '--superadmin'], {
+        env: { ...process.env, ...kmsEnvironment },
+        encoding: 'utf8',
+      });
+      expect(kms.calls.GenerateDataKey).toBe(1);
+      const key = JSON.parse(made.stdout) as { apiKey: string; secureKey: string };
+      // The route's sample, signed by that key; the assets are outside the repository: no node_modules to fall back on.
+      const fn = built.find((f) => f.route.name === 'tax-rules/get')!;
+      const event = JSON.parse(readFileSync(eventFile('tax-rules/get'), 'utf8'));
+      const sign = signBody(key.secureKey, '');
+      Object.assign(event, { rawQueryString: `sign=${sign}`, queryStringParameters: { sign } });
+      event.headers.authorization = `Token ${key.apiKey}`;
+      writeFileSync(path.join(work, 'event.json'), JSON.stringify(event));
+      const decrypts = kms.calls.Decrypt;
+      const invocation = await runBuilt(fn.file, fn.handler.split('.')[1]!, { ...environments[fn.logicalId]!, ...kmsEnvironment }, path.join(work, 'event.json'));
+      expect(invocation.response?.statusCode, invocation.response?.body).toBe(200);
+      expect(kms.calls.Decrypt).toBe(decrypts + 1);
+    } finally {
+      await kms.close();
+      rmSync(work, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +22,18 @@ export const BUNDLE = {
   mainFields: ['module', 'main'],
   // CommonJS dependencies bundled into ESM still call require().
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  // The Secrets Manager, KMS and SQS clients are loaded on first need, once per container
-  // (lib/secrets.ts, lib/sealed-secrets.ts, lib/events/dead-letters.ts), from the Lambda
-  // runtime's own AWS SDK: no function parses them at init.
-  // So are CodeDeploy's and Lambda's, which only the pre-traffic hook uses.
-  external: ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-kms', '@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
+  // The SQS client is loaded on first need, once per container (lib/events/dead-letters.ts), from
+  // the Lambda runtime's own AWS SDK; so are CodeDeploy's and Lambda's, which only the pre-traffic
+  // hook uses: no function parses them at init, and none is on a route's path to its answer.
+  external: ['@aws-sdk/client-sqs', '@aws-sdk/client-codedeploy', '@aws-sdk/client-lambda'],
+  /**
+   * The clients a route's first request may load (lib/sealed-secrets.ts: KMS, to open an API key's
+   * secure key; lib/secrets.ts: Secrets Manager, for the server secret): never parsed at init, yet
+   * bundled, each into a file of its own beside the bundles that load it (`import('./<file>')`), so
+   * that a first request loads the version package-lock.json pins, from one file, not the runtime's
+   * SDK module by module (`placeLazyClients`).
+   */
+  lazyClients: { '@aws-sdk/client-kms': 'aws-sdk-client-kms.mjs', '@aws-sdk/client-secrets-manager': 'aws-sdk-client-secrets-manager.mjs' },
   /**
    * Modules a bundle takes from files of ours (esbuild's alias), each for a cold start's sake: the
    * bundled clients take Lambda's credentials from its environment (lib/lambda-credentials.ts: the
@@ -54,8 +61,11 @@ export const bundleBuildOptions = (entryPoint: string, outfile: string) => ({
   minify: BUNDLE.minify,
   mainFields: [...BUNDLE.mainFields],
   banner: { js: BUNDLE.banner },
-  external: [...BUNDLE.external],
-  alias: Object.fromEntries(Object.entries(BUNDLE.substitutes).map(([module, file]) => [module, path.join(root, file)])),
+  external: [...BUNDLE.external, ...Object.values(BUNDLE.lazyClients).map((file) => `./${file}`)],
+  alias: {
+    ...Object.fromEntries(Object.entries(BUNDLE.substitutes).map(([module, file]) => [module, path.join(root, file)])),
+    ...Object.fromEntries(Object.entries(BUNDLE.lazyClients).map(([module, file]) => [module, `./${file}`])),
+  },
   // A dependency that reads of a substitute what it does not export (`util.x` through a namespace
   // import) would get undefined at run time: esbuild's warning of it fails the build instead.
   logOverride: { 'import-is-undefined': 'error' as const },
@@ -66,6 +76,25 @@ export const bundleAllOptions = (modules: readonly (readonly [name: string, entr
   const { entryPoints: _one, outfile: _file, ...options } = bundleBuildOptions('', '');
   return { ...options, entryPoints: Object.fromEntries(modules.map(([name, entry]) => [`${name}/index`, entry])), outdir, outExtension: { '.js': '.mjs' } };
 };
+
+/**
+ * Builds each of BUNDLE.lazyClients once (the whole client, as its bundles are built) and places it
+ * beside every bundle of `bundleDirs` whose `index.mjs` loads it. `esbuild` is the caller's: the
+ * repository's, which the packed library never loads.
+ */
+export function placeLazyClients(esbuild: Pick<typeof import('esbuild'), 'buildSync'>, bundleDirs: readonly string[], workDir: string): void {
+  const { entryPoints: _entry, outfile: _file, alias, ...options } = bundleBuildOptions('', '');
+  const lazy = Object.entries(BUNDLE.lazyClients);
+  // A client bundled whole: its own module is not the file it is placed in.
+  const ownAlias = Object.fromEntries(Object.entries(alias).filter(([module]) => !(module in BUNDLE.lazyClients)));
+  for (const [module, file] of lazy) {
+    esbuild.buildSync({ ...options, alias: ownAlias, stdin: { contents: `export * from '${module}';`, resolveDir: root, loader: 'js' }, outfile: path.join(workDir, file), logLevel: 'warning' });
+  }
+  for (const dir of bundleDirs) {
+    const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
+    for (const [, file] of lazy) if (code.includes(`"./${file}"`)) copyFileSync(path.join(workDir, file), path.join(dir, file));
+  }
+}
 
 /** Every handler module: each file of functions/ is one (`functions/<resource>/<action>.ts`). */
 export function handlerModules(dir = 'functions'): string[] {
@@ -175,7 +204,8 @@ function repositoryCode(scope: Construct, entry: string, assets: readonly string
   );
   if (!existsSync(own)) {
     mkdirSync(own, { recursive: true });
-    copyFileSync(path.join(bundle, 'index.mjs'), path.join(own, 'index.mjs'));
+    // The bundle and the clients it loads at first need.
+    for (const file of readdirSync(bundle)) copyFileSync(path.join(bundle, file), path.join(own, file));
     for (const asset of assets) copyFileSync(path.join(root, asset), path.join(own, path.basename(asset)));
   }
   return Code.fromAsset(own);
@@ -190,13 +220,13 @@ function bundledModules(outdir: string): string {
   rmSync(dir, { recursive: true, force: true });
   // esbuild is the repository's (a devDependency): the packed library never reaches here, nor loads it.
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  esbuild.buildSync({
-    ...bundleAllOptions(
-      handlerModules().map((module) => [prebuiltDirOf(module), path.join(root, module)]),
-      dir,
-    ),
-    logLevel: 'warning',
-  });
+  const modules = handlerModules().map((module) => [prebuiltDirOf(module), path.join(root, module)] as const);
+  esbuild.buildSync({ ...bundleAllOptions(modules, dir), logLevel: 'warning' });
+  placeLazyClients(
+    esbuild,
+    modules.map(([name]) => path.join(dir, name)),
+    path.join(dir, '.lazy-clients'),
+  );
   bundledOutdirs.set(outdir, dir);
   return dir;
 }

@@ -17,8 +17,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { bundleAllOptions, handlerModules, prebuiltDirOf } from '../../infra/constructs/bundled-function.js';
+import * as esbuild from 'esbuild';
+import { bundleAllOptions, handlerModules, placeLazyClients, prebuiltDirOf } from '../../infra/constructs/bundled-function.js';
 import { assetsOf } from '../../infra/function-assets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,19 +31,29 @@ const APP_PACKAGES = ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'];
 async function prebuildFunctions(): Promise<number> {
   const modules = handlerModules();
   const functions = path.join(dist, 'functions');
-  await build({
+  await esbuild.build({
     ...bundleAllOptions(
       modules.map((entry) => [prebuiltDirOf(entry), path.join(root, entry)]),
       functions,
     ),
     logLevel: 'warning',
   });
+  const lazyClients = mkdtempSync(path.join(tmpdir(), 'store-api-lazy-clients-'));
+  try {
+    placeLazyClients(
+      esbuild,
+      modules.map((entry) => path.join(functions, prebuiltDirOf(entry))),
+      lazyClients,
+    );
+  } finally {
+    rmSync(lazyClients, { recursive: true, force: true });
+  }
   for (const entry of modules) for (const asset of assetsOf(entry)) copyFileSync(path.join(root, asset), path.join(functions, prebuiltDirOf(entry), path.basename(asset)));
   return modules.length;
 }
 
 async function buildLibrary(): Promise<void> {
-  await build({
+  await esbuild.build({
     entryPoints: [path.join(root, 'infra/index.ts')],
     outfile: path.join(dist, 'infra/index.js'),
     bundle: true,

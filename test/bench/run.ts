@@ -27,11 +27,13 @@
  *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
  * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { bundleBuildOptions } from '../../infra/constructs/bundled-function.js';
@@ -39,6 +41,7 @@ import { functionEnvironments } from '../../lib/cli/sam-env.js';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { type BuiltFunction, type Invocation, runBuilt, synthesizeFunctions } from '../support/built-functions.js';
+import { startKmsStandIn } from '../support/kms-stand-in.js';
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { stockBenchmark, stockSyncBenchmark } from './stock.js';
@@ -163,20 +166,24 @@ async function coldStart(): Promise<void> {
  * alternated with the floor as the SDK ships (one GetItem, the default credential chain, its client
  * made on first use) doing the same: import, then its GetItem. Medians of BENCH_PAIRS pairs and of
  * their ratios, for the import alone and to the answer; and the floor as the functions are built
- * (the bundles' substitutes) as a reading. Not in it: KMS's and Secrets Manager's clients, which the
- * functions take from Lambda's runtime (a bundle outside Lambda cannot load them): the sample key is
- * sealed under the server secret here, and the server secret is given (STORE_SECRET).
+ * (the bundles' substitutes) as a reading. The sample key is sealed under KMS, as a deployment's
+ * keys are, KMS answered by a stand-in on 127.0.0.1 (test/support/kms-stand-in.ts): a protected
+ * route's first answer loads the KMS client bundled beside it and opens the key's data key. Not in
+ * it: Secrets Manager, whose server secret is given here (STORE_SECRET).
  */
 async function firstAnswers(functions: BuiltFunction[], template: Parameters<typeof functionEnvironments>[0], floorFile: string, substitutedFloorFile: string): Promise<void> {
-  const dynamo = await startDynamoDbLocal();
+  const [dynamo, kms] = await Promise.all([startDynamoDbLocal(), startKmsStandIn()]);
   const saved = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   try {
     await (await import('../../lib/local/setup.js')).setUpTable();
-    const { ensureApiKey } = await import('../../lib/api-keys/index.js');
-    const { eventFile, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } = await import('../../lib/local/sample-events.js');
-    await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
+    const { eventFile, loadSampleRequests } = await import('../../lib/local/sample-events.js');
+    // The sample key sealed under KMS by a process of its own (this one may hold a data key sealed otherwise), run apart: the stand-in answers from here.
+    const kmsEnvironment = { STORE_SECRETS_KEY_ARN: kms.keyId, KMS_ENDPOINT: kms.endpoint };
+    const sealing = `import { ensureApiKey } from './lib/api-keys/index.ts'; import { SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from './lib/local/sample-events.ts'; await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);`;
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', sealing], { env: { ...process.env, ...kmsEnvironment, STORE_TABLE_NAME: 'bench' } });
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: process.env.STORE_SECRET!, DYNAMODB_ENDPOINT: dynamo.endpoint });
+    for (const environment of Object.values(environments)) if ('STORE_SECRETS_KEY_ARN' in environment) Object.assign(environment, kmsEnvironment);
     const floorEnvironment = { STORE_TABLE_NAME: 'bench', AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint };
     const total = (run: Invocation) => run.importMs + (run.invokeMs ?? 0);
     console.log(`\ncold start to the first answer: fresh process, import then the route's sample request, ${PAIRS} pairs alternated with the floor as the SDK ships (import, then its GetItem)`);
@@ -222,7 +229,7 @@ async function firstAnswers(functions: BuiltFunction[], template: Parameters<typ
   } finally {
     if (saved === undefined) delete process.env.DYNAMODB_ENDPOINT;
     else process.env.DYNAMODB_ENDPOINT = saved;
-    await dynamo.stop();
+    await Promise.all([dynamo.stop(), kms.close()]);
   }
 }
 
