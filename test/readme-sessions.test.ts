@@ -70,6 +70,16 @@ describe('the README, as written', () => {
     ].join('\n');
     const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000 });
     expect(run.status, run.stderr).toBe(0);
+    // Signing from Node, pasted into a module and called with the same three values the shell has.
+    const module = path.join(dataDir, 'call.mjs');
+    writeFileSync(
+      module,
+      `${shellBlock('### Signing from Node', 'js')}\nconsole.log(JSON.stringify(await call('POST', '/api/customers/checkLogin', { email: 'jeanne@example.com', password: 'wrong password' })));\n`,
+    );
+    const base = /^BASE=(\S+)/m.exec(session)![1]!;
+    const fromNode = spawnSync(process.execPath, [module], { encoding: 'utf8', env: { ...process.env, BASE: base, KEY: apiKey, SECURE: secureKey } });
+    // Signed as the API checks it (a wrong sign would be a 412): the check itself answers 404, no such email and password.
+    expect(JSON.parse(fromNode.stdout)[0], fromNode.stderr).toBe(404);
     const lines = run.stdout.split('\n');
     // Every answer the helper shows is a success (the batch's rows answer for themselves, inside its 200).
     const statuses = run.stderr.split('\n').filter((line) => line.startsWith('→ '));
