@@ -20,6 +20,7 @@ import { eventFile, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from
 import type { RouteDefinition } from '../lib/routes.js';
 import { runBuilt, synthesizeFunctions, type BuiltFunction } from './support/built-functions.js';
 import { startKmsStandIn } from './support/kms-stand-in.js';
+import { startSecretsManagerStandIn } from './support/secrets-manager-stand-in.js';
 import { routeGroups } from '../infra/store-api.js';
 import openApiDocument from '../lib/openapi/openapi.json' with { type: 'json' };
 
@@ -151,16 +152,18 @@ describe('the synthesized functions', () => {
     }
   });
 
-  it("open a key sealed under KMS on a first request with the KMS client bundled beside them, never the runtime's", async () => {
-    const kms = await startKmsStandIn();
+  it("open a key sealed under KMS and read the server secret from Secrets Manager on a first request, with their clients bundled beside them, never the runtime's", async () => {
+    const [kms, secretsManager] = await Promise.all([startKmsStandIn(), startSecretsManagerStandIn(SERVER_SECRET)]);
     const work = mkdtempSync(path.join(tmpdir(), 'store-api-kms-event-'));
     try {
-      for (const fn of built.filter((f) => f.route.permission)) {
+      const beside = (fn: BuiltFunction, module: string, file: string) => {
         const code = readFileSync(fn.file, 'utf8');
-        expect(code, fn.route.name).toContain('"./aws-sdk-client-kms.mjs"');
-        expect(code, fn.route.name).not.toContain('"@aws-sdk/client-kms"');
-        expect(existsSync(path.join(path.dirname(fn.file), 'aws-sdk-client-kms.mjs')), fn.route.name).toBe(true);
-      }
+        expect(code, fn.route.name).toContain(`"./${file}"`);
+        expect(code, fn.route.name).not.toContain(`"${module}"`);
+        expect(existsSync(path.join(path.dirname(fn.file), file)), fn.route.name).toBe(true);
+      };
+      for (const fn of built.filter((f) => f.route.permission)) beside(fn, '@aws-sdk/client-kms', 'aws-sdk-client-kms.mjs');
+      for (const fn of built.filter((f) => f.route.deployment.usesServerSecret)) beside(fn, '@aws-sdk/client-secrets-manager', 'aws-sdk-client-secrets-manager.mjs');
       // A key made as an operator makes one for a deployment (`npm run api-key` with the stack's key):
       // its secure key sealed under a data key from KMS, bound to its item.
       const kmsEnvironment = { STORE_SECRETS_KEY_ARN: kms.keyId, KMS_ENDPOINT: kms.endpoint };
@@ -171,19 +174,26 @@ describe('the synthesized functions', () => {
       });
       expect(kms.calls.GenerateDataKey).toBe(1);
       const key = JSON.parse(made.stdout) as { apiKey: string; secureKey: string };
-      // The route's sample, signed by that key; the assets are outside the repository: no node_modules to fall back on.
-      const fn = built.find((f) => f.route.name === 'tax-rules/get')!;
-      const event = JSON.parse(readFileSync(eventFile('tax-rules/get'), 'utf8'));
+      // A list's sample (it signs its cursor with the server secret), signed by that key; the assets are
+      // outside the repository: no node_modules to fall back on. As on AWS, the function has the
+      // secret's ARN, not the secret.
+      const fn = built.find((f) => f.route.name === 'tax-rules/list')!;
+      const event = JSON.parse(readFileSync(eventFile('tax-rules/list'), 'utf8'));
       const sign = signBody(key.secureKey, '');
-      Object.assign(event, { rawQueryString: `sign=${sign}`, queryStringParameters: { sign } });
+      // One rule a page: the seeded rules leave a next page, whose cursor is signed.
+      Object.assign(event, { rawQueryString: `limit=1&sign=${sign}`, queryStringParameters: { limit: '1', sign } });
       event.headers.authorization = `Token ${key.apiKey}`;
       writeFileSync(path.join(work, 'event.json'), JSON.stringify(event));
+      const { STORE_SECRET: _given, ...environment } = environments[fn.logicalId]!;
+      const onAws = { ...environment, ...kmsEnvironment, STORE_SECRET_ARN: secretsManager.secretArn, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint };
       const decrypts = kms.calls.Decrypt;
-      const invocation = await runBuilt(fn.file, fn.handler.split('.')[1]!, { ...environments[fn.logicalId]!, ...kmsEnvironment }, path.join(work, 'event.json'));
+      const invocation = await runBuilt(fn.file, fn.handler.split('.')[1]!, onAws, path.join(work, 'event.json'));
       expect(invocation.response?.statusCode, invocation.response?.body).toBe(200);
+      expect(invocation.response?.headers?.['X-Next-Cursor'] ?? invocation.response?.headers?.['x-next-cursor']).toBeTruthy();
       expect(kms.calls.Decrypt).toBe(decrypts + 1);
+      expect(secretsManager.reads).toBe(1);
     } finally {
-      await kms.close();
+      await Promise.all([kms.close(), secretsManager.close()]);
       rmSync(work, { recursive: true, force: true });
     }
   });

@@ -42,6 +42,7 @@ import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import { handlerFile } from '../../lib/routes.js';
 import { type BuiltFunction, type Invocation, runBuilt, synthesizeFunctions } from '../support/built-functions.js';
 import { startKmsStandIn } from '../support/kms-stand-in.js';
+import { startSecretsManagerStandIn } from '../support/secrets-manager-stand-in.js';
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { stockBenchmark, stockSyncBenchmark } from './stock.js';
@@ -166,13 +167,13 @@ async function coldStart(): Promise<void> {
  * alternated with the floor as the SDK ships (one GetItem, the default credential chain, its client
  * made on first use) doing the same: import, then its GetItem. Medians of BENCH_PAIRS pairs and of
  * their ratios, for the import alone and to the answer; and the floor as the functions are built
- * (the bundles' substitutes) as a reading. The sample key is sealed under KMS, as a deployment's
- * keys are, KMS answered by a stand-in on 127.0.0.1 (test/support/kms-stand-in.ts): a protected
- * route's first answer loads the KMS client bundled beside it and opens the key's data key. Not in
- * it: Secrets Manager, whose server secret is given here (STORE_SECRET).
+ * (the bundles' substitutes) as a reading. As on AWS, the sample key is sealed under KMS and the
+ * functions that sign or fingerprint read the server secret from Secrets Manager, both answered by
+ * stand-ins on 127.0.0.1 (test/support/): a route's first answer loads the clients bundled beside it,
+ * opens the key's data key and reads the secret as a deployed one does.
  */
 async function firstAnswers(functions: BuiltFunction[], template: Parameters<typeof functionEnvironments>[0], floorFile: string, substitutedFloorFile: string): Promise<void> {
-  const [dynamo, kms] = await Promise.all([startDynamoDbLocal(), startKmsStandIn()]);
+  const [dynamo, kms, secretsManager] = await Promise.all([startDynamoDbLocal(), startKmsStandIn(), startSecretsManagerStandIn(process.env.STORE_SECRET!)]);
   const saved = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   try {
@@ -183,7 +184,12 @@ async function firstAnswers(functions: BuiltFunction[], template: Parameters<typ
     const sealing = `import { ensureApiKey } from './lib/api-keys/index.ts'; import { SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from './lib/local/sample-events.ts'; await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);`;
     await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', sealing], { env: { ...process.env, ...kmsEnvironment, STORE_TABLE_NAME: 'bench' } });
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: process.env.STORE_SECRET!, DYNAMODB_ENDPOINT: dynamo.endpoint });
-    for (const environment of Object.values(environments)) if ('STORE_SECRETS_KEY_ARN' in environment) Object.assign(environment, kmsEnvironment);
+    for (const environment of Object.values(environments)) {
+      if ('STORE_SECRETS_KEY_ARN' in environment) Object.assign(environment, kmsEnvironment);
+      // The server secret from Secrets Manager where the stack gives its ARN; given nowhere.
+      if ('STORE_SECRET_ARN' in environment) Object.assign(environment, { STORE_SECRET_ARN: secretsManager.secretArn, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint });
+      delete environment.STORE_SECRET;
+    }
     const floorEnvironment = { STORE_TABLE_NAME: 'bench', AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint };
     const total = (run: Invocation) => run.importMs + (run.invokeMs ?? 0);
     console.log(`\ncold start to the first answer: fresh process, import then the route's sample request, ${PAIRS} pairs alternated with the floor as the SDK ships (import, then its GetItem)`);
@@ -229,7 +235,7 @@ async function firstAnswers(functions: BuiltFunction[], template: Parameters<typ
   } finally {
     if (saved === undefined) delete process.env.DYNAMODB_ENDPOINT;
     else process.env.DYNAMODB_ENDPOINT = saved;
-    await Promise.all([dynamo.stop(), kms.close()]);
+    await Promise.all([dynamo.stop(), kms.close(), secretsManager.close()]);
   }
 }
 
