@@ -56,31 +56,31 @@ export const countOf = (counter: Counter): ShardedCount => shardedCount(`${COUNT
  */
 export function allocateId(counter: Counter): Promise<number> {
   const work = workIdentity();
-  const byCounter = askedByWork.get(work) ?? new Map<string, Asked>();
-  askedByWork.set(work, byCounter);
-  let asked = byCounter.get(counter.name);
-  if (!asked) {
-    const waiting: Asked = { counter, waiting: [] };
-    asked = waiting;
-    byCounter.set(counter.name, waiting);
-    setImmediate(() => {
-      byCounter.delete(counter.name);
-      if (!byCounter.size) askedByWork.delete(work);
-      void handOut(waiting);
-    });
-  }
-  const { waiting } = asked;
-  return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  const turns = turnsByWork.get(work) ?? new Map<string, Turn>();
+  turnsByWork.set(work, turns);
+  const known = turns.get(counter.name);
+  if (known) return known.asking();
+  const turn: Turn = { counter, waiting: [], asking: () => new Promise((resolve, reject) => turn.waiting.push({ resolve, reject })) };
+  turns.set(counter.name, turn);
+  setImmediate(() => {
+    turns.delete(counter.name);
+    if (!turns.size) turnsByWork.delete(work);
+    void handOut(turn);
+  });
+  return turn.asking();
 }
 
-/** The ids asked of one counter in one turn by one piece of work, waiting for their ADD. */
-interface Asked {
+/** The ids asked of one counter in one turn of the event loop by one piece of work, waiting for their ADD. */
+interface Turn {
   counter: Counter;
   waiting: { resolve: (id: number) => void; reject: (error: unknown) => void }[];
+  /** One more id of this turn. */
+  asking: () => Promise<number>;
 }
-const askedByWork = new WeakMap<object, Map<string, Asked>>();
+/** This turn's asks, per piece of work (a request's, never another's), per counter. */
+const turnsByWork = new WeakMap<object, Map<string, Turn>>();
 
-async function handOut({ counter, waiting }: Asked): Promise<void> {
+async function handOut({ counter, waiting }: Turn): Promise<void> {
   try {
     const result = await request((db, options) =>
       db.send(
