@@ -152,12 +152,12 @@ export function commitTogether<T>(
   });
 }
 
-/** How many times a pack is sent again without the writes that stopped it, before those left go alone. */
+/** How many times a pack is sent, each time without the writes that stopped it the time before, before those left go alone. */
 const PACK_SENDS = 4;
 
 /**
  * Writes already planned, packed many to a transaction in their order (as many as fit `maxSteps`
- * steps, two counts on one shard summed), each pack sent once as planned, the packs at once. A pack
+ * steps, two counts on one shard summed), each pack sent as planned, the packs at once. A pack
  * that DynamoDB cancels names the steps that stopped it (a failed condition, an item another
  * transaction had in hand): their writes leave the pack and it is sent again without them, its other
  * writes' conditions having held. Answers each write's fate by position: `committed`; `alone` when
