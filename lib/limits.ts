@@ -12,6 +12,8 @@ export const LIMITS = {
     partitionKeyBytes: 2048,
     /** A sort key value (UTF-8 bytes), the table's and every index's. */
     sortKeyBytes: 1024,
+    /** The items one TransactWriteItems writes. */
+    transactionItems: 100,
   },
   eventbridge: {
     /** One PutEvents entry: Source, DetailType, Detail and Time (14 bytes) as UTF-8 (256 KB). */

@@ -7,6 +7,7 @@
  * transaction, a few at once; or, `atomic`, every row's steps commit in one transaction.
  * ARCHITECTURE.md ("Batch writes") says how an Idempotency-Key covers the rows.
  */
+import { LIMITS } from '../limits.js';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../api-keys/index.js';
 import { allows } from '../api-keys/access.js';
@@ -39,7 +40,7 @@ import { fieldErrors, parseInputs } from './validation.js';
 export const MAX_ROWS = 100;
 export const MAX_ATOMIC_ROWS = 25;
 /** A DynamoDB transaction's items: what an atomic batch's rows may write together. */
-export const MAX_ATOMIC_STEPS = 100;
+export const MAX_ATOMIC_STEPS = LIMITS.dynamodb.transactionItems;
 /**
  * Rows applied alone at once: enough to overlap their round trips, few enough to leave the table's
  * other writers room. A row goes alone when its pack could not be written (other writers had its

@@ -19,6 +19,7 @@ import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import type { WriteStamp } from '../db/stamp.js';
 import { invalidField, InvalidInput, type FieldError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { formatMicros, parseMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
@@ -256,8 +257,19 @@ export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query
   const namingOf = new Map(entries.map((entry) => [entry.id, entry.field]));
   for (const draft of drafts.values()) checkCombinations(draft, namingOf);
   const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, namingOf, expected, reads.stamp));
+  if (steps.length > MAX_ENTRY_STEPS) {
+    throw new InvalidInput([
+      {
+        field: 'pse',
+        message: `its ${entries.length} entries make ${steps.length} writes, more than the ${MAX_ENTRY_STEPS} one request's transaction holds: send fewer entries at once (or POST /api/pse/batch)`,
+      },
+    ]);
+  }
   return plan(steps, rowsOf(entries, drafts, draftOf, reads, query));
 }
+
+/** The writes a request's entries may make: one transaction, less the step that records its answer (an Idempotency-Key's, a batch row's). */
+const MAX_ENTRY_STEPS = LIMITS.dynamodb.transactionItems - 1;
 
 const findOwner = (reads: PseReads, elementId: number): number | undefined =>
   [...reads.products.values()].find(({ elements }) => elements.elements.some((element) => element.id === elementId))?.product.id;

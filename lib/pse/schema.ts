@@ -10,8 +10,12 @@ import { langQuery } from '../i18n.js';
 import { decimal, flag, identifier, integer, knownId, text } from '../validation.js';
 import { PLAIN_DECIMAL, parseMicros } from '../money.js';
 
-/** The most entries one request writes (one transaction). */
-export const MAX_ENTRIES = 10;
+/**
+ * The most entries one request sends. They are written in one transaction: how many of them it
+ * holds depends on what they write (about 30 stock changes, 20 new sale elements), and is checked
+ * once they are planned (lib/pse/operations.ts).
+ */
+export const MAX_ENTRIES = 100;
 
 /** A GTIN-8, -12, -13 or -14 whose last digit is its check digit (beyond Thelia, which takes any text). */
 export const isGtin = (code: string): boolean => {
