@@ -13,7 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { readItem } from './items.js';
-import { workIdentity } from './scope.js';
+import { gatheredPerTurn } from './per-turn.js';
 import type { Key } from './keys.js';
 import { addStep, readTotal, shardedCount, type ShardedCount } from './sharded-count.js';
 import { keyAttributeNames, table } from './table.js';
@@ -54,52 +54,26 @@ export const countOf = (counter: Counter): ShardedCount => shardedCount(`${COUNT
  * one piece of work (a batch's rows planned at once) are handed out by one ADD of their number, in
  * the order they were asked: one request on the counter's item for a turn, not one a row.
  */
-export function allocateId(counter: Counter): Promise<number> {
-  const work = workIdentity();
-  const turns = turnsByWork.get(work) ?? new Map<string, Turn>();
-  turnsByWork.set(work, turns);
-  const known = turns.get(counter.name);
-  if (known) return known.asking();
-  const turn: Turn = { counter, waiting: [], asking: () => new Promise((resolve, reject) => turn.waiting.push({ resolve, reject })) };
-  turns.set(counter.name, turn);
-  setImmediate(() => {
-    turns.delete(counter.name);
-    if (!turns.size) turnsByWork.delete(work);
-    void handOut(turn);
-  });
-  return turn.asking();
-}
+export const allocateId = (counter: Counter): Promise<number> => handOutIds(counter.name, counter);
 
-/** The ids asked of one counter in one turn of the event loop by one piece of work, waiting for their ADD. */
-interface Turn {
-  counter: Counter;
-  waiting: { resolve: (id: number) => void; reject: (error: unknown) => void }[];
-  /** One more id of this turn. */
-  asking: () => Promise<number>;
-}
-/** This turn's asks, per piece of work (a request's, never another's), per counter. */
-const turnsByWork = new WeakMap<object, Map<string, Turn>>();
-
-async function handOut({ counter, waiting }: Turn): Promise<void> {
-  try {
-    const result = await request((db, options) =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: idKey(counter),
-          UpdateExpression: 'SET lastId = if_not_exists(lastId, :start) + :count',
-          ExpressionAttributeValues: { ':start': counter.firstId - 1, ':count': waiting.length },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-        options,
-      ),
-    );
-    const lastId = StoredIdCounter.parse(result.Attributes ?? {}).lastId;
-    for (const [k, { resolve }] of waiting.entries()) resolve(lastId - waiting.length + 1 + k);
-  } catch (error) {
-    for (const { reject } of waiting) reject(error);
-  }
-}
+/** One ADD of the number of ids a turn asked of a counter; each ask its id, in the order asked. */
+const handOutIds = gatheredPerTurn<Counter, number>(async (asks) => {
+  const [counter] = asks as [Counter];
+  const result = await request((db, options) =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: idKey(counter),
+        UpdateExpression: 'SET lastId = if_not_exists(lastId, :start) + :count',
+        ExpressionAttributeValues: { ':start': counter.firstId - 1, ':count': asks.length },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+      options,
+    ),
+  );
+  const lastId = StoredIdCounter.parse(result.Attributes ?? {}).lastId;
+  return asks.map((_, k) => lastId - asks.length + 1 + k);
+});
 
 /**
  * Makes the ids handed out from now on come after `lastId`, for records written with ids of their

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand, type BatchGetCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { request, tableName } from './client.js';
 import { WriteConflict } from './errors.js';
-import { workIdentity } from './scope.js';
+import { gatheredPerTurn } from './per-turn.js';
 import type { Key } from './keys.js';
 
 import type { Item } from './step.js';
@@ -23,60 +23,31 @@ export const readItems = (keys: readonly Key[]): Promise<Item[]> => (keys.length
 
 const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
-interface Waiting {
+/** A read asked: its keys, and whether as one item (readItem: alone in its turn, it is one GetItem). */
+interface Read {
   keys: readonly Key[];
-  /** Asked as one item (readItem): alone in its turn, it is one GetItem. */
   single: boolean;
-  settle: (found: ReadonlyMap<string, Item>) => void;
-  fail: (error: unknown) => void;
 }
-/** The reads asked so far in this turn of the event loop, per piece of work (a request's, never another's). */
-const waitingByWork = new WeakMap<object, Waiting[]>();
 
 /**
- * Reads asked in one turn of the event loop by one piece of work, sent together (DataLoader's
- * batching): a batch's rows planned at once, or the reads of a `Promise.all`, cost one BatchGet per
- * 100 distinct keys instead of a call each. One readItem alone in its turn is one GetItem, as before.
+ * Reads asked in one turn of the event loop by one piece of work, sent together (per-turn.ts): a
+ * batch's rows planned at once, or the reads of a `Promise.all`, cost one BatchGet per 100 distinct
+ * keys instead of a call each. One readItem alone in its turn is one GetItem, as before.
  */
-function coalesced(keys: readonly Key[], single = false): Promise<Item[]> {
-  const work = workIdentity();
-  let waiting = waitingByWork.get(work);
-  if (!waiting) {
-    const queue: Waiting[] = [];
-    waiting = queue;
-    waitingByWork.set(work, queue);
-    setImmediate(() => {
-      waitingByWork.delete(work);
-      void send(queue);
-    });
-  }
-  return new Promise((resolve, reject) =>
-    waiting.push({
-      keys,
-      single,
-      settle: (found) =>
-        resolve(
-          keys.flatMap((key): Item[] => {
-            const item = found.get(keyText(key));
-            return item ? [item] : [];
-          }),
-        ),
-      fail: reject,
+const gatheredReads = gatheredPerTurn<Read, Item[]>(async (reads) => {
+  const distinct = new Map(reads.flatMap((read) => read.keys.map((key) => [keyText(key), key] as const)));
+  const keys = [...distinct.values()];
+  const items = reads.length === 1 && reads[0]?.single ? await getOne(keys[0] as Key) : await batchGet(keys);
+  const found = new Map(items.map((item) => [keyText(item as Key), item]));
+  return reads.map((read) =>
+    read.keys.flatMap((key): Item[] => {
+      const item = found.get(keyText(key));
+      return item ? [item] : [];
     }),
   );
-}
+});
 
-async function send(queue: readonly Waiting[]): Promise<void> {
-  const distinct = new Map(queue.flatMap((waiting) => waiting.keys.map((key) => [keyText(key), key] as const)));
-  try {
-    const keys = [...distinct.values()];
-    const items = queue.length === 1 && queue[0]?.single ? await getOne(keys[0] as Key) : await batchGet(keys);
-    const found = new Map(items.map((item) => [keyText(item as Key), item]));
-    for (const waiting of queue) waiting.settle(found);
-  } catch (error) {
-    for (const waiting of queue) waiting.fail(error);
-  }
-}
+const coalesced = (keys: readonly Key[], single = false): Promise<Item[]> => gatheredReads('', { keys, single });
 
 async function getOne(key: Key): Promise<Item[]> {
   const result = await request((db, options) => db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }), options));

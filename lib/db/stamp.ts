@@ -28,7 +28,8 @@ let toolActor: Actor | undefined;
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => withinScope({ actor }, work);
 
 /** A stamp for a write planned now, by the work this call belongs to. */
-export function stampWrite(at = Date.now()): WriteStamp {
+export function stampWrite(): WriteStamp {
+  const at = Date.now();
   const actor = currentScope().actor ?? (toolActor ??= { apiKey: 'cli', requestId: randomUUID() });
   return { actor, at, now: new Date(at).toISOString(), newId: randomUUID };
 }
