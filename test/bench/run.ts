@@ -174,15 +174,16 @@ async function coldStart(): Promise<void> {
  */
 async function firstAnswers(functions: BuiltFunction[], template: Parameters<typeof functionEnvironments>[0], floorFile: string, substitutedFloorFile: string): Promise<void> {
   const [dynamo, kms, secretsManager] = await Promise.all([startDynamoDbLocal(), startKmsStandIn(), startSecretsManagerStandIn(process.env.STORE_SECRET!)]);
-  const saved = process.env.DYNAMODB_ENDPOINT;
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   try {
-    await (await import('../../lib/local/setup.js')).setUpTable();
     const { eventFile, loadSampleRequests } = await import('../../lib/local/sample-events.js');
-    // The sample key sealed under KMS by a process of its own (this one may hold a data key sealed otherwise), run apart: the stand-in answers from here.
+    // The table set up and the sample key sealed under KMS by a process of its own, run apart (the
+    // stand-in answers from here): this process's DynamoDB client, one a process, stays the later
+    // sections', and it may hold a data key sealed otherwise.
     const kmsEnvironment = { STORE_SECRETS_KEY_ARN: kms.keyId, KMS_ENDPOINT: kms.endpoint };
-    const sealing = `import { ensureApiKey } from './lib/api-keys/index.ts'; import { SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from './lib/local/sample-events.ts'; await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);`;
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', sealing], { env: { ...process.env, ...kmsEnvironment, STORE_TABLE_NAME: 'bench' } });
+    const setUp = `import { setUpTable } from './lib/local/setup.ts'; import { ensureApiKey } from './lib/api-keys/index.ts'; import { SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from './lib/local/sample-events.ts'; await setUpTable(); await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);`;
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', setUp], {
+      env: { ...process.env, ...kmsEnvironment, DYNAMODB_ENDPOINT: dynamo.endpoint, STORE_TABLE_NAME: 'bench' },
+    });
     const environments = functionEnvironments(template, { STORE_TABLE_NAME: 'bench', STORE_SECRET: process.env.STORE_SECRET!, DYNAMODB_ENDPOINT: dynamo.endpoint });
     for (const environment of Object.values(environments)) {
       if ('STORE_SECRETS_KEY_ARN' in environment) Object.assign(environment, kmsEnvironment);
@@ -233,8 +234,6 @@ async function firstAnswers(functions: BuiltFunction[], template: Parameters<typ
       `against the floor as the SDK ships: import median ${median(rows.map((r) => r.importRatio)).toFixed(2)}×, slowest ${worst('importRatio').name} ${worst('importRatio').importRatio.toFixed(2)}×; to the first answer median ${median(rows.map((r) => r.answerRatio)).toFixed(2)}×, slowest ${worst('answerRatio').name} ${worst('answerRatio').answerRatio.toFixed(2)}×`,
     );
   } finally {
-    if (saved === undefined) delete process.env.DYNAMODB_ENDPOINT;
-    else process.env.DYNAMODB_ENDPOINT = saved;
     await Promise.all([dynamo.stop(), kms.close(), secretsManager.close()]);
   }
 }
