@@ -5,7 +5,7 @@
  * table on DynamoDB Local.
  */
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chargeUnits, quotaPerKey } from '../../../lib/http/quota.js';
 import type { HttpRequest } from '../../../lib/http/types.js';
 import { httpRequest, outcomeOf } from '../../support/http-request.js';
@@ -13,6 +13,13 @@ import { useTable } from '../../support/file-table.js';
 
 // Its keys, leases and quota windows live in the file's table.
 useTable();
+
+// Windows start at every whole minute: each test runs a second into one, with the clock held there,
+// so that a slow runner never carries its requests over into the next window.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 1_000 });
+});
+afterEach(() => vi.useRealTimers());
 
 const limitedKey = (requests: number) => ({ apiKey: randomBytes(13).toString('hex').slice(0, 25).toUpperCase(), quota: { requests, seconds: 60 } });
 
