@@ -13,7 +13,8 @@
  *   2. Warm latency of every route, in-process through the same dispatch as the local server,
  *      against an in-memory DynamoDB Local seeded with 200 customers and 200 products; and what a
  *      key's quota costs a read, against a raw GetItem (quotaCost).
- *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice.
+ *   3. The Thelia import (import.ts): 10 000 customers + 10 000 products from MariaDB, twice; then
+ *      100 000 products, and how their index entries spread over the indexes' partitions (partitions.ts).
  *   4. What recording changes costs a write, how soon a change is in the feed (changeCosts), how
  *      soon its webhook reaches a receiver on 127.0.0.1 (webhookDelay), and the feed kept up by its
  *      placer under 16 writers and through a backlog of 100 000 (feed.ts).
@@ -25,7 +26,7 @@
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
  *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
  *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, contention, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
+ * BENCH_ONLY=cold, warm, login, changes, import, partitions, contention, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -52,6 +53,7 @@ import { feedInBackground } from './feed.js';
 import { webhooksAtScale } from './webhooks.js';
 import { importBenchmark } from './import.js';
 import { listsBenchmark } from './lists.js';
+import { partitionsBenchmark } from './partitions.js';
 import { powertoolsMetricsCost } from './powertools.js';
 
 process.env.STORE_LOG_LEVEL = 'silent';
@@ -526,7 +528,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
 if (!only || only === 'batch') await clientSize();
-if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync', 'upserts', 'webhooks', 'batch', 'lists'].includes(only)) {
+if (!only || ['warm', 'import', 'partitions', 'login', 'changes', 'contention', 'stock', 'sync', 'upserts', 'webhooks', 'batch', 'lists'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -547,6 +549,7 @@ if (!only || ['warm', 'import', 'login', 'changes', 'contention', 'stock', 'sync
       await feedInBackground();
     }
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
+    if (!only || only === 'partitions') await partitionsBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
     if (!only || only === 'stock') await stockBenchmark(dynamo.endpoint);
     if (!only || only === 'sync') await stockSyncBenchmark(dynamo.endpoint);
