@@ -15,6 +15,7 @@ import { WriteConflict } from '../db/errors.js';
 import { readShards, shardedCount, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { padId } from '../db/keys.js';
 import { identityOf } from '../identity.js';
+import { inTurns } from '../in-turns.js';
 import { bit } from '../row.js';
 import { products, type Product } from './entity.js';
 
@@ -90,10 +91,20 @@ export const saleElements = defineEntity({
   },
 });
 
-/** Every sale element, a page of products' at a time (each product's from its own list: at most MAX_SALE_ELEMENTS). */
+/** Products whose sale elements a walk reads at once. */
+const WALK_CONCURRENCY = 8;
+
+/**
+ * Every sale element, a page of products' at a time (each product's from its own list: at most
+ * MAX_SALE_ELEMENTS), a few products at once: a page holds up to 1 MB of products, about a thousand,
+ * and asking for all their lists at once queued them past the client's time-out (an import's walk of
+ * 100 000 products failed so against DynamoDB Local).
+ */
 async function* everySaleElement(): AsyncGenerator<SaleElement[]> {
   for await (const page of products.pages()) {
-    const lists = await Promise.all(page.map((product) => saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId: product.id } }, { limit: MAX_SALE_ELEMENTS, offset: 0 })));
+    const lists = await inTurns(page, WALK_CONCURRENCY, (product) =>
+      saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId: product.id } }, { limit: MAX_SALE_ELEMENTS, offset: 0 }),
+    );
     yield lists.flatMap((list) => list.items);
   }
 }
