@@ -16,8 +16,17 @@ export class UsageError extends Error {
 /** Whether `error` is about how the command was called: ours, node's argument parser's, or a URL that is none. */
 export const isUsageError = (error: unknown): boolean => error instanceof UsageError || /^ERR_(PARSE_ARGS|INVALID_URL)/.test(String((error as { code?: unknown } | undefined)?.code ?? ''));
 
-/** The line(s) a failed command prints on stderr: `prefix` and the message, and the usage when the call was at fault. */
+/**
+ * What caused `error`, when it wraps another error: its name and first line ("the database is busy
+ * or unavailable" alone does not say whether it timed out or was refused).
+ */
+const causeOf = (error: unknown): string => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? ` (${cause.name}: ${cause.message.split('\n')[0]})` : '';
+};
+
+/** The line(s) a failed command prints on stderr: `prefix` and the message (and its cause), and the usage when the call was at fault. */
 export const failureText = (prefix: string, error: unknown, usage: string): string => {
-  const message = `${prefix}${error instanceof Error ? error.message : String(error)}`;
+  const message = `${prefix}${error instanceof Error ? error.message : String(error)}${causeOf(error)}`;
   return isUsageError(error) ? `${message}\n${usage}` : `${message}\n(--help shows how to call it)`;
 };
