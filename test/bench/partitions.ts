@@ -2,20 +2,22 @@
  * BENCH_ONLY=partitions: how a store's product writes spread over the index partitions
  * (docs/design.md, "Ceilings on DynamoDB"). A Thelia store of BENCH_PARTITION_PRODUCTS products
  * (100 000 by default; each with its texts in two locales, default sale element, price and category)
- * is imported by `npm run import` into an in-memory DynamoDB Local; its rate is the import's own
- * (--report). Then every item the import left is read back, and each global secondary index entry it
- * makes is counted on its partition (the index's partition key value), with the write units DynamoDB
- * charges for it (one a KB of the entry: every index projects the whole item).
+ * is imported by `npm run import` into an in-memory DynamoDB Local, through a proxy of this bench that
+ * reads every write the import sends: each item a committed write puts makes an entry in every
+ * global secondary index whose keys it has, counted on its partition (the index's partition key
+ * value) with the write units DynamoDB charges for it (one a KB of the entry: every index projects
+ * the whole item). The import's rate is its own (--report). (Reading the table back instead took
+ * DynamoDB Local 24 s a page of 2 000 items at that size.)
  *
  * Per index, it prints the hottest partition: its entries per product imported and its write units a
  * second at the import's rate, against DynamoDB's 1 000 units a second per partition, and the import
  * rate (products a second) at which that partition would reach them: the index's ceiling for product
  * writes; and the same with the shards of each list merged (a key's `#S<n>` dropped), as the keys
- * were before the lists were sharded. Index entries are written once per item put here (a fresh
- * import: an `--update` rewrites them alike).
+ * were before the lists were sharded.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { itemBytes } from '../../lib/db/item-size.js';
 import { type IndexName, table } from '../../lib/db/table.js';
 import { generatedStore } from '../support/generated-store.js';
@@ -27,41 +29,77 @@ const PRODUCTS = Number(process.env.BENCH_PARTITION_PRODUCTS ?? 100_000);
 const TABLE = 'bench-partitions';
 /** DynamoDB's write rate of one partition (developer guide, "Partitions and data distribution"). */
 const PARTITION_UNITS_PER_SECOND = 1_000;
-const SCAN_SEGMENTS = 4;
 
 interface Partition {
   entries: number;
   units: number;
 }
 
-/** Entries and units per index partition, over every item of the table. */
-async function indexPartitions(endpoint: string): Promise<{ items: number; partitions: Map<IndexName, Map<string, Partition>> }> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
-  const partitions = new Map<IndexName, Map<string, Partition>>(Object.keys(table.indexes).map((name) => [name as IndexName, new Map()]));
-  let items = 0;
-  await Promise.all(
-    Array.from({ length: SCAN_SEGMENTS }, async (_, segment) => {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await client.send(new ScanCommand({ TableName: TABLE, Segment: segment, TotalSegments: SCAN_SEGMENTS, ExclusiveStartKey: start }));
-        for (const item of page.Items ?? []) {
-          items++;
-          const units = Math.ceil(itemBytes(item) / 1024);
-          for (const [name, keys] of Object.entries(table.indexes) as [IndexName, (typeof table.indexes)[IndexName]][]) {
-            const key = item[keys.partitionKey];
-            if (typeof key !== 'string' || typeof item[keys.sortKey] !== 'string') continue;
-            const partition = partitions.get(name)!.get(key) ?? { entries: 0, units: 0 };
-            partition.entries++;
-            partition.units += units;
-            partitions.get(name)!.set(key, partition);
-          }
-        }
-        start = page.LastEvaluatedKey;
-      } while (start);
-    }),
-  );
-  client.destroy();
-  return { items, partitions };
+type AttributeMap = Parameters<typeof unmarshall>[0];
+
+/** What the import's committed writes put in each index partition, and the writes that put no whole item. */
+interface Tally {
+  partitions: Map<IndexName, Map<string, Partition>>;
+  /** Updates and deletes, by kind: they carry no whole item to count (an update that sets an index key is named apart). */
+  others: Map<string, number>;
+}
+
+function tallyPut(tally: Tally, attributes: AttributeMap): void {
+  const item = unmarshall(attributes);
+  const units = Math.ceil(itemBytes(item) / 1024);
+  for (const [name, keys] of Object.entries(table.indexes) as [IndexName, (typeof table.indexes)[IndexName]][]) {
+    const key = item[keys.partitionKey];
+    if (typeof key !== 'string' || typeof item[keys.sortKey] !== 'string') continue;
+    const partitions = tally.partitions.get(name)!;
+    const partition = partitions.get(key) ?? { entries: 0, units: 0 };
+    partitions.set(key, { entries: partition.entries + 1, units: partition.units + units });
+  }
+}
+
+/** Counts a write request DynamoDB Local answered 200 (a committed write). */
+function tallyWrite(tally: Tally, operation: string, body: Record<string, unknown>): void {
+  const other = (kind: string, write: { UpdateExpression?: string } = {}) => {
+    const named = write.UpdateExpression?.includes('gsi') ? `${kind} of an index key` : kind;
+    tally.others.set(named, (tally.others.get(named) ?? 0) + 1);
+  };
+  if (operation === 'PutItem') tallyPut(tally, body.Item as AttributeMap);
+  else if (operation === 'UpdateItem' || operation === 'DeleteItem') other(operation, body);
+  else if (operation === 'TransactWriteItems')
+    for (const step of body.TransactItems as Array<Record<string, { Item?: AttributeMap; UpdateExpression?: string }>>) {
+      const [kind, write] = Object.entries(step)[0]!;
+      if (write.Item) tallyPut(tally, write.Item);
+      else other(kind, write);
+    }
+  else if (operation === 'BatchWriteItem')
+    for (const requests of Object.values(body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap } }>>))
+      for (const write of requests) {
+        if (write.PutRequest) tallyPut(tally, write.PutRequest.Item);
+        else other('DeleteRequest');
+      }
+}
+
+/** A proxy in front of DynamoDB Local that tallies every write it answers 200. */
+async function tallyingProxy(target: string): Promise<{ endpoint: string; tally: Tally; close(): void }> {
+  const tally: Tally = { partitions: new Map(Object.keys(table.indexes).map((name) => [name as IndexName, new Map()])), others: new Map() };
+  const upstream = new URL(target);
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+        if (answer.statusCode === 200 && /Item|Items$/.test(operation) && operation !== 'GetItem' && operation !== 'BatchGetItem' && operation !== 'TransactGetItems')
+          tallyWrite(tally, operation, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+        outgoing.writeHead(answer.statusCode ?? 500, answer.headers);
+        answer.pipe(outgoing);
+      });
+      forwarded.on('error', () => outgoing.destroy());
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tally, close: () => server.close() };
 }
 
 /** The same entries with each list's shards merged: the partitions an unsharded key would have had. */
@@ -85,7 +123,8 @@ export async function partitionsBenchmark(endpoint: string): Promise<void> {
     const { setUpTable } = await import('../../lib/local/setup.js');
     await setUpTable();
 
-    const run = await runImport(['--from', url], { DYNAMODB_ENDPOINT: endpoint, STORE_TABLE_NAME: TABLE });
+    const proxy = await tallyingProxy(endpoint);
+    const run = await runImport(['--from', url], { DYNAMODB_ENDPOINT: proxy.endpoint, STORE_TABLE_NAME: TABLE }).finally(() => proxy.close());
     const report = run.report;
     if (run.status !== 0 || !report) throw new Error(`the import failed (${run.status}): ${run.stderr.slice(-2000)}`);
     const imported = report.counts.product.imported;
@@ -94,8 +133,11 @@ export async function partitionsBenchmark(endpoint: string): Promise<void> {
 
     /** The import rate at which this partition would take its 1 000 units a second. */
     const ceiling = (partition: Partition) => String(Math.round((PARTITION_UNITS_PER_SECOND * imported) / partition.units));
-    const { items, partitions } = await indexPartitions(endpoint);
-    console.log(`${items} items; per index, its partitions and the hottest one (1 write unit a KB of entry; DynamoDB writes ${PARTITION_UNITS_PER_SECOND} units/s a partition):`);
+    const { partitions, others } = proxy.tally;
+    const otherWrites = [...others].map(([kind, count]) => `${count} × ${kind}`).join(', ');
+    console.log(
+      `Index entries of the items its writes put (besides: ${otherWrites}), per index, its partitions and the hottest one (1 write unit a KB of entry; DynamoDB writes ${PARTITION_UNITS_PER_SECOND} units/s a partition):`,
+    );
     console.log(
       'index'.padEnd(6),
       'entries'.padStart(8),
