@@ -78,6 +78,8 @@ function tallyWrite(tally: Tally, operation: string, body: Record<string, unknow
       }
 }
 
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
+
 /** A proxy in front of DynamoDB Local that tallies every write it answers 200. */
 async function tallyingProxy(target: string): Promise<{ endpoint: string; tally: Tally; close(): void }> {
   const tally: Tally = { partitions: new Map(Object.keys(table.indexes).map((name) => [name as IndexName, new Map()])), others: new Map() };
@@ -89,8 +91,7 @@ async function tallyingProxy(target: string): Promise<{ endpoint: string; tally:
       const body = Buffer.concat(chunks);
       const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-        if (answer.statusCode === 200 && /Item|Items$/.test(operation) && operation !== 'GetItem' && operation !== 'BatchGetItem' && operation !== 'TransactGetItems')
-          tallyWrite(tally, operation, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+        if (answer.statusCode === 200 && WRITES.has(operation)) tallyWrite(tally, operation, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
         outgoing.writeHead(answer.statusCode ?? 500, answer.headers);
         answer.pipe(outgoing);
       });
@@ -112,6 +113,9 @@ function unsharded(partitions: Map<string, Partition>): Map<string, Partition> {
   }
   return merged;
 }
+
+/** The partition that took the most units, and its key. */
+const hottestOf = (partitions: Map<string, Partition>): [string, Partition] => [...partitions].reduce((a, b) => (b[1].units > a[1].units ? b : a));
 
 export async function partitionsBenchmark(endpoint: string): Promise<void> {
   const mariadb = await startMariaDb();
@@ -151,7 +155,6 @@ export async function partitionsBenchmark(endpoint: string): Promise<void> {
     );
     for (const [name, byKey] of partitions) {
       if (byKey.size === 0) continue;
-      const hottestOf = (partitions: Map<string, Partition>) => [...partitions].reduce((a, b) => (b[1].units > a[1].units ? b : a));
       const [hottestKey, hottest] = hottestOf(byKey);
       const [, hottestUnsharded] = hottestOf(unsharded(byKey));
       const entries = [...byKey.values()].reduce((sum, partition) => sum + partition.entries, 0);
