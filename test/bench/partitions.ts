@@ -1,19 +1,20 @@
 /**
- * BENCH_ONLY=partitions: how a store's product writes spread over the index partitions
+ * BENCH_ONLY=partitions: how a store's product writes spread over the table's and the indexes' partitions
  * (docs/design.md, "Ceilings on DynamoDB"). A Thelia store of BENCH_PARTITION_PRODUCTS products
  * (100 000 by default; each with its texts in two locales, default sale element, price and category)
  * is imported by `npm run import` into an in-memory DynamoDB Local, through a proxy of this bench that
- * reads every write the import sends: each item a committed write puts makes an entry in every
- * global secondary index whose keys it has, counted on its partition (the index's partition key
- * value) with the write units DynamoDB charges for it (one a KB of the entry: every index projects
- * the whole item). The import's rate is its own (--report). (Reading the table back instead took
- * DynamoDB Local 24 s a page of 2 000 items at that size.)
+ * reads every write the import sends and DynamoDB Local answers 200: each item written counts on its
+ * table partition (1 write unit a KB, twice in a transaction), and each item put makes an entry in
+ * every global secondary index whose keys it has, counted on its partition (the index's partition key
+ * value) with the units DynamoDB charges for it (1 a KB: every index projects the whole item). The
+ * import's rate is its own (--report). (Reading the table back instead took DynamoDB Local 24 s a
+ * page of 2 000 items at that size.)
  *
- * Per index, it prints the hottest partition: its entries per product imported and its write units a
- * second at the import's rate, against DynamoDB's 1 000 units a second per partition, and the import
- * rate (products a second) at which that partition would reach them: the index's ceiling for product
- * writes; and the same with the shards of each list merged (a key's `#S<n>` dropped), as the keys
- * were before the lists were sharded.
+ * For the table and each index, it prints the hottest partition: its writes per product imported and
+ * its write units a second at the import's rate, against DynamoDB's 1 000 units a second per
+ * partition, and the import rate (products a second) at which that partition would reach them: its
+ * ceiling for an import; and the same with the shards of each list merged (a key's `#S<n>` dropped),
+ * as the keys were before the lists were sharded.
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,53 +37,61 @@ interface Partition {
 }
 
 type AttributeMap = Parameters<typeof unmarshall>[0];
+/** Where a write lands: the table's own partitions, or an index's. */
+type Place = 'table' | IndexName;
 
-/** What the import's committed writes put in each index partition, and the writes that put no whole item. */
+/** What the import's committed writes put on each partition, and the writes that carry no whole item. */
 interface Tally {
-  partitions: Map<IndexName, Map<string, Partition>>;
-  /** Updates and deletes, by kind: they carry no whole item to count (an update that sets an index key is named apart). */
+  partitions: Map<Place, Map<string, Partition>>;
+  /** Updates and deletes, by kind (an update that sets an index key is named apart: its entry is not counted). */
   others: Map<string, number>;
 }
 
-function tallyPut(tally: Tally, attributes: AttributeMap): void {
-  const item = unmarshall(attributes);
+function add(tally: Tally, place: Place, key: string, units: number): void {
+  const partitions = tally.partitions.get(place)!;
+  const partition = partitions.get(key) ?? { entries: 0, units: 0 };
+  partitions.set(key, { entries: partition.entries + 1, units: partition.units + units });
+}
+
+/**
+ * One write of an item: on its table partition (1 unit a KB, twice in a transaction; an update's or
+ * a delete's item is not in the request: counted as 1 KB, what the import's counts and locks stay
+ * under), and a put's entry in every index whose keys the item has (1 unit a KB: index entries are
+ * written apart from the transaction).
+ */
+function tallyItem(tally: Tally, kind: string, write: { Item?: AttributeMap; Key?: AttributeMap; UpdateExpression?: string }, transactional: boolean): void {
+  const item = unmarshall((write.Item ?? write.Key)!);
   const units = Math.ceil(itemBytes(item) / 1024);
+  add(tally, 'table', String(item[table.partitionKey]), units * (transactional ? 2 : 1));
+  if (!write.Item) {
+    const named = write.UpdateExpression?.includes('gsi') ? `${kind} of an index key` : kind;
+    tally.others.set(named, (tally.others.get(named) ?? 0) + 1);
+    return;
+  }
   for (const [name, keys] of Object.entries(table.indexes) as [IndexName, (typeof table.indexes)[IndexName]][]) {
     const key = item[keys.partitionKey];
-    if (typeof key !== 'string' || typeof item[keys.sortKey] !== 'string') continue;
-    const partitions = tally.partitions.get(name)!;
-    const partition = partitions.get(key) ?? { entries: 0, units: 0 };
-    partitions.set(key, { entries: partition.entries + 1, units: partition.units + units });
+    if (typeof key === 'string' && typeof item[keys.sortKey] === 'string') add(tally, name, key, units);
   }
 }
 
-/** Counts a write request DynamoDB Local answered 200 (a committed write). */
+/** Counts a write request DynamoDB Local answered 200 (a committed write); condition checks write nothing. */
 function tallyWrite(tally: Tally, operation: string, body: Record<string, unknown>): void {
-  const other = (kind: string, write: { UpdateExpression?: string } = {}) => {
-    const named = write.UpdateExpression?.includes('gsi') ? `${kind} of an index key` : kind;
-    tally.others.set(named, (tally.others.get(named) ?? 0) + 1);
-  };
-  if (operation === 'PutItem') tallyPut(tally, body.Item as AttributeMap);
-  else if (operation === 'UpdateItem' || operation === 'DeleteItem') other(operation, body);
-  else if (operation === 'TransactWriteItems')
-    for (const step of body.TransactItems as Array<Record<string, { Item?: AttributeMap; UpdateExpression?: string }>>) {
+  if (operation === 'TransactWriteItems')
+    for (const step of body.TransactItems as Array<Record<string, { Item?: AttributeMap; Key?: AttributeMap }>>) {
       const [kind, write] = Object.entries(step)[0]!;
-      if (write.Item) tallyPut(tally, write.Item);
-      else other(kind, write);
+      if (kind !== 'ConditionCheck') tallyItem(tally, kind, write, true);
     }
   else if (operation === 'BatchWriteItem')
-    for (const requests of Object.values(body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap } }>>))
-      for (const write of requests) {
-        if (write.PutRequest) tallyPut(tally, write.PutRequest.Item);
-        else other('DeleteRequest');
-      }
+    for (const requests of Object.values(body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }>>))
+      for (const write of requests) tallyItem(tally, write.PutRequest ? 'Put' : 'Delete', (write.PutRequest ?? write.DeleteRequest)!, false);
+  else tallyItem(tally, operation, body, false);
 }
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 
 /** A proxy in front of DynamoDB Local that tallies every write it answers 200. */
 async function tallyingProxy(target: string): Promise<{ endpoint: string; tally: Tally; close(): void }> {
-  const tally: Tally = { partitions: new Map(Object.keys(table.indexes).map((name) => [name as IndexName, new Map()])), others: new Map() };
+  const tally: Tally = { partitions: new Map((['table', ...Object.keys(table.indexes)] as Place[]).map((place) => [place, new Map()])), others: new Map() };
   const upstream = new URL(target);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -140,14 +149,14 @@ export async function partitionsBenchmark(endpoint: string): Promise<void> {
     const { partitions, others } = proxy.tally;
     const otherWrites = [...others].map(([kind, count]) => `${count} × ${kind}`).join(', ');
     console.log(
-      `Index entries of the items its writes put (besides: ${otherWrites}), per index, its partitions and the hottest one (1 write unit a KB of entry; DynamoDB writes ${PARTITION_UNITS_PER_SECOND} units/s a partition):`,
+      `Its writes on the table's partitions (every item written) and each index's (the entries of the items put; besides: ${otherWrites}), the partitions of each and the hottest one (DynamoDB writes ${PARTITION_UNITS_PER_SECOND} units/s a partition):`,
     );
     console.log(
-      'index'.padEnd(6),
-      'entries'.padStart(8),
+      'where'.padEnd(6),
+      'writes'.padStart(8),
       'partitions'.padStart(11),
       '  hottest partition'.padEnd(30),
-      'entries/product'.padStart(16),
+      'writes/product'.padStart(16),
       'units/s here'.padStart(13),
       'of limit'.padStart(9),
       'ceiling products/s'.padStart(19),
