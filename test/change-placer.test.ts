@@ -6,8 +6,9 @@
  * changes committed after its answer; changes and feed items are kept as long as the store says.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retentionSeconds } from '../lib/db/changes.js';
-import { PLACER_SILENT_MS, runPlacer, useStoreRetention } from '../lib/db/feed.js';
+import { changesOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, StoredMarker } from '../lib/db/changes.js';
+import { FEED_ITEM_PREFIX, PLACED_PER_ITEM, PLACER_SILENT_MS, runPlacer, useStoreRetention } from '../lib/db/feed.js';
+import { queryAll } from '../lib/db/items.js';
 import { runWebhooksOnce } from '../lib/webhooks/worker.js';
 import { get, post, put } from './support/api.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
@@ -27,6 +28,18 @@ async function placeAll(): Promise<void> {
   }
 }
 
+/** Every marker of a pending change, whatever its partition. */
+const pendingMarkers = async () =>
+  (
+    await Promise.all(
+      Array.from({ length: PENDING_PARTITIONS }, (_, shard) =>
+        queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pendingPartitionKey(shard) }, ConsistentRead: true }),
+      ),
+    )
+  )
+    .flat()
+    .map((item) => StoredMarker.parse(item));
+
 /** The products created, by id (their default sale elements, created with them, aside). */
 const created = (changes: ChangeRow[]) => changes.filter((change) => change.TYPE === 'created' && change.RESOURCE === 'product').map((change) => Number(change.ENTITY_ID));
 
@@ -45,6 +58,28 @@ describe('the placer', () => {
     expect(order).toHaveLength(1_000);
     expect(order).toEqual([...order].sort((a, b) => a - b));
   }, 180_000);
+
+  it('finds the changes one transaction recorded in one partition under one marker, and places each once, at most 98 a feed item', async () => {
+    await placeAll();
+    const from = await cursorNow();
+    const transactions = await productsWrittenDirectly(200);
+    // Twenty products a transaction, over eight partitions: at most eight markers each, naming every change once.
+    const markers = await pendingMarkers();
+    expect(markers.length).toBeLessThanOrEqual(8 * transactions.length);
+    expect(markers.length).toBeLessThan(200);
+    const named = markers.flatMap(changesOf).map((pending) => pending.change.pk);
+    expect(named.sort()).toEqual(
+      transactions
+        .flat()
+        .map((id) => historyPartition('product', id))
+        .sort(),
+    );
+    await placeAll();
+    expect(await pendingMarkers()).toEqual([]);
+    expect(created((await followChanges(from, '', undefined, 500)).changes).sort((a, b) => a - b)).toEqual(transactions.flat().sort((a, b) => a - b));
+    const feedItems = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `${FEED_ITEM_PREFIX}0` }, ConsistentRead: true });
+    for (const item of feedItems) expect((item.entries as unknown[]).length).toBeLessThanOrEqual(PLACED_PER_ITEM);
+  });
 
   it('runs on AWS as its function: one invocation places what is pending, and ends 5 s before its time', async () => {
     const { handler } = await import('../functions/changes/place.js');

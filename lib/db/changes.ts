@@ -14,7 +14,9 @@
  * Both are written only if the transaction commits, so a change exists if and only if its write did.
  * Neither is shared with another record's write: the change lives in the record's own partition, the
  * marker is an item of its own in one of eight partitions picked by the record (so one record's
- * markers sort by version, and no partition takes more than an eighth of the store's writes).
+ * markers sort by version, and no partition takes more than an eighth of the store's writes). The
+ * changes one transaction records in one partition share one marker, keyed as the oldest of them
+ * (`others` names the rest): a batch of 32 rows writes at most 8 markers, not 32.
  */
 import type { WriteStamp } from './stamp.js';
 import * as v from 'valibot';
@@ -27,6 +29,7 @@ import { defineStored, StoredKey } from './stored.js';
 import { table } from './table.js';
 import { Conflict } from './errors.js';
 import { ABSENT, put, type WriteStep } from './transactions.js';
+import { joinable } from './joined-steps.js';
 import { isDeepStrictEqual } from 'node:util';
 
 /** A field of a record as its loop row shows it; `secret` ones are compared, never shown (a password). */
@@ -165,14 +168,52 @@ export const StoredChange = defineStored('change', {
   date: v.string(),
 });
 
-/** A change not in the feed yet: its time and record in its sort key, the change's key, and the change's expiry. */
+/** A change a marker names: its resource, its item's key, and its expiry. */
+const PendingChange = v.object({ resource: v.string(), change: StoredKey, changeExpiresAt: v.optional(v.number()) });
+export type PendingChange = v.InferOutput<typeof PendingChange>;
+
+/**
+ * Changes not in the feed yet: the first's time and record in its sort key, its change's key and
+ * expiry, and the other changes its transaction recorded in the same partition (`others`, oldest
+ * first), which one marker names together.
+ */
 export const StoredMarker = defineStored('pending marker', {
   pk: v.string(),
   sk: v.string(),
   resource: v.string(),
   change: StoredKey,
   changeExpiresAt: v.optional(v.number()),
+  others: v.optional(v.array(PendingChange), []),
 });
+export type Marker = ReturnType<typeof StoredMarker.parse>;
+
+/** Every change a marker names, its own first. */
+export const changesOf = (marker: Marker): PendingChange[] => [{ resource: marker.resource, change: marker.change, changeExpiresAt: marker.changeExpiresAt }, ...marker.others];
+
+/**
+ * The most changes one marker names: what the placer puts in one feed item (feed.ts), so that any
+ * marker can be placed in one round.
+ */
+export const CHANGES_A_MARKER = 98;
+
+/**
+ * The markers of one transaction in one partition as the fewest items: each names up to
+ * CHANGES_A_MARKER changes, under the key of its oldest. A transaction that records many changes (a
+ * batch's packed rows, an import's records) writes one marker per partition, and the placer deletes
+ * one item for them, instead of one each.
+ */
+function joinMarkers(steps: readonly WriteStep[]): WriteStep[] {
+  const named = steps
+    .map((step) => StoredMarker.parse(step.item.Put?.Item ?? {}))
+    .flatMap((marker) => changesOf(marker).map((change) => ({ pk: marker.pk, sk: marker.sk, change })))
+    .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
+  const joined: WriteStep[] = [];
+  for (let start = 0; start < named.length; start += CHANGES_A_MARKER) {
+    const [oldest, ...rest] = named.slice(start, start + CHANGES_A_MARKER);
+    if (oldest) joined.push(put({ pk: oldest.pk, sk: oldest.sk, ...oldest.change, ...(rest.length ? { others: rest.map(({ change }) => change) } : {}) }));
+  }
+  return joined;
+}
 
 /** The width of a marker's time (epoch milliseconds): every marker sorts by it first. */
 const TIME_DIGITS = 15;
@@ -216,7 +257,7 @@ export function changeSteps(stamp: WriteStamp, resource: string, entityId: strin
   // A record's version is recorded once, never overwritten. Only a record made again under the id of
   // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
   const recorded = () => new Conflict(`${resource} ${entityId} was deleted since it was made, and its history is kept: it is not made again under its id`);
-  return [put(item, ABSENT, recorded), put(marker)];
+  return [put(item, ABSENT, recorded), joinable(put(marker), `marker\u0000${marker.pk}`, joinMarkers)];
 }
 
 /**

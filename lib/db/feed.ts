@@ -19,7 +19,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { changeOf, historyPartition, PENDING_PARTITIONS, pendingPartitionKey, retentionSeconds, StoredChange, StoredMarker, type Change } from './changes.js';
+import {
+  CHANGES_A_MARKER,
+  changeOf,
+  changesOf,
+  historyPartition,
+  PENDING_PARTITIONS,
+  pendingPartitionKey,
+  retentionSeconds,
+  StoredChange,
+  StoredMarker,
+  type Change,
+  type Marker,
+  type PendingChange,
+} from './changes.js';
 import { Contended, Gone, WriteConflict } from './errors.js';
 import { queryPage, readEach, readItem, readItems, type Item } from './items.js';
 import type { Key } from './keys.js';
@@ -29,8 +42,8 @@ import { ABSENT, holds, put, putIf, remove, retryOnConflict, update, writeAtomic
 
 const TAIL: Key = { pk: 'CHANGES#FEED', sk: 'TAIL' };
 const BLOCK = 1000;
-/** A transaction holds 100 steps: the feed item, the tail, and the markers it places. */
-export const PLACED_PER_ITEM = 98;
+/** A transaction holds 100 steps: the feed item, the tail, and the markers it places (each naming one change or more). */
+export const PLACED_PER_ITEM = CHANGES_A_MARKER;
 /** The feed items' partitions: `CHANGES#FEED#<block>`, each item inserted once, by the placer. */
 export const FEED_ITEM_PREFIX = 'CHANGES#FEED#';
 const feedKey = (n: number): Key => ({ pk: `${FEED_ITEM_PREFIX}${Math.floor(n / BLOCK)}`, sk: String(n).padStart(12, '0') });
@@ -53,11 +66,13 @@ export interface FeedPosition {
 const tailOf = (item: Item | undefined): number => (item ? StoredTail.parse(item).n : 0);
 
 /**
- * The oldest pending markers, whatever their partition: each partition's head is sorted by time,
- * so the first PLACED_PER_ITEM of all the heads merged are the oldest pending changes. A record's
- * markers (one partition) are then put in version order, should two containers' clocks disagree.
+ * What one round places: the oldest markers, whatever their partition, as many as their changes fit
+ * one feed item, and those changes in order. Each partition's head is sorted by time, so the first
+ * markers of all the heads merged are the oldest pending (a marker names at most PLACED_PER_ITEM
+ * changes, so the first always fits). A record's changes (one partition) are then put in version
+ * order, should two containers' clocks disagree.
  */
-async function oldestPending(): Promise<Marker[]> {
+async function oldestPending(): Promise<{ markers: Marker[]; changes: PendingChange[] }> {
   const heads = await Promise.all(
     Array.from(
       { length: PENDING_PARTITIONS },
@@ -66,22 +81,26 @@ async function oldestPending(): Promise<Marker[]> {
     ),
   );
   const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const oldest = heads
+  const markers: Marker[] = [];
+  let named = 0;
+  for (const marker of heads
     .flat()
     .map((item) => StoredMarker.parse(item))
-    .sort((a, b) => byKey(a.sk, b.sk))
-    .slice(0, PLACED_PER_ITEM);
-  // The same places, each record's markers in the order of its versions.
-  const recordOf = (marker: Marker) => marker.change.pk;
-  const versions = new Map<string, Marker[]>();
-  for (const marker of oldest) versions.set(recordOf(marker), [...(versions.get(recordOf(marker)) ?? []), marker]);
-  for (const markers of versions.values()) markers.sort((a, b) => byKey(a.change.sk, b.change.sk));
-  return oldest.map((marker) => versions.get(recordOf(marker))?.shift() ?? marker);
+    .sort((a, b) => byKey(a.sk, b.sk))) {
+    named += 1 + marker.others.length;
+    if (named > PLACED_PER_ITEM) break;
+    markers.push(marker);
+  }
+  const oldest = markers.flatMap(changesOf);
+  // The same places, each record's changes in the order of its versions.
+  const recordOf = (pending: PendingChange) => pending.change.pk;
+  const versions = new Map<string, PendingChange[]>();
+  for (const pending of oldest) versions.set(recordOf(pending), [...(versions.get(recordOf(pending)) ?? []), pending]);
+  for (const changes of versions.values()) changes.sort((a, b) => byKey(a.change.sk, b.change.sk));
+  return { markers, changes: oldest.map((pending) => versions.get(recordOf(pending))?.shift() ?? pending) };
 }
 
-type Marker = ReturnType<typeof StoredMarker.parse>;
-
-/** The time a marker's key starts with: when its change happened (epoch ms). */
+/** The time a marker's key starts with: when its oldest change happened (epoch ms). */
 const markerTime = (marker: Marker): number => Number(marker.sk.split('#')[0]);
 
 /**
@@ -90,12 +109,12 @@ const markerTime = (marker: Marker): number => Number(marker.sk.split('#')[0]);
  * tail as the caller's previous round left it, not read again.
  */
 async function placeOnce(knownTail: number | undefined): Promise<{ placed: number; tail: number; oldestAt: number | undefined; newestAt: number | undefined }> {
-  const [markers, tail] = await Promise.all([oldestPending(), knownTail ?? readItem(TAIL).then(tailOf)]);
+  const [{ markers, changes }, tail] = await Promise.all([oldestPending(), knownTail ?? readItem(TAIL).then(tailOf)]);
   if (markers.length === 0) return { placed: 0, tail, oldestAt: undefined, newestAt: undefined };
   const n = tail + 1;
-  const entries: Entry[] = markers.map((marker) => ({ r: marker.resource, p: marker.change.pk, s: marker.change.sk }));
+  const entries: Entry[] = changes.map((pending) => ({ r: pending.resource, p: pending.change.pk, s: pending.change.sk }));
   // A feed item lives as long as the last of its changes: it never names only changes that are gone, nor outlives none.
-  const expiresAt = Math.max(...markers.map((marker) => marker.changeExpiresAt ?? Math.floor(Date.now() / 1000) + retentionSeconds()));
+  const expiresAt = Math.max(...changes.map((pending) => pending.changeExpiresAt ?? Math.floor(Date.now() / 1000) + retentionSeconds()));
   const steps: WriteStep[] = [
     put({ ...feedKey(n), n, entries, [table.ttlAttribute]: expiresAt }, ABSENT, () => new WriteConflict()),
     tail === 0
@@ -105,7 +124,7 @@ async function placeOnce(knownTail: number | undefined): Promise<{ placed: numbe
   ];
   await writeAtomically(steps);
   const times = markers.map(markerTime).filter(Number.isFinite);
-  return { placed: markers.length, tail: n, oldestAt: Math.min(...times), newestAt: Math.max(...times) };
+  return { placed: changes.length, tail: n, oldestAt: Math.min(...times), newestAt: Math.max(...times) };
 }
 
 /**

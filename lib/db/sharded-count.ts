@@ -15,6 +15,7 @@ import * as v from 'valibot';
 import { queryAll } from './items.js';
 import type { Key } from './keys.js';
 import { defineStored } from './stored.js';
+import { joinable } from './joined-steps.js';
 import { ABSENT, remove, put, update, type OnConditionFailed, type WriteStep } from './transactions.js';
 
 export interface ShardedCount {
@@ -45,41 +46,24 @@ export interface Addition {
   atMost?: { max: number; full: OnConditionFailed };
 }
 
-/** The additions this module made, by their step: what `joinAdditions` may sum into one. */
-const additions = new WeakMap<WriteStep, { count: ShardedCount; recordId: number; delta: number; options: Addition }>();
-
-/** The step that adds `delta` to the count for record `recordId`. */
+/** The step that adds `delta` to the count for record `recordId`; two in one transaction on one shard are written summed (joined-steps.ts). */
 export function addStep(count: ShardedCount, recordId: number, delta: number, options: Addition = {}): WriteStep {
-  const step = additionStep(count, recordId, delta, options);
-  additions.set(step, { count, recordId, delta, options });
+  const shard = shardKey(count, recordId);
+  const summed = (steps: readonly WriteStep[]) => [
+    addStep(
+      count,
+      recordId,
+      steps.reduce((sum, step) => sum + (deltas.get(step) ?? 0), 0),
+      options,
+    ),
+  ];
+  const step = joinable(additionStep(count, recordId, delta, options), `count\u0000${shard.pk}\u0000${shard.sk}`, summed);
+  deltas.set(step, delta);
   return step;
 }
 
-/**
- * Steps of one transaction with the additions to one shard summed into one step (the first's, at
- * its place): DynamoDB refuses a transaction holding two operations on one item, which writes
- * joined together meet when two of them count into one shard (an atomic batch's rows moving
- * products 16 ids apart to one rule). `from[k]` is the step each joined step came from (the first of those it sums).
- */
-export function joinAdditions(steps: readonly WriteStep[]): { steps: WriteStep[]; from: number[] } {
-  const joined: WriteStep[] = [];
-  const from: number[] = [];
-  const byShard = new Map<string, number>();
-  for (const [k, step] of steps.entries()) {
-    const addition = additions.get(step);
-    const shard = addition && `${addition.count.partition}\u0000${shardKey(addition.count, addition.recordId).sk}`;
-    const at = shard === undefined ? undefined : byShard.get(shard);
-    const first = at === undefined ? undefined : additions.get(joined[at] as WriteStep);
-    if (addition && first && at !== undefined) {
-      joined[at] = addStep(first.count, first.recordId, first.delta + addition.delta, first.options);
-      continue;
-    }
-    if (shard !== undefined) byShard.set(shard, joined.length);
-    joined.push(step);
-    from.push(k);
-  }
-  return { steps: joined, from };
-}
+/** What each addition adds: what its transaction's additions to the same shard sum. */
+const deltas = new WeakMap<WriteStep, number>();
 
 function additionStep(count: ShardedCount, recordId: number, delta: number, { whileExists, atMost }: Addition): WriteStep {
   if (atMost && count.shards !== 1) throw new Error(`${count.partition}: a bound needs a count of one shard`);

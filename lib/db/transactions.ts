@@ -12,6 +12,7 @@ import { currentUsage } from './usage.js';
 import type { Item, OnConditionFailed, TransactItem, WriteStep } from './step.js';
 import type { Key } from './keys.js';
 import { fullJitter, retrying } from './retry.js';
+import { joinSteps } from './joined-steps.js';
 
 export type { OnConditionFailed, OutcomeRecorder, WriteStep } from './step.js';
 
@@ -185,24 +186,30 @@ export async function writeAtomically(steps: readonly WriteStep[]): Promise<void
   }
 }
 
-/** Writes every step or none, as writeAtomically does; a failed condition is a StepFailed that names the step. */
+/**
+ * Writes every step or none, as writeAtomically does; a failed condition is a StepFailed that names
+ * the step. Steps made joinable are written joined (joined-steps.ts); the steps a cancelled
+ * transaction names are the ones given (a joined group's first).
+ */
 export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
   // A plan that changes nothing (an update to what is there) has nothing to send.
   if (all.length === 0) return;
+  const { steps, from } = joinSteps(all);
   try {
-    await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: all.map(withOldItemOnFailure) }), requestOptions));
+    await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) }), requestOptions));
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error instanceof Error && error.name === 'ValidationException' ? new Refused(error.message, error) : error;
     const reasons = error.CancellationReasons ?? [];
     const stepsWith = (code: string) => reasons.flatMap((reason, k) => (reason.Code === code ? [k] : []));
+    const given = (k: number) => from[k] ?? k;
     const [failed, ...others] = stepsWith('ConditionalCheckFailed');
     if (failed !== undefined) {
       const old = reasons[failed]?.Item;
       const current = old ? unmarshall(old as Parameters<typeof unmarshall>[0]) : undefined;
-      throw new StepFailed(failed, all[failed]?.onConditionFailed?.(current) ?? new WriteConflict(), [failed, ...others]);
+      throw new StepFailed(given(failed), steps[failed]?.onConditionFailed?.(current) ?? new WriteConflict(), [failed, ...others].map(given));
     }
     const conflicting = stepsWith('TransactionConflict');
-    if (conflicting.length) throw new WriteConflict(conflicting);
+    if (conflicting.length) throw new WriteConflict(conflicting.map(given));
     const invalid = reasons.find((r) => r.Code === 'ValidationError');
     if (invalid) throw new Refused(invalid.Message ?? 'ValidationError', error);
     if (reasons.some((r) => isThrottled(r.Code))) {

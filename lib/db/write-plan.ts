@@ -12,7 +12,7 @@
 import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
 import type { OutcomeRecorder, WriteStep } from './step.js';
 import { Refused, WriteConflict } from './errors.js';
-import { joinAdditions } from './sharded-count.js';
+import { joinSteps } from './joined-steps.js';
 import { stampWrite, type WriteStamp } from './stamp.js';
 
 export interface WritePlan<T> {
@@ -137,14 +137,14 @@ export function commitTogether<T>(
       stepOwners.push(...own.map(() => k));
       return own;
     });
-    // Two writes counting into one shard: one step, summed (a transaction holds one operation an item).
-    const { steps, from } = joinAdditions(all);
-    if (steps.length > options.maxSteps) throw options.tooMany(steps.length);
+    // As written: two writes counting into one shard are one step, summed (a transaction holds one operation an item).
+    const written = joinSteps(all).steps.length;
+    if (written > options.maxSteps) throw options.tooMany(written);
     try {
-      await writeSteps(steps);
+      await writeSteps(all);
     } catch (error) {
       if (!(error instanceof StepFailed) || error.error instanceof WriteConflict) throw error instanceof StepFailed ? error.error : error;
-      const owner = stepOwners[from[error.index] ?? -1];
+      const owner = stepOwners[error.index];
       if (owner === undefined) throw error.error;
       return { committed: false, failed: new Map([[owner, error.error]]) };
     }
@@ -173,7 +173,7 @@ export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; 
   for (const [k, steps] of stepsOfWrite.entries()) {
     if (steps.length > maxSteps) continue;
     const last = packs.at(-1);
-    if (last && joinAdditions([...packed, ...steps]).steps.length <= maxSteps) {
+    if (last && joinSteps([...packed, ...steps]).steps.length <= maxSteps) {
       last.push(k);
       packed.push(...steps);
     } else {
@@ -184,9 +184,8 @@ export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; 
   /** Sends a pack: answers the writes to send again without those that stopped it (none once it is settled). */
   const send = async (members: readonly number[]): Promise<readonly number[]> => {
     const owners = members.flatMap((k) => (stepsOfWrite[k] ?? []).map(() => k));
-    const joined = joinAdditions(members.flatMap((k) => stepsOfWrite[k] ?? []));
     try {
-      await writeSteps(joined.steps);
+      await writeSteps(members.flatMap((k) => stepsOfWrite[k] ?? []));
       for (const k of members) fates[k] = 'committed';
       return [];
     } catch (error) {
@@ -194,7 +193,7 @@ export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; 
       if (!notApplied) for (const k of members) fates[k] = { error };
       // The writes whose steps stopped it (of a summed count's, the first it sums); the others' conditions held.
       const named = !notApplied ? [] : error instanceof StepFailed ? error.failing : error instanceof WriteConflict ? error.steps : [];
-      const stopping = new Set(named.map((step) => owners[joined.from[step] ?? -1]));
+      const stopping = new Set(named.map((step) => owners[step]));
       return named.length ? members.filter((k) => !stopping.has(k)) : [];
     }
   };

@@ -51,8 +51,6 @@ export const MAX_ATOMIC_STEPS = LIMITS.dynamodb.transactionItems;
 const CONCURRENCY = 4;
 /** The looks an upsert takes at a key other writers keep taking or deleting, before its row is a 503 (busy). */
 const UPSERT_LOOKS = 8;
-/** Rows planned together and written packed into as few transactions as their steps fit. */
-const ROWS_A_TURN = 32;
 
 const OPS = ['create', 'update', 'delete', 'upsert'] as const;
 type Op = (typeof OPS)[number];
@@ -225,8 +223,8 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   };
 
   /**
-   * Each row in its own transaction, CONCURRENCY at once; under a key, each marked, and those applied
-   * before replayed. A row starts only while the batch's time left holds a typical row so far (the
+   * The rows packed many to a transaction, and those that could not be, each in its own transaction,
+   * CONCURRENCY at once; under a key, each marked, and those applied before replayed. A row alone starts only while the batch's time left holds a typical row so far (the
    * median: a row retried under conflicts is not typical) and a margin: else it is a 503 that was not
    * applied (sent again, it runs), rather than one cut off mid-way.
    */
@@ -254,21 +252,22 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
       }
     };
     /**
-     * A turn's rows planned at once and written packed many to a transaction (one round trip and one
-     * commit for many rows: an ERP's stock sync); a row whose pack was not applied, or that did not
-     * plan, is planned again and written alone, as if it had been alone all along.
+     * The batch's rows planned at once (their reads one BatchGet per 100 keys) and written packed
+     * many to a transaction, the transactions sent at once (few round trips and commits for many
+     * rows: an ERP's stock sync); a row whose pack was not applied, or that did not plan, is planned
+     * again and written alone, as if it had been alone all along.
      */
-    const runTurn = async (turn: readonly Ready[]): Promise<BatchResult[]> => {
+    const runPacked = async (fresh: readonly Ready[]): Promise<BatchResult[]> => {
       const started = Date.now();
-      if (endsAt - started < typicalRowMs() * turn.length + ROW_MARGIN_MS) return inTurns(turn, CONCURRENCY, runOne);
+      if (endsAt - started < typicalRowMs() * fresh.length + ROW_MARGIN_MS) return inTurns(fresh, CONCURRENCY, runOne);
       // Planned all at once, under one stamp: their reads, asked in the same turns, go as one BatchGet each (lib/db/items.ts).
       const stamp = stampWrite();
-      const planned = await inTurns(turn, turn.length, (row) =>
+      const planned = await inTurns(fresh, fresh.length, (row) =>
         writeOf(row, lang)
           .plan(stamp)
           .catch(() => undefined),
       );
-      const packed = turn.flatMap((row, k) => {
+      const packed = fresh.flatMap((row, k) => {
         const plan = planned[k];
         return plan ? [{ row, plan, recording: recordingOf(row) }] : [];
       });
@@ -276,7 +275,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
       const settled = new Map(packed.map(({ row, plan }, k) => [row.index, { answer: plan.answer as Applied, fate: fates[k] }]));
       const committed = [...settled.values()].filter(({ fate }) => fate === 'committed').length;
       for (let n = 0; n < committed; n++) rowTimes.push((Date.now() - started) / Math.max(1, committed));
-      return inTurns(turn, CONCURRENCY, async (row) => {
+      return inTurns(fresh, CONCURRENCY, async (row) => {
         const { answer, fate } = settled.get(row.index) ?? { fate: 'alone' };
         if (fate === 'committed') return result(row.index, answer as Applied);
         if (fate === 'alone' || fate === undefined) return runOne(row);
@@ -285,9 +284,7 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     };
     const replays = rows.filter((row) => before.has(row.index));
     const fresh = rows.filter((row) => !before.has(row.index));
-    const turns = Array.from({ length: Math.ceil(fresh.length / ROWS_A_TURN) }, (_, t) => fresh.slice(t * ROWS_A_TURN, (t + 1) * ROWS_A_TURN));
-    const results = [...(await inTurns(replays, CONCURRENCY, async (row) => result(row.index, await replayed(row, before.get(row.index), lang)))), ...(await inTurns(turns, 1, runTurn)).flat()];
-    return results;
+    return [...(await inTurns(replays, CONCURRENCY, async (row) => result(row.index, await replayed(row, before.get(row.index), lang)))), ...(fresh.length ? await runPacked(fresh) : [])];
   }
 
   /**
