@@ -196,21 +196,21 @@ export const changesOf = (marker: Marker): PendingChange[] => [{ resource: marke
  */
 export const CHANGES_A_MARKER = 98;
 
+/** The marker of one change, as `changeSteps` makes it. */
+type OneMarker = Key & PendingChange;
+
 /**
- * The markers of one transaction in one partition as the fewest items: each names up to
- * CHANGES_A_MARKER changes, under the key of its oldest. A transaction that records many changes (a
- * batch's packed rows, an import's records) writes one marker per partition, and the placer deletes
- * one item for them, instead of one each.
+ * The markers of one transaction in one partition (each of one change, as `changeSteps` made them)
+ * as the fewest items: each names up to CHANGES_A_MARKER changes, under the key of its oldest. A
+ * transaction that records many changes (a batch's packed rows, an import's records) writes one
+ * marker per partition, and the placer deletes one item for them, instead of one each.
  */
 function joinMarkers(steps: readonly WriteStep[]): WriteStep[] {
-  const named = steps
-    .map((step) => StoredMarker.parse(step.item.Put?.Item ?? {}))
-    .flatMap((marker) => changesOf(marker).map((change) => ({ pk: marker.pk, sk: marker.sk, change })))
-    .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
+  const markers = steps.map((step) => step.item.Put?.Item as OneMarker).sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
   const joined: WriteStep[] = [];
-  for (let start = 0; start < named.length; start += CHANGES_A_MARKER) {
-    const [oldest, ...rest] = named.slice(start, start + CHANGES_A_MARKER);
-    if (oldest) joined.push(put({ pk: oldest.pk, sk: oldest.sk, ...oldest.change, ...(rest.length ? { others: rest.map(({ change }) => change) } : {}) }));
+  for (let start = 0; start < markers.length; start += CHANGES_A_MARKER) {
+    const [oldest, ...others] = markers.slice(start, start + CHANGES_A_MARKER);
+    if (oldest) joined.push(put({ ...oldest, ...(others.length ? { others: others.map(({ resource, change, changeExpiresAt }) => ({ resource, change, changeExpiresAt })) } : {}) }));
   }
   return joined;
 }
@@ -247,12 +247,12 @@ export function changeSteps(stamp: WriteStamp, resource: string, entityId: strin
     [table.ttlAttribute]: expiryOfNewChange(now),
   };
   // The marker carries its change's expiry: the feed item that will name it lives as long as its changes.
-  const marker: Item = {
+  const marker: OneMarker = {
     pk: pendingPartition(resource, entityId),
     sk: `${String(now).padStart(TIME_DIGITS, '0')}#${resource}#${entityId}#${key.sk}`,
     resource,
     change: key,
-    changeExpiresAt: item[table.ttlAttribute],
+    changeExpiresAt: item[table.ttlAttribute] as number,
   };
   // A record's version is recorded once, never overwritten. Only a record made again under the id of
   // one that was deleted meets its own history (the import, whose ids are the source's): it is refused.
