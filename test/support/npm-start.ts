@@ -8,10 +8,14 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
-/** Starts `npm start`'s entry point and resolves with its output once it listens. */
-export function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
+/**
+ * Starts `npm start`'s entry point and resolves with its output once it listens. `ownGroup`: as a
+ * shell starts a command, the leader of a process group of its own (which `process.kill(-pid)` signals whole).
+ */
+export function start(env: Record<string, string>, { ownGroup = false } = {}): { child: ChildProcessWithoutNullStreams; ready: Promise<string> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
     env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    detached: ownGroup,
   });
   started.push(child);
   let output = '';

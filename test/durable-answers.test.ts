@@ -1,0 +1,77 @@
+/**
+ * A write answered is kept (docs/local-store-and-configuration.md: The local store): `npm start` and
+ * everything in its process group killed with SIGKILL a moment after a write's answer, then started
+ * again on its data dir, has that write. DynamoDB Local answers a write a moment before its SQLite
+ * file has it; killed in that moment, it lost the write (the record read back at its former version,
+ * about one kill in two). It runs in a process group of its own, and stops as on SIGTERM once npm
+ * start is gone (lib/local/dynamodb-local.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signBody } from '../lib/api-keys/signature.js';
+import { freePort } from '../lib/local/dynamodb-local.js';
+import { start } from './support/npm-start.js';
+
+const apiKey = 'D0D0CAFE0123456789ABCDEF0';
+const secureKey = 'D0D0CAFE0123456789ABCDEF0123456789ABCDEF01234567';
+let dataDir = '';
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'store-api-durable-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+/** A signed request to the server on `port`. */
+async function send(port: number, method: string, url: string, body?: unknown) {
+  const raw = body === undefined ? '' : JSON.stringify(body);
+  const response = await fetch(`http://127.0.0.1:${port}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(secureKey, raw)}`, {
+    method,
+    headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },
+    ...(raw ? { body: raw } : {}),
+  });
+  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+}
+
+/** `npm start` on this file's data dir, leading a process group of its own as a shell's command does. */
+async function npmStart(port: number) {
+  const server = start(
+    { DATA_DIR: dataDir, PORT: String(port), STORE_SECRET: '', DYNAMODB_ENDPOINT: '', STORE_TABLE_NAME: 'store', STORE_BOOTSTRAP_API_KEY: `${apiKey}:${secureKey}` },
+    { ownGroup: true },
+  );
+  await server.ready;
+  return server.child;
+}
+
+/** Java processes working on this file's data dir. */
+const dynamoDbLocals = () =>
+  spawnSync('pgrep', ['-f', `dbPath ${dataDir}`])
+    .stdout.toString()
+    .trim();
+
+describe('npm start killed with its whole process group', () => {
+  it('keeps the write it answered a moment before, every time', async () => {
+    const port = await freePort();
+    let server = await npmStart(port);
+    const made = await send(port, 'POST', '/api/products', { ref: `DURABLE-${Date.now()}`, default_category: 0, price: '1', currency: 1, tax_rule: 1, locale: 'en_US', title: 'Durable' });
+    expect(made.status).toBe(201);
+    const id = made.body[0].ID as number;
+    const kept: Array<{ answered: string; read: string }> = [];
+    for (let round = 1; round <= 4; round++) {
+      const price = `${round}.5`;
+      expect((await send(port, 'PUT', `/api/products/${id}`, { price })).status).toBe(204);
+      // At once after the answer, as the red team's kill -9 of npm start was.
+      process.kill(-server.pid!, 'SIGKILL');
+      await new Promise((resolve) => server.once('exit', resolve));
+      // Its DynamoDB Local ends once npm start is gone: nothing holds the data dir when it starts again.
+      await expect.poll(dynamoDbLocals, { timeout: 60_000, interval: 100 }).toBe('');
+      server = await npmStart(port);
+      const read = (await send(port, 'GET', `/api/products/${id}`)).body[0];
+      kept.push({ answered: Number(price).toFixed(6), read: read.PRICE });
+    }
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    expect(kept.filter(({ answered, read }) => answered !== read)).toEqual([]);
+  }, 240_000);
+});
