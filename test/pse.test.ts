@@ -127,25 +127,25 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
   });
 
   it('takes as many entries as one transaction holds, across products, and past it a 400 naming pse that writes nothing', async () => {
-    const products = await Promise.all(Array.from({ length: 3 }, () => productWithDefault()));
-    // Nine variants beside each default: 18 of two products in one request (about 5 writes a new sale element), then the third's.
+    const products = await Promise.all(Array.from({ length: 5 }, () => productWithDefault()));
+    // Nine variants beside each default: 18 of two products in one request (about 4 writes a new sale element), then the others'.
     const variants = products.map(({ product }) => Array.from({ length: 9 }, (_, v) => ({ product_id: product.ID, reference: ref(`V${v}`), currency_id: 1, price: '5' })));
-    const created = await post('/api/pse', { pse: [...variants[0]!, ...variants[1]!] });
+    const created = await post('/api/pse', { pse: variants.slice(0, 2).flat() });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toHaveLength(18);
-    expect((await post('/api/pse', { pse: variants[2] })).status).toBe(201);
-    // Their stock in one request: 30 entries, each one sale element's stock, all applied.
+    for (const more of [variants.slice(2, 4).flat(), variants[4]!]) expect((await post('/api/pse', { pse: more })).status).toBe(201);
+    // Their stock in one request: 45 entries, each one sale element's stock, all applied (2 writes each, their changes' markers shared).
     const elements = (await Promise.all(products.map(async ({ product }) => (await get(`/api/pse/product/${product.ID}`)).body as Array<{ ID: number }>))).flat();
-    expect(elements).toHaveLength(30);
-    const [first] = elements;
-    const stocked = await put(`/api/pse/${first!.ID}`, { pse: elements.map((element, n) => ({ id: element.ID, quantity: 100 + n })) });
+    expect(elements).toHaveLength(50);
+    const stocking = elements.slice(0, 45);
+    const stocked = await put(`/api/pse/${stocking[0]!.ID}`, { pse: stocking.map((element, n) => ({ id: element.ID, quantity: 100 + n })) });
     expect(stocked.status, stocked.text).toBe(201);
-    expect(stocked.body.map((row: { QUANTITY: string }) => row.QUANTITY)).toEqual(elements.map((_, n) => `${100 + n}.000000`));
-    // Twenty new sale elements over three other products, more than one transaction holds: refused whole, before anything is written.
-    const others = await Promise.all(Array.from({ length: 3 }, () => productWithDefault()));
+    expect(stocked.body.map((row: { QUANTITY: string }) => row.QUANTITY)).toEqual(stocking.map((_, n) => `${100 + n}.000000`));
+    // Thirty-six new sale elements over four other products, more than one transaction holds: refused whole, before anything is written.
+    const others = await Promise.all(Array.from({ length: 4 }, () => productWithDefault()));
     const before = await tableSnapshot();
     const tooMany = await post('/api/pse', {
-      pse: Array.from({ length: 20 }, (_, n) => ({ product_id: others[n % 3]!.product.ID, reference: ref(`W${n}`), currency_id: 1, price: '5' })),
+      pse: Array.from({ length: 36 }, (_, n) => ({ product_id: others[n % 4]!.product.ID, reference: ref(`W${n}`), currency_id: 1, price: '5' })),
     });
     expect(tooMany.status).toBe(400);
     expect(problemFields(tooMany)).toEqual(['pse']);

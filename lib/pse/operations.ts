@@ -15,6 +15,7 @@ import { attributes } from '../attributes/entity.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { addStep } from '../db/sharded-count.js';
 import { referenceSetMoveSteps } from '../db/reference-count.js';
+import { joinSteps } from '../db/joined-steps.js';
 import { raced, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import type { WriteStamp } from '../db/stamp.js';
@@ -257,11 +258,13 @@ export function pseEntriesPlan(entries: readonly Entry[], reads: PseReads, query
   const namingOf = new Map(entries.map((entry) => [entry.id, entry.field]));
   for (const draft of drafts.values()) checkCombinations(draft, namingOf);
   const steps = [...drafts.values()].flatMap((draft) => draftSteps(draft, namingOf, expected, reads.stamp));
-  if (steps.length > MAX_ENTRY_STEPS) {
+  // As the transaction writes them: the changes' markers of one partition are one write.
+  const writes = joinSteps(steps).steps.length;
+  if (writes > MAX_ENTRY_STEPS) {
     throw new InvalidInput([
       {
         field: 'pse',
-        message: `its ${entries.length} entries make ${steps.length} writes, more than the ${MAX_ENTRY_STEPS} one request's transaction holds: send fewer entries at once (or POST /api/pse/batch)`,
+        message: `its ${entries.length} entries make ${writes} writes, more than the ${MAX_ENTRY_STEPS} one request's transaction holds: send fewer entries at once (or POST /api/pse/batch)`,
       },
     ]);
   }

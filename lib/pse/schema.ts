@@ -12,7 +12,7 @@ import { PLAIN_DECIMAL, parseMicros } from '../money.js';
 
 /**
  * The most entries one request sends. They are written in one transaction: how many of them it
- * holds depends on what they write (about 30 stock changes, 20 new sale elements), and is checked
+ * holds depends on what they write (about 45 stock changes, 22 new sale elements), and is checked
  * once they are planned (lib/pse/operations.ts).
  */
 export const MAX_ENTRIES = 100;
