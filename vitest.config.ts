@@ -3,26 +3,29 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The suite's longest files (a full run's JSON report, `npx vitest run --reporter=json`, on this
- * 2-core machine), longest first. Without a cache of past durations (a fresh clone, CI) vitest
+ * The suite's longest files (a full run's report on this 2-core machine, 2026-11-29), longest first. Without a cache of past durations (a fresh clone, CI) vitest
  * starts the largest files first, and these, small ones among them, then started last and ran
  * alone for minutes at the end: started first, the workers end together.
  */
 const LONGEST_FILES = [
   'test/sam.test.ts',
-  'test/change-placer.test.ts',
   'test/readme-sessions.test.ts',
-  'test/crash-recovery.test.ts',
-  'test/client.test.ts',
-  'test/customers.test.ts',
-  'test/artifact.test.ts',
   'test/construct-library.test.ts',
-  'test/smoke.test.ts',
-  'test/one-secret-per-table.test.ts',
-  'test/tax-rule-limit.test.ts',
+  'test/durable-answers.test.ts',
+  'test/client.test.ts',
+  'test/crash-recovery.test.ts',
   'test/import-update.test.ts',
+  'test/artifact.test.ts',
+  'test/import-beside-traffic.test.ts',
+  'test/one-secret-per-table.test.ts',
+  'test/customers.test.ts',
   'test/local-runtime.test.ts',
+  'test/smoke.test.ts',
+  'test/tax-rule-limit.test.ts',
+  'test/change-placer.test.ts',
+  'test/import.test.ts',
   'test/webhook-isolation.test.ts',
+  'test/changes.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

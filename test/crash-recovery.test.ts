@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../lib/api-keys/signature.js';
 import { freePort } from '../lib/local/dynamodb-local.js';
 import { start } from './support/npm-start.js';
+import { signedRequest } from './support/signed-request.js';
 import { productWriters } from './support/product-writers.js';
 import { useReceiver } from './support/receiver.js';
 
@@ -40,15 +40,7 @@ async function npmStart(port: number) {
 }
 
 /** A signed request to the server on `port`. */
-async function send(port: number, method: string, url: string, body?: unknown) {
-  const raw = body === undefined ? '' : JSON.stringify(body);
-  const response = await fetch(`http://127.0.0.1:${port}${url}${url.includes('?') ? '&' : '?'}sign=${signBody(secureKey, raw)}`, {
-    method,
-    headers: { Authorization: `Token ${apiKey}`, ...(raw ? { 'Content-Type': 'application/json' } : {}) },
-    ...(raw ? { body: raw } : {}),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json().catch(() => undefined)) as any };
-}
+const send = (port: number, method: string, url: string, body?: unknown) => signedRequest(port, { apiKey, secureKey }, method, url, body);
 
 /** Java processes working on this file's data dir (on the given port: one npm start's). */
 const dynamoDbLocals = (port?: number) =>
