@@ -6,7 +6,8 @@
  *   CHANGES#FEED#<n/1000> / <n>         feed item n: references to up to 98 changes, in their order
  *
  * Placing (`placePending`) reads the heads of the eight marker partitions consistently and takes the
- * oldest markers of all (a marker's key starts with its change's time), then in one transaction
+ * oldest markers of all (a marker's key starts with its oldest change's time), as many as their
+ * changes fit a feed item, then in one transaction
  * writes feed item n+1 on condition that the tail is still n, moves the tail, and deletes each marker
  * it placed on condition that it is still there. Two readers placing at once: one transaction wins,
  * the other is cancelled whole and reads again, so a change is placed once. Feed items are numbered

@@ -157,7 +157,7 @@ const PACK_SENDS = 4;
 
 /**
  * Writes already planned, packed many to a transaction in their order (as many as fit `maxSteps`
- * steps, two counts on one shard summed), each pack sent as planned, the packs at once. A pack
+ * steps as written: joined-steps.ts), each pack sent as planned, the packs at once. A pack
  * that DynamoDB cancels names the steps that stopped it (a failed condition, an item another
  * transaction had in hand): their writes leave the pack and it is sent again without them, its other
  * writes' conditions having held. Answers each write's fate by position: `committed`; `alone` when
