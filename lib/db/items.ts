@@ -4,7 +4,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand, type Bat
 import { request, tableName } from './client.js';
 import { WriteConflict } from './errors.js';
 import { gatheredPerTurn } from './per-turn.js';
-import type { Key } from './keys.js';
+import { keyText, type Key } from './keys.js';
 
 import type { Item } from './step.js';
 
@@ -20,8 +20,6 @@ export async function readItem(key: Key): Promise<Item | undefined> {
  * (throttling) are asked again: a missing item always means "absent".
  */
 export const readItems = (keys: readonly Key[]): Promise<Item[]> => (keys.length ? coalesced(keys) : Promise.resolve([]));
-
-const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
 /** A read asked: its keys, and whether as one item (readItem: alone in its turn, it is one GetItem). */
 interface Read {

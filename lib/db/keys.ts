@@ -4,6 +4,9 @@ import { LIMITS } from '../limits.js';
 
 export type Key = { pk: string; sk: string };
 
+/** A key as one text: what maps and sets of items are keyed by. */
+export const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;
+
 /** Ids are zero-padded in sort keys so that string order is numeric order (2^53 has 16 digits). */
 export const padId = (id: number): string => String(id).padStart(16, '0');
 

@@ -13,7 +13,7 @@
  */
 import * as v from 'valibot';
 import { queryAll } from './items.js';
-import type { Key } from './keys.js';
+import { keyText, type Key } from './keys.js';
 import { defineStored } from './stored.js';
 import { joinable } from './joined-steps.js';
 import { ABSENT, remove, put, update, type OnConditionFailed, type WriteStep } from './transactions.js';
@@ -57,7 +57,7 @@ export function addStep(count: ShardedCount, recordId: number, delta: number, op
       options,
     ),
   ];
-  const step = joinable(additionStep(count, recordId, delta, options), `count\u0000${shard.pk}\u0000${shard.sk}`, summed);
+  const step = joinable(additionStep(count, recordId, delta, options), `count\u0000${keyText(shard)}`, summed);
   deltas.set(step, delta);
   return step;
 }

@@ -32,6 +32,12 @@ const conditionParts = (condition: Condition | undefined) =>
       }
     : {};
 
+/** The key of the item a step writes (or checks). */
+export function itemKeyOf({ item }: WriteStep): Key {
+  const key = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as Key;
+  return { pk: key.pk, sk: key.sk };
+}
+
 export const put = (item: Item, condition?: Condition, onConditionFailed?: OnConditionFailed): WriteStep => ({
   item: { Put: { TableName: tableName(), Item: item, ...conditionParts(condition) } },
   onConditionFailed,

@@ -9,7 +9,8 @@
  * its own write). No operation asks how it will be written, nor reads who writes, when, or a new id:
  * the executor stamps each planning with them (stamp.ts), and the plan takes them from its stamp.
  */
-import { retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
+import { itemKeyOf, retryOnConflict, StepFailed, writeAtomically, writeSteps } from './transactions.js';
+import { keyText } from './keys.js';
 import type { OutcomeRecorder, WriteStep } from './step.js';
 import { Refused, WriteConflict } from './errors.js';
 import { joinSteps } from './joined-steps.js';
@@ -157,7 +158,8 @@ const PACK_SENDS = 4;
 
 /**
  * Writes already planned, packed many to a transaction in their order (as many as fit `maxSteps`
- * steps as written: joined-steps.ts), each pack sent as planned, the packs at once. A pack
+ * steps as written: joined-steps.ts), each pack sent as planned, the packs at once but for those
+ * that write an item an earlier one writes, which wait for it. A pack
  * that DynamoDB cancels names the steps that stopped it (a failed condition, an item another
  * transaction had in hand): their writes leave the pack and it is sent again without them, its other
  * writes' conditions having held. Answers each write's fate by position: `committed`; `alone` when
@@ -197,12 +199,21 @@ export async function commitPacked(writes: readonly { plan: WritePlan<unknown>; 
       return named.length ? members.filter((k) => !stopping.has(k)) : [];
     }
   };
-  await Promise.all(
-    packs.map(async (members) => {
-      let left: readonly number[] = members;
-      for (let sent = 0; left.length && sent < PACK_SENDS; sent++) left = await send(left);
-    }),
-  );
+  // A pack waits for the earlier ones that write an item it writes too (two rows counting into one
+  // shard): on DynamoDB two transactions on one item at once cancel each other; the others go at once.
+  const itemsOf = (members: readonly number[]) => new Set(members.flatMap((k) => (stepsOfWrite[k] ?? []).map((step) => keyText(itemKeyOf(step)))));
+  const packItems = packs.map(itemsOf);
+  const settled: Promise<void>[] = [];
+  for (const [p, members] of packs.entries()) {
+    const sharing = settled.filter((_, earlier) => [...(packItems[earlier] ?? [])].some((item) => packItems[p]?.has(item)));
+    settled.push(
+      Promise.all(sharing).then(async () => {
+        let left: readonly number[] = members;
+        for (let sent = 0; left.length && sent < PACK_SENDS; sent++) left = await send(left);
+      }),
+    );
+  }
+  await Promise.all(settled);
   return fates;
 }
 

@@ -253,13 +253,14 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     };
     /**
      * The batch's rows planned at once (their reads one BatchGet per 100 keys) and written packed
-     * many to a transaction, the transactions sent at once (few round trips and commits for many
+     * many to a transaction, the transactions sent at once unless they share an item (few round trips and commits for many
      * rows: an ERP's stock sync); a row whose pack was not applied, or that did not plan, is planned
      * again and written alone, as if it had been alone all along.
      */
     const runPacked = async (fresh: readonly Ready[]): Promise<BatchResult[]> => {
       const started = Date.now();
-      if (endsAt - started < typicalRowMs() * fresh.length + ROW_MARGIN_MS) return inTurns(fresh, CONCURRENCY, runOne);
+      // No row has run yet: a batch whose time is nearly gone before it starts sends its rows alone, each to its 503.
+      if (endsAt - started < ROW_MARGIN_MS) return inTurns(fresh, CONCURRENCY, runOne);
       // Planned all at once, under one stamp: their reads, asked in the same turns, go as one BatchGet each (lib/db/items.ts).
       const stamp = stampWrite();
       const planned = await inTurns(fresh, fresh.length, (row) =>

@@ -15,8 +15,8 @@ import { reserveIdsThrough, type Counter } from '../db/counters.js';
 import { Conflict, NotFound, Refused, TooLarge, Unavailable, VersionMismatch } from '../db/errors.js';
 import { LIMITS } from '../limits.js';
 import { readItem, readItems } from '../db/items.js';
-import type { Key } from '../db/keys.js';
-import { ABSENT, type WriteStep } from '../db/transactions.js';
+import { keyText, type Key } from '../db/keys.js';
+import { ABSENT, itemKeyOf, type WriteStep } from '../db/transactions.js';
 import { commit, stepsWrite } from '../db/write-plan.js';
 import { stampWrite, type WriteStamp } from '../db/stamp.js';
 import { equalJitter, retrying } from '../db/retry.js';
@@ -321,12 +321,12 @@ export class Destination {
     const { writer } = kind;
     const stamp = stampWrite();
     const planned = await Promise.all(records.map(async (record) => ({ record, creates: (await writer.steps(stamp, [record])).filter(createsOnly) })));
-    const found = new Map((await readItems(planned.flatMap(({ creates }) => creates.map(keyOfStep)))).map((item) => [keyText(item as Key), item]));
+    const found = new Map((await readItems(planned.flatMap(({ creates }) => creates.map(itemKeyOf)))).map((item) => [keyText(item as Key), item]));
     const outcomes = new Map<number, Outcome>();
     for (const { record, creates } of planned) {
-      const refusing = creates.find((step) => found.has(keyText(keyOfStep(step))));
+      const refusing = creates.find((step) => found.has(keyText(itemKeyOf(step))));
       if (refusing) {
-        const error = refusing.onConditionFailed?.(found.get(keyText(keyOfStep(refusing))));
+        const error = refusing.onConditionFailed?.(found.get(keyText(itemKeyOf(refusing))));
         outcomes.set(record.id, error instanceof Conflict ? await this.refused(kind, record, error) : skipped(kind.table, error?.message ?? 'refused'));
         continue;
       }
@@ -345,8 +345,3 @@ export class Destination {
 
 /** A step that may only create its item (attribute_not_exists): its item being there refuses the write. */
 const createsOnly = (step: WriteStep): boolean => step.item.Put?.ConditionExpression === ABSENT.expression;
-const keyOfStep = (step: WriteStep): Key => {
-  const item = present(step.item.Put, 'the put of a create-only step').Item as Key;
-  return { pk: item.pk, sk: item.sk };
-};
-const keyText = (key: Key): string => `${key.pk}\u0000${key.sk}`;
