@@ -6,14 +6,14 @@
  * subscriptions, is measured by `BENCH_ONLY=crash npm run bench` (README: After a crash), not here:
  * a loaded machine's seconds are not the product's.
  */
-import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/local/dynamodb-local.js';
-import { start } from './support/npm-start.js';
+import { dynamoDbLocalsOn, start } from './support/npm-start.js';
 import { signedRequest } from './support/signed-request.js';
 import { productWriters } from './support/product-writers.js';
 import { useReceiver } from './support/receiver.js';
@@ -43,10 +43,7 @@ async function npmStart(port: number) {
 const send = (port: number, method: string, url: string, body?: unknown) => signedRequest(port, { apiKey, secureKey }, method, url, body);
 
 /** Java processes working on this file's data dir (on the given port: one npm start's). */
-const dynamoDbLocals = (port?: number) =>
-  spawnSync('pgrep', ['-f', `dbPath ${dataDir}${port ? ` -port ${port} ` : ''}`])
-    .stdout.toString()
-    .trim();
+const dynamoDbLocals = (port?: number) => dynamoDbLocalsOn(dataDir, port);
 
 /** The local addresses listening on `port`, read from the kernel's socket tables (no traffic sent). */
 async function listeningAddresses(port: number): Promise<string[]> {

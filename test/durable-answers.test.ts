@@ -6,13 +6,12 @@
  * about one kill in three: three kills fail this test about three times in four without the fix). It runs in a process group of its own, and stops as on SIGTERM once npm
  * start is gone (lib/local/dynamodb-local.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/local/dynamodb-local.js';
-import { start } from './support/npm-start.js';
+import { dynamoDbLocalsOn, start } from './support/npm-start.js';
 import { signedRequest } from './support/signed-request.js';
 
 const apiKey = 'D0D0CAFE0123456789ABCDEF0';
@@ -36,12 +35,6 @@ async function npmStart(port: number) {
   return server.child;
 }
 
-/** Java processes working on this file's data dir. */
-const dynamoDbLocals = () =>
-  spawnSync('pgrep', ['-f', `dbPath ${dataDir}`])
-    .stdout.toString()
-    .trim();
-
 describe('npm start killed with its whole process group', () => {
   it('keeps the writes it answered a moment before, every time', async () => {
     const port = await freePort();
@@ -61,7 +54,7 @@ describe('npm start killed with its whole process group', () => {
       process.kill(-server.pid!, 'SIGKILL');
       await new Promise((resolve) => server.once('exit', resolve));
       // Its DynamoDB Local ends once npm start is gone: nothing holds the data dir when it starts again.
-      await expect.poll(dynamoDbLocals, { timeout: 60_000, interval: 100 }).toBe('');
+      await expect.poll(() => dynamoDbLocalsOn(dataDir), { timeout: 60_000, interval: 100 }).toBe('');
       server = await npmStart(port);
       for (const id of ids) {
         const read = (await send(port, 'GET', `/api/products/${id}`)).body[0].PRICE as string;

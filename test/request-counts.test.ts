@@ -102,7 +102,7 @@ describe('sale element routes and batches', () => {
     }
     expect(references).toHaveLength(64);
     const rows = references.map((reference, n) => ({ op: 'upsert', reference, quantity: n }));
-    // Two turns of 32 rows: each its rows' locks, sale elements, products and rules read in one BatchGet each, and one transaction.
+    // The 64 rows planned at once: their locks, sale elements, products and rules read in one BatchGet each, then two transactions.
     expect(await count(() => post('/api/pse/batch', { rows }), 200)).toBeLessThanOrEqual(12);
     const synced = (await Promise.all(productIds.map(async (id) => (await get(`/api/pse/product/${id}`)).body))).flat();
     expect(Object.fromEntries(synced.map((element: { REF: string; QUANTITY: string }) => [element.REF, Number(element.QUANTITY)]))).toEqual(

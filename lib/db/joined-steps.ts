@@ -27,7 +27,10 @@ export function joinSteps(steps: readonly WriteStep[]): { steps: WriteStep[]; fr
   const groups = new Map<string, number[]>();
   for (const [k, step] of steps.entries()) {
     const key = joinables.get(step)?.key;
-    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), k]);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(k);
+    else groups.set(key, [k]);
   }
   const joined: WriteStep[] = [];
   const from: number[] = [];

@@ -133,26 +133,33 @@ async function slice(server: Server, ms: number): Promise<void> {
  * has placed the last writes (npm start's runs every 500 ms, and readers leave placing to it): read
  * again until the feed holds as many as were answered, for 10 s at most.
  */
-async function feedCheck(server: Server, cursor: string): Promise<{ changes: number; distinct: number }> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const read = await readFeed(server, cursor);
-    if (read.changes >= server.committed || Date.now() > until) return read;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+/** The feed's position now for `resource`'s changes (a read places what is pending first: after every change so far). */
+export async function feedNow(server: Server, resource: string): Promise<string> {
+  await call(server, 'GET', `/api/changes?resource=${resource}&limit=1`);
+  const answer = await call(server, 'GET', `/api/changes?resource=${resource}&cursor=now`);
+  if (answer.status !== 200) throw new Error(`the feed answered ${answer.status}: ${answer.body}`);
+  return answer.headers.get('x-next-cursor')!;
 }
 
-async function readFeed(server: Server, cursor: string): Promise<{ changes: number; distinct: number }> {
+/**
+ * Follows `resource`'s changes from `cursor` to the end of the feed, again while fewer than `count`
+ * were read and `timeoutMs` has not passed: how many it read, and how many distinct (record, type,
+ * version).
+ */
+export async function followFeed(server: Server, cursor: string, resource: string, count: number, timeoutMs: number): Promise<{ changes: number; distinct: number }> {
   const seen = new Set<string>();
   let changes = 0;
+  const until = Date.now() + timeoutMs;
   for (;;) {
-    const page = await call(server, 'GET', `/api/changes?resource=product&limit=500&cursor=${encodeURIComponent(cursor)}`);
+    const page = await call(server, 'GET', `/api/changes?resource=${resource}&limit=500&cursor=${encodeURIComponent(cursor)}`);
     if (page.status !== 200) throw new Error(`the feed answered ${page.status}`);
     const rows = JSON.parse(page.body) as Array<{ ENTITY_ID: number; TYPE: string; VERSION: number }>;
     cursor = page.headers.get('x-next-cursor')!;
-    if (!rows.length) return { changes, distinct: seen.size };
     changes += rows.length;
     for (const row of rows) seen.add(`${row.ENTITY_ID}#${row.TYPE}#${row.VERSION}`);
+    if (rows.length) continue;
+    if (changes >= count || Date.now() > until) return { changes, distinct: seen.size };
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -164,13 +171,7 @@ const percentile = (values: number[], p: number) => {
 export async function contentionBenchmark(dynamoEndpoint: string): Promise<void> {
   const servers = await Promise.all([startServer('plain', dynamoEndpoint, {}), startServer('conflicts', dynamoEndpoint, { STORE_LOCAL_CONFLICTS: '1' })]);
   try {
-    const cursors = await Promise.all(
-      servers.map(async (server) => {
-        // A read places what is pending: `cursor=now` is then after every change so far.
-        await call(server, 'GET', '/api/changes?resource=product&limit=1');
-        return (await call(server, 'GET', '/api/changes?resource=product&cursor=now')).headers.get('x-next-cursor')!;
-      }),
-    );
+    const cursors = await Promise.all(servers.map((server) => feedNow(server, 'product')));
     for (let i = 0; i < SLICES; i++) for (const server of servers) await slice(server, (SECONDS * 1000) / SLICES);
 
     console.log(`\ncontention: ${CLIENTS} clients × ${SECONDS} s creating, updating and deleting products through npm start, in ${SLICES} alternating slices`);
@@ -197,7 +198,7 @@ export async function contentionBenchmark(dynamoEndpoint: string): Promise<void>
             .join(' '),
         )
         .join(' | ');
-      const feed = await feedCheck(server, cursors[i]!);
+      const feed = await followFeed(server, cursors[i]!, 'product', server.committed, 10_000);
       const exact = feed.changes === server.committed && feed.distinct === feed.changes ? 'exact' : `NOT EXACT (${feed.changes} changes, ${feed.distinct} distinct, ${server.committed} writes)`;
       console.log(
         server.name.padEnd(12),

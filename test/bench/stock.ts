@@ -6,7 +6,7 @@
  * its start less the takes answered 201 (none lost, none applied twice).
  */
 import { performance } from 'node:perf_hooks';
-import { call, startServer, type Server } from './contention.js';
+import { call, feedNow, followFeed, startServer, type Server } from './contention.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const SECONDS = Number(process.env.BENCH_STOCK_SECONDS ?? 16);
@@ -124,29 +124,13 @@ const inBatches = (server: Server, url: string, rows: readonly object[], status:
     Array.from({ length: Math.ceil(rows.length / ROWS_PER_BATCH) }, (_, b) => async () => each(await batchUntilDone(server, url, rows.slice(b * ROWS_PER_BATCH, (b + 1) * ROWS_PER_BATCH), status))),
   );
 
-/** The feed's position now, for the sale elements' changes. */
-async function feedNow(server: Server): Promise<string> {
-  const answer = await call(server, 'GET', '/api/changes?resource=pse&cursor=now');
-  if (answer.status !== 200) throw new Error(`the feed answered ${answer.status}: ${answer.body}`);
-  return answer.headers.get('x-next-cursor')!;
-}
-
 /**
  * Waits until the feed holds `count` changes of sale elements after `cursor`: what a phase wrote is
  * placed, so that the next phase does not pay for the placing of this one's changes.
  */
 async function placed(server: Server, cursor: string, count: number): Promise<void> {
-  let seen = 0;
-  const until = Date.now() + 300_000;
-  while (seen < count) {
-    if (Date.now() > until) throw new Error(`the feed placed ${seen} of ${count} changes in 5 minutes`);
-    const page = await call(server, 'GET', `/api/changes?resource=pse&limit=500&cursor=${encodeURIComponent(cursor)}`);
-    if (page.status !== 200) throw new Error(`the feed answered ${page.status}: ${page.body}`);
-    cursor = page.headers.get('x-next-cursor')!;
-    const rows = (JSON.parse(page.body) as unknown[]).length;
-    seen += rows;
-    if (!rows) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const { changes } = await followFeed(server, cursor, 'pse', count, 300_000);
+  if (changes < count) throw new Error(`the feed placed ${changes} of ${count} changes in 5 minutes`);
 }
 
 /**
@@ -178,7 +162,7 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
     const variants = productIds.flatMap((productId) =>
       Array.from({ length: 9 }, (_, v) => ({ op: 'upsert', product_id: productId, reference: `SKU-${run}-${productId}-${v}`, currency_id: 1, price: '5' })),
     );
-    const beforeVariants = await feedNow(server);
+    const beforeVariants = await feedNow(server, 'pse');
     await inBatches(server, '/api/pse/batch', variants, [201]);
     const skus: { id: number; ref: string }[] = [];
     for (const productId of productIds) {
@@ -189,7 +173,7 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
     // Each timed phase starts with the feed placed: the variants' changes (their creates), then the batches'.
     await placed(server, beforeVariants, variants.length);
 
-    const beforeBatches = await feedNow(server);
+    const beforeBatches = await feedNow(server, 'pse');
     let started = performance.now();
     await inBatches(
       server,

@@ -1,5 +1,5 @@
 /** `npm start` as a process, for the tests that meet it as a user does. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll } from 'vitest';
 
 const started: ChildProcessWithoutNullStreams[] = [];
@@ -38,3 +38,9 @@ export function usersShell(env: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'STORE_TABLE_NAME', 'STORE_SECRET'].includes(name)));
   return { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env };
 }
+
+/** The pids of the Java processes (DynamoDB Local) working on `dataDir`, on `port` when given: one per line, empty when none. */
+export const dynamoDbLocalsOn = (dataDir: string, port?: number): string =>
+  spawnSync('pgrep', ['-f', `dbPath ${dataDir}${port ? ` -port ${port} ` : ''}`])
+    .stdout.toString()
+    .trim();
