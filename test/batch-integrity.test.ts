@@ -4,12 +4,13 @@
  * rows on one record are refused in every form before anything is written.
  */
 import { randomInt } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '../lib/db/client.js';
-import { get, post, problemFields, tableSnapshot } from './support/api.js';
+import { currentScope } from '../lib/db/scope.js';
+import { get, post, problemFields, superadminKey, tableSnapshot } from './support/api.js';
 import { createCategory, createCustomer, createProduct, customerInput, productInput, uniqueRef } from './support/fixtures.js';
 
 const batch = (resource: string, rows: unknown[], options: Parameters<typeof post>[2] & { atomic?: boolean } = {}) =>
@@ -79,6 +80,42 @@ describe('an Idempotency-Key on a batch', () => {
     expect(again.text).toBe(first.text);
     // Applied once: each category is at its second version.
     expect(again.body.map((r: { ROW: { VERSION: number } }) => r.ROW.VERSION)).toEqual(rows.map(() => 2));
+  });
+});
+
+describe('a batch whose transactions DynamoDB holds past its time', () => {
+  it('answers each held row 503 and keeps that answer under its key, instead of running out of time as a whole; the rows sent again apply', async () => {
+    process.env.STORE_REQUEST_BUDGET_MS = '1500';
+    try {
+      const refs = [uniqueRef('HELD'), uniqueRef('HELD')];
+      const rows = refs.map((ref) => ({ op: 'upsert', ...productInput({ ref }) }));
+      const key = keyed(`held-${refs[0]}`);
+      await superadminKey();
+      // Held as a stalled DynamoDB holds a call: until the deadline it was sent under ends it.
+      faults = mockClient(db());
+      faults.send.callThrough();
+      faults.on(TransactWriteCommand).callsFake(() => {
+        const deadline = currentScope().deadline;
+        return new Promise((_, reject) => {
+          const abort = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+          if (!deadline || deadline.aborted) abort();
+          else deadline.addEventListener('abort', abort);
+        });
+      });
+      const held = await batch('products', rows, key);
+      expect(held.status, held.text).toBe(200);
+      expect(held.body.map((r: { STATUS: number; PROBLEM: { type: string } }) => [r.STATUS, r.PROBLEM.type])).toEqual(rows.map(() => [503, '/api/docs#problem-out-of-time']));
+      const replayed = await batch('products', rows, key);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.text).toBe(held.text);
+      faults.restore();
+      for (const ref of refs) expect((await get(`/api/products?ref=${ref}`)).body).toEqual([]);
+
+      const again = await batch('products', rows);
+      expect(again.body.map((r: { STATUS: number }) => r.STATUS)).toEqual([201, 201]);
+    } finally {
+      delete process.env.STORE_REQUEST_BUDGET_MS;
+    }
   });
 });
 

@@ -207,7 +207,8 @@ describe('@store-api/client', () => {
       return fetch(input, init);
     };
     const batching = module.createStoreClient({ baseUrl, apiKey, secureKey, fetch: recording });
-    // DynamoDB stalls through the first batch's budget (2 s): its rows answer 503, applied or not, and are sent again.
+    // DynamoDB stalls through the first batch's budget (2 s), even for the write keeping its answer: a 503
+    // the client sends again under its key; the rows that answer 503, applied or not, are sent again.
     proxy.stallOn('DynamoDB_20120810.TransactWriteItems');
     const released = new Promise((resolve) => setTimeout(() => resolve(proxy.pass()), 2_600));
     // With a 2 s budget, a batch applies what fits in it and answers the rest 503: on a loaded machine,

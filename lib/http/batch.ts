@@ -26,7 +26,7 @@ import { log } from '../log.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { routeByName, type Access, type RouteName } from '../routes.js';
-import { budgetEnd } from './budget.js';
+import { budgetEnd, withTimeKept } from './budget.js';
 import { toProblem } from './errors.js';
 import type { Lease } from '../db/idempotency-store.js';
 import { appliedBatchRows, batchRowMarker, recordAnswer } from './idempotency.js';
@@ -238,6 +238,12 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     const before = lease && rows.length ? await markers(lease) : new Map<number, Row | undefined>();
     const recordingOf = (row: Ready) => ({ marker: lease && rowMarker(lease, row.index) });
     const failed = (row: Ready, error: unknown) => failure(row.index, problemOf(row, error), row.id);
+    /** A row an earlier attempt applied, answered as it was (a read that fails is that row's problem). */
+    const replay = (row: Ready, recorded: Row | undefined) =>
+      replayed(row, recorded, lang).then(
+        (applied) => result(row.index, applied),
+        (error: unknown) => failed(row, error),
+      );
     const runOne = async (row: Ready): Promise<BatchResult> => {
       const started = Date.now();
       if (endsAt - started < typicalRowMs() + ROW_MARGIN_MS) return failure(row.index, outOfTime(), row.id);
@@ -247,7 +253,11 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
         return result(row.index, applied);
       } catch (error) {
         // Only a marked row meets an earlier attempt's marker: there is a lease.
-        if (error instanceof RowApplied && lease) return result(row.index, await replayed(row, (await markers(lease)).get(row.index), lang));
+        if (error instanceof RowApplied && lease)
+          return markers(lease).then(
+            (applied) => replay(row, applied.get(row.index)),
+            (cause: unknown) => failed(row, cause),
+          );
         return failed(row, error);
       }
     };
@@ -285,7 +295,9 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
     };
     const replays = rows.filter((row) => before.has(row.index));
     const fresh = rows.filter((row) => !before.has(row.index));
-    return [...(await inTurns(replays, CONCURRENCY, async (row) => result(row.index, await replayed(row, before.get(row.index), lang)))), ...(fresh.length ? await runPacked(fresh) : [])];
+    // The rows' calls end before the budget does: whatever they meet (a stalled DynamoDB), each row
+    // has its answer (a 503 for those cut off) and the batch's answer is recorded under its key.
+    return withTimeKept(context, ANSWER_TIME_MS, async () => [...(await inTurns(replays, CONCURRENCY, (row) => replay(row, before.get(row.index)))), ...(fresh.length ? await runPacked(fresh) : [])]);
   }
 
   /**
@@ -343,6 +355,9 @@ const tooManySteps = (steps: number) =>
   new HttpProblem(400, `an atomic batch's rows must fit in one DynamoDB transaction of ${MAX_ATOMIC_STEPS} writes; these make ${steps}: send fewer rows, or atomic: false`, {
     errors: [{ field: 'atomic', message: `its rows make ${steps} writes, more than the ${MAX_ATOMIC_STEPS} one transaction holds` }],
   });
+
+/** The time a batch keeps, past its rows' calls, to record its answer and send it. */
+const ANSWER_TIME_MS = 500;
 
 /** What a row needs beyond the longest row so far to start: its writes' round trips on a slow day. */
 const ROW_MARGIN_MS = 1_000;

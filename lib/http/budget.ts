@@ -6,6 +6,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { withDeadline } from '../db/client.js';
+import { currentScope } from '../db/scope.js';
 
 export const REQUEST_BUDGET_MS = 10_000;
 /** Time kept back from Lambda's own timeout to answer in. */
@@ -24,6 +25,16 @@ const budgetEnds = new WeakMap<object, number>();
 
 /** When this request's budget ends: as withinBudget started it, else from now. */
 export const budgetEnd = (context: Pick<Context, 'getRemainingTimeInMillis'>): number => budgetEnds.get(context) ?? Date.now() + budgetOf(context);
+
+/**
+ * Runs `work` with its DynamoDB calls ending `keptMs` before the request's budget does: the time kept
+ * for what the request does after it (a batch recording and sending its answer, whatever its rows met).
+ */
+export function withTimeKept<T>(context: Pick<Context, 'getRemainingTimeInMillis'>, keptMs: number, work: () => Promise<T>): Promise<T> {
+  const early = AbortSignal.timeout(Math.max(0, budgetEnd(context) - keptMs - Date.now()));
+  const budget = currentScope().deadline;
+  return withDeadline(budget ? AbortSignal.any([budget, early]) : early, work);
+}
 
 /** Runs a Lambda handler within its request's budget. */
 export function withinBudget<Event, Result, Ctx extends Context>(handler: (event: Event, context: Ctx) => Promise<Result>) {
