@@ -124,6 +124,37 @@ const inBatches = (server: Server, url: string, rows: readonly object[], status:
     Array.from({ length: Math.ceil(rows.length / ROWS_PER_BATCH) }, (_, b) => async () => each(await batchUntilDone(server, url, rows.slice(b * ROWS_PER_BATCH, (b + 1) * ROWS_PER_BATCH), status))),
   );
 
+/** A request line of npm start (JSON on its stdout at `info`): its route and what it asked of DynamoDB. */
+interface RequestLine {
+  Route: string;
+  dynamodbRequests: number;
+}
+
+/** The request lines `server` writes from now on, as they come. */
+function requestLines(server: Server): RequestLine[] {
+  const lines: RequestLine[] = [];
+  let partial = '';
+  server.child.stdout?.on('data', (chunk: Buffer) => {
+    const text = partial + chunk.toString('utf8');
+    const complete = text.split('\n');
+    partial = complete.pop() ?? '';
+    for (const line of complete) {
+      const parsed = line.startsWith('{') ? (JSON.parse(line) as { message?: string } & RequestLine) : undefined;
+      if (parsed?.message === 'request') lines.push(parsed);
+    }
+  });
+  return lines;
+}
+
+/**
+ * The DynamoDB calls one row of `route` made, over `lines`. (Not their capacity: DynamoDB Local
+ * reports 2 units for any transaction, whatever its items.)
+ */
+function callsPerRow(lines: readonly RequestLine[], route: string, rows: number): string {
+  const calls = lines.filter((line) => line.Route === route).reduce((total, line) => total + line.dynamodbRequests, 0);
+  return `${(calls / rows).toFixed(2)} DynamoDB calls a row`;
+}
+
 /**
  * Waits until the feed holds `count` changes of sale elements after `cursor`: what a phase wrote is
  * placed, so that the next phase does not pay for the placing of this one's changes.
@@ -138,11 +169,13 @@ async function placed(server: Server, cursor: string, count: number): Promise<vo
  * through npm start: `POST /api/pse/batch` upserts by reference, 100 rows a request (rows past a
  * batch's time sent again), against single `PUT /api/pse/{id}` (ids known: the single requests' best
  * case), SYNC_IN_FLIGHT requests in flight either way, each timed with the feed placed before it
- * (neither pays for placing the other's changes). Rows a second of each, their ratio, and stocks
- * read back.
+ * (neither pays for placing the other's changes). Rows a second of each, the DynamoDB calls a row of
+ * each (npm start's request lines), their ratio, and stocks read back.
  */
 export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> {
-  const server = await startServer('sync', dynamoEndpoint, {});
+  // Its request lines say what each phase's rows asked of DynamoDB.
+  const server = await startServer('sync', dynamoEndpoint, { STORE_LOG_LEVEL: 'info', STORE_LOG_FORMAT: 'json' });
+  const lines = requestLines(server);
   try {
     const run = `${process.pid}`;
     // Upserts: a row sent again after a 503 whose write had landed after all finds its record.
@@ -174,6 +207,7 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
     await placed(server, beforeVariants, variants.length);
 
     const beforeBatches = await feedNow(server, 'pse');
+    const batchLines = lines.length;
     let started = performance.now();
     await inBatches(
       server,
@@ -182,13 +216,16 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
       [201],
     );
     const batchRate = skus.length / ((performance.now() - started) / 1000);
+    const batchUse = callsPerRow(lines.slice(batchLines), 'pse/batch', skus.length);
 
     await placed(server, beforeBatches, skus.length);
 
     const sample = skus.slice(0, SINGLE_SAMPLE);
+    const singleLines = lines.length;
     started = performance.now();
     await inTurns(sample.map((sku, n) => async () => void (await ok(call(server, 'PUT', `/api/pse/${sku.id}`, { pse: [{ quantity: stock(n) + 1 }] }), 201, 'a single PUT'))));
     const singleRate = sample.length / ((performance.now() - started) / 1000);
+    const singleUse = callsPerRow(lines.slice(singleLines), 'pse/update', sample.length);
 
     const checked = await Promise.all(
       [0, sample.length, skus.length - 1].map(async (n) => {
@@ -197,8 +234,8 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
       }),
     );
     console.log(`\nstock sync: ${skus.length} SKUs (${productIds.length} products × 10 sale elements) through npm start, ${SYNC_IN_FLIGHT} requests in flight`);
-    console.log('POST /api/pse/batch (upsert by reference, 100 rows)'.padEnd(56), `${batchRate.toFixed(0)} rows/s`.padStart(14), `  all ${skus.length}`);
-    console.log('PUT /api/pse/{id} (one sale element, ids known)'.padEnd(56), `${singleRate.toFixed(0)} rows/s`.padStart(14), `  the first ${sample.length}`);
+    console.log('POST /api/pse/batch (upsert by reference, 100 rows)'.padEnd(56), `${batchRate.toFixed(0)} rows/s`.padStart(14), `  all ${skus.length}: ${batchUse}`);
+    console.log('PUT /api/pse/{id} (one sale element, ids known)'.padEnd(56), `${singleRate.toFixed(0)} rows/s`.padStart(14), `  the first ${sample.length}: ${singleUse}`);
     console.log(`batch rows a second against single PUTs: ${(batchRate / singleRate).toFixed(1)}× (the bar: ≥ 5×); stocks read back as sent: ${checked.every(Boolean) ? 'yes' : 'NO'}`);
   } finally {
     server.child.kill('SIGTERM');
