@@ -215,7 +215,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   // In a process group of its own, then: a SIGKILL of npm start's group (kill -9 -<pid>, a terminal's
   // Ctrl-\) does not cut it off mid-write. DynamoDB Local answers a write a moment before its
   // SQLite file has it, so a SIGKILL right after an answer lost that write after a restart
-  // (test/crash-recovery.test.ts); it now stops as it does on SIGTERM, once npm start is gone. Only
+  // (test/durable-answers.test.ts); it now stops as it does on SIGTERM, once npm start is gone. Only
   // with the launcher: the jar alone has nothing that ends it with its parent.
   const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'pipe', 'pipe'], detached: loopback !== undefined });
   // Kept (the last few kB) for a failure to quote; drained, so that DynamoDB Local never blocks on a full pipe.

@@ -60,8 +60,9 @@ export function startServer(name: string, dynamoEndpoint: string, env: Record<st
       const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       if (!base) return;
       child.stdout?.off('data', listening);
+      // Its last lines only: a server asked for its request lines (the sync bench) writes megabytes.
       let last = '';
-      child.stdout?.on('data', (more: Buffer) => (last += more));
+      child.stdout?.on('data', (more: Buffer) => (last = (last + more.toString()).slice(-16_000)));
       const stopped = new Promise<string>((done) => child.on('exit', () => done(last)));
       const operations = (): Record<Operation, never[]> => ({ create: [], update: [], delete: [] });
       resolve({
@@ -128,11 +129,6 @@ async function slice(server: Server, ms: number): Promise<void> {
   server.elapsedMs += performance.now() - started;
 }
 
-/**
- * Every product change in the feed from `cursor`, and whether each is there once, once the placer
- * has placed the last writes (npm start's runs every 500 ms, and readers leave placing to it): read
- * again until the feed holds as many as were answered, for 10 s at most.
- */
 /** The feed's position now for `resource`'s changes (a read places what is pending first: after every change so far). */
 export async function feedNow(server: Server, resource: string): Promise<string> {
   await call(server, 'GET', `/api/changes?resource=${resource}&limit=1`);
@@ -143,8 +139,8 @@ export async function feedNow(server: Server, resource: string): Promise<string>
 
 /**
  * Follows `resource`'s changes from `cursor` to the end of the feed, again while fewer than `count`
- * were read and `timeoutMs` has not passed: how many it read, and how many distinct (record, type,
- * version).
+ * were read and `timeoutMs` has not passed (npm start's placer runs every 500 ms, and readers leave
+ * placing to it): how many it read, and how many distinct (record, type, version).
  */
 export async function followFeed(server: Server, cursor: string, resource: string, count: number, timeoutMs: number): Promise<{ changes: number; distinct: number }> {
   const seen = new Set<string>();
