@@ -9,7 +9,9 @@ import { db, tableName } from '../lib/db/client.js';
 import { products } from '../lib/products/entity.js';
 import { saleElements } from '../lib/products/sale-elements.js';
 import { taxRules } from '../lib/tax-rules/entity.js';
-import { runMigrations } from '../lib/migrations/run.js';
+import { pendingSteps, runMigrations } from '../lib/migrations/run.js';
+import { MIGRATIONS } from '../lib/migrations/steps.js';
+import { setUpTable } from '../lib/local/setup.js';
 
 /** `npm run migrate -- --all`: every step, again. */
 const migrate = () => runMigrations({ all: true });
@@ -260,5 +262,30 @@ describe('npm run migrate', () => {
     }
     for (const path of ['/api/customers?order=id_reverse', '/api/customers?order=lastname', '/api/customers?order=registration_date_reverse']) expect(await listed(path), path).toContain(customer);
     expect((await get(`/api/products/${product}`)).body[0]).toEqual(before);
+  });
+});
+
+describe("a table's setup (npm start, the tools, each test file)", () => {
+  it('records every migration as run on the table it creates, and runs those an existing table has not run', async () => {
+    // This file's table was made by its setup (test/support/table-per-file.ts): nothing of it to migrate.
+    expect(await pendingSteps(MIGRATIONS)).toEqual([]);
+    // An existing table whose products were stored before sale elements, the step not run yet.
+    const { row } = await createProduct({ price: '3' });
+    const [element] = (await get(`/api/pse/product/${row.ID}`)).body;
+    for (const key of [saleElements.key(element.ID), saleElements.lockKey('ref', row.REF), { pk: `PSE_OF#${row.ID}`, sk: 'S#00' }])
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: products.key(row.ID), UpdateExpression: 'REMOVE defaultPseId' }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: 'SETUP', sk: 'MIGRATIONS' },
+        UpdateExpression: 'DELETE ran :step',
+        ExpressionAttributeValues: { ':step': new Set(['010-default-sale-elements']) },
+      }),
+    );
+    expect((await pendingSteps(MIGRATIONS)).map((step) => step.id)).toEqual(['010-default-sale-elements']);
+    await setUpTable();
+    expect(await pendingSteps(MIGRATIONS)).toEqual([]);
+    expect((await get(`/api/pse/product/${row.ID}`)).body).toMatchObject([{ REF: row.REF, PRICE: '3.000000', IS_DEFAULT: 1 }]);
   });
 });

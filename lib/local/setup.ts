@@ -15,7 +15,7 @@ import { ABSENT, put } from '../db/transactions.js';
 import { commitOnce, stepsWrite } from '../db/write-plan.js';
 import { referenceRecords } from '../reference/records.js';
 import { seededTaxRules } from '../tax-rules/seed.js';
-import { runMigrations } from '../migrations/run.js';
+import { recordAllRun, runMigrations } from '../migrations/run.js';
 import { checkTableSecret } from './table-secret.js';
 import { createSteps } from '../db/sharded-count.js';
 import { defaultTaxRule, productsUsing, taxRules } from '../tax-rules/entity.js';
@@ -34,17 +34,18 @@ const indexSpec = ([IndexName, index]: [string, KeyPair]) => ({
 });
 
 /**
- * The table, made when missing; an existing one gets the indexes a later release declares (one at
- * a time, as DynamoDB adds them), which it fills from the items already there.
+ * The table, made when missing (then `created`); an existing one gets the indexes a later release
+ * declares (one at a time, as DynamoDB adds them), which it fills from the items already there.
  */
-export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
+export async function ensureTable(client: DynamoDBClient, name: string): Promise<{ created: boolean }> {
   let existing: string[];
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
     existing = (Table?.GlobalSecondaryIndexes ?? []).flatMap((index) => (index.IndexName ? [index.IndexName] : []));
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
-    return createTable(client, name);
+    await createTable(client, name);
+    return { created: true };
   }
   for (const entry of Object.entries(table.indexes).filter(([indexName]) => !existing.includes(indexName))) {
     await client.send(
@@ -55,6 +56,7 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
       }),
     );
   }
+  return { created: false };
 }
 
 async function createTable(client: DynamoDBClient, name: string): Promise<void> {
@@ -132,12 +134,15 @@ export async function setUpTable(): Promise<void> {
   // request of the API should.
   const client = createDynamoDbClient(undefined, 30_000);
   try {
-    await ensureTable(client, tableName());
+    const { created } = await ensureTable(client, tableName());
     // Before anything is written: a process with another secret than the table's stops here.
     await checkTableSecret();
     await loadReferenceRecords(DynamoDBDocumentClient.from(client), tableName());
     await seedDefaultTaxRules();
-    await migrateTable();
+    // A table made just now holds only what this release wrote: nothing to migrate. (Cut off before
+    // this, the table is found next time, and its migrations run.)
+    if (created) await recordAllRun();
+    else await migrateTable();
   } finally {
     client.destroy();
   }

@@ -65,8 +65,18 @@ export async function runMigrations(options: { all?: boolean; steps?: readonly M
       throw new MigrationFailed(step.id, error);
     }
     if (run.conflicts.length > conflictsBefore) continue;
-    await commitOnce(stepsWrite(() => [update(RECORD, { update: 'ADD ran :id', values: { ':id': new Set([step.id]) } })]));
+    await recordRun([step]);
     run.ran.push(step.id);
   }
   return run;
 }
+
+/** Records `steps` as run. */
+const recordRun = (steps: readonly MigrationStep[]) => commitOnce(stepsWrite(() => [update(RECORD, { update: 'ADD ran :ids', values: { ':ids': new Set(steps.map((step) => step.id)) } })]));
+
+/**
+ * Records every step as run without running it: for a table this release has just created, whose
+ * every item its own code wrote, so that no step has anything to migrate (each would walk empty
+ * collections: about 0.4 s of every `npm start` on a new data dir, and of every test file's table).
+ */
+export const recordAllRun = (): Promise<void> => recordRun(MIGRATIONS);
