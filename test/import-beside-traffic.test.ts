@@ -13,7 +13,7 @@ import { runImport, startImport } from './support/import-cli.js';
 import { startMariaDb, type MariaDb } from './support/mariadb.js';
 import { THELIA_TABLES, insertRows } from './support/thelia-tables.js';
 
-const RECORDS = 200;
+const RECORDS = 100;
 
 // Before the table is set up (test/support/table-per-file.ts): the API's client is made on first use.
 const proxy = await startConflictProxy({ target: inject('dynamoEndpoint'), holdMs: 10 });
