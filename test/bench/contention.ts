@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { signBody } from '../../lib/api-keys/signature.js';
+import { javaListeningOn } from './process-cpu.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const SECONDS = Number(process.env.BENCH_CONTENTION_SECONDS ?? 20);
@@ -25,6 +26,8 @@ export interface Server {
   name: string;
   base: string;
   child: ChildProcess;
+  /** The process of the DynamoDB Local it writes to (for the CPU a write costs there). */
+  dynamodb: number | undefined;
   key: { apiKey: string; secureKey: string };
   latencies: Record<Operation, number[]>;
   statuses: Record<Operation, Map<number, number>>;
@@ -69,6 +72,7 @@ export function startServer(name: string, dynamoEndpoint: string, env: Record<st
         name,
         base,
         child,
+        dynamodb: javaListeningOn(new URL(dynamoEndpoint).port),
         key,
         latencies: operations(),
         statuses: { create: new Map(), update: new Map(), delete: new Map() },

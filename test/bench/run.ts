@@ -26,7 +26,10 @@
  *   8. Webhook deliveries after SIGKILLs of `npm start` under writers (crash-deliveries.ts).
  *   9. Product lists at store scale, by the table and by the search index, and the index's lag (lists.ts).
  *  10. What Powertools' Metrics would cost a route against our EMF lines (powertools.ts).
- * BENCH_ONLY=cold, warm, login, changes, import, partitions, contention, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
+ *  11. Stock taken from one sale element against each from its own, and a 10 000-SKU stock sync by
+ *      batches against single PUTs (stock.ts); what DynamoDB Local charges a write and a read, by
+ *      transaction size, which bounds both here (engine.ts).
+ * BENCH_ONLY=cold, warm, login, changes, import, partitions, contention, engine, stock, sync, upserts, webhooks, batch, crash, lists or powertools runs one of them.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -47,6 +50,7 @@ import { startSecretsManagerStandIn } from '../support/secrets-manager-stand-in.
 import { batchBenchmark, clientSize } from './batch.js';
 import { contentionBenchmark } from './contention.js';
 import { stockBenchmark, stockSyncBenchmark } from './stock.js';
+import { engineBenchmark } from './engine.js';
 import { competingUpsertsBenchmark } from './upserts.js';
 import { deliveriesAfterCrashes } from './crash-deliveries.js';
 import { feedInBackground } from './feed.js';
@@ -528,7 +532,7 @@ async function dispatchGet(call: Awaited<ReturnType<typeof signedCaller>>, url: 
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'cold') await coldStart();
 if (!only || only === 'batch') await clientSize();
-if (!only || ['warm', 'import', 'partitions', 'login', 'changes', 'contention', 'stock', 'sync', 'upserts', 'webhooks', 'batch', 'lists'].includes(only)) {
+if (!only || ['warm', 'import', 'partitions', 'login', 'changes', 'contention', 'engine', 'stock', 'sync', 'upserts', 'webhooks', 'batch', 'lists'].includes(only)) {
   // One DynamoDB Local, in memory, for both: the data layer keeps one client per process.
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -551,6 +555,7 @@ if (!only || ['warm', 'import', 'partitions', 'login', 'changes', 'contention', 
     if (!only || only === 'import') await importBenchmark(dynamo.endpoint);
     if (!only || only === 'partitions') await partitionsBenchmark(dynamo.endpoint);
     if (!only || only === 'contention') await contentionBenchmark(dynamo.endpoint);
+    if (!only || only === 'engine') await engineBenchmark(dynamo.endpoint);
     if (!only || only === 'stock') await stockBenchmark(dynamo.endpoint);
     if (!only || only === 'sync') await stockSyncBenchmark(dynamo.endpoint);
     if (!only || only === 'upserts') await competingUpsertsBenchmark(dynamo.endpoint);

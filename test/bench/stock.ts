@@ -2,11 +2,13 @@
  * BENCH_ONLY=stock: stock that is never oversold (docs/api.md), under DynamoDB's transaction
  * conflicts (`npm start` with STORE_LOCAL_CONFLICTS=1: lib/local/conflict-proxy.ts). 16 clients over
  * HTTP take one from the stock of one sale element, against 16 clients each taking from its own, in
- * alternating slices: takes a second of each, the ratio, every status, and whether each stock ends at
- * its start less the takes answered 201 (none lost, none applied twice).
+ * alternating slices: takes a second of each, the ratio, every status, whether each stock ends at
+ * its start less the takes answered 201 (none lost, none applied twice), and the CPU time a take
+ * cost DynamoDB Local and npm start (its conflict proxy in it): what the attempts that lost took.
  */
 import { performance } from 'node:perf_hooks';
 import { call, feedNow, followFeed, startServer, type Server } from './contention.js';
+import { cpuSince } from './process-cpu.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const SECONDS = Number(process.env.BENCH_STOCK_SECONDS ?? 16);
@@ -19,6 +21,8 @@ interface Run {
   targets: number[];
   statuses: Map<number, number>;
   elapsedMs: number;
+  /** The CPU time DynamoDB Local and npm start spent in its slices, in ms. */
+  cpu: number[];
 }
 
 /** A product's default sale element, its stock set to START. */
@@ -31,7 +35,11 @@ async function stockedElement(server: Server, n: number): Promise<number> {
   return element!.ID;
 }
 
+/** DynamoDB Local's and npm start's CPU time (`cpu`, ms) over `count`: what one of them cost each. */
+const cpuPer = ([dynamodb = 0, server = 0]: readonly number[], count: number) => `DynamoDB Local ${(dynamodb / count).toFixed(1)} ms, npm start ${(server / count).toFixed(1)} ms`;
+
 async function slice(server: Server, run: Run, ms: number): Promise<void> {
+  const spent = cpuSince([server.dynamodb, server.child.pid]);
   const started = performance.now();
   const until = Date.now() + ms;
   await Promise.all(
@@ -43,17 +51,19 @@ async function slice(server: Server, run: Run, ms: number): Promise<void> {
     }),
   );
   run.elapsedMs += performance.now() - started;
+  run.cpu = spent().map((ms, k) => ms + (run.cpu[k] ?? 0));
 }
 
 export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
   const server = await startServer('stock', dynamoEndpoint, { STORE_LOCAL_CONFLICTS: '1' });
+  const runs: Run[] = [];
   try {
     const one = await stockedElement(server, 0);
     const own = await Promise.all(Array.from({ length: CLIENTS }, (_, k) => stockedElement(server, k + 1)));
-    const runs: Run[] = [
-      { name: 'one stock', targets: Array.from({ length: CLIENTS }, () => one), statuses: new Map(), elapsedMs: 0 },
-      { name: 'own stocks', targets: own, statuses: new Map(), elapsedMs: 0 },
-    ];
+    runs.push(
+      { name: 'one stock', targets: Array.from({ length: CLIENTS }, () => one), statuses: new Map(), elapsedMs: 0, cpu: [] },
+      { name: 'own stocks', targets: own, statuses: new Map(), elapsedMs: 0, cpu: [] },
+    );
     for (let i = 0; i < SLICES; i++) for (const run of runs) await slice(server, run, (SECONDS * 1000) / SLICES);
     console.log(`\nstock: ${CLIENTS} clients × ${SECONDS} s taking one at a time through npm start with DynamoDB's conflicts, in ${SLICES} alternating slices`);
     const rates: number[] = [];
@@ -66,13 +76,15 @@ export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
         .sort(([a], [b]) => a - b)
         .map(([status, count]) => `${count}×${status}`)
         .join(' ');
-      console.log(run.name.padEnd(12), `${rates.at(-1)!.toFixed(1)} takes/s`.padStart(16), `  ${statuses}`, `  stock ${exact}`);
+      console.log(run.name.padEnd(12), `${rates.at(-1)!.toFixed(1)} takes/s`.padStart(16), `  ${statuses}`, `  stock ${exact}`, `  CPU a take: ${cpuPer(run.cpu, taken)}`);
     }
     console.log(`takes/s from one stock against each from its own: ${(rates[0]! / rates[1]!).toFixed(2)}× (the bar: ≥ 0.5×)`);
   } finally {
     server.child.kill('SIGTERM');
-    await server.stopped;
   }
+  // Whose attempts lost: writers of their own stocks meet nobody, so the conflicts are the one stock's.
+  const met = /DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(await server.stopped);
+  if (met) console.log(`transactions the conflict proxy cancelled: ${met[1]}, ${(Number(met[1]) / (runs[0]?.statuses.get(201) || 1)).toFixed(1)} a take from one stock`);
 }
 
 const SKUS = Number(process.env.BENCH_SYNC_SKUS ?? 10_000);
@@ -170,7 +182,8 @@ async function placed(server: Server, cursor: string, count: number): Promise<vo
  * batch's time sent again), against single `PUT /api/pse/{id}` (ids known: the single requests' best
  * case), SYNC_IN_FLIGHT requests in flight either way, each timed with the feed placed before it
  * (neither pays for placing the other's changes). Rows a second of each, the DynamoDB calls a row of
- * each (npm start's request lines), their ratio, and stocks read back.
+ * each (npm start's request lines) and the CPU time a row cost DynamoDB Local and npm start, their
+ * ratio, and stocks read back.
  */
 export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> {
   // Its request lines say what each phase's rows asked of DynamoDB.
@@ -208,6 +221,7 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
 
     const beforeBatches = await feedNow(server, 'pse');
     const batchLines = lines.length;
+    let spent = cpuSince([server.dynamodb, server.child.pid]);
     let started = performance.now();
     await inBatches(
       server,
@@ -216,15 +230,18 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
       [201],
     );
     const batchRate = skus.length / ((performance.now() - started) / 1000);
+    const batchCpu = cpuPer(spent(), skus.length);
     const batchUse = callsPerRow(lines.slice(batchLines), 'pse/batch', skus.length);
 
     await placed(server, beforeBatches, skus.length);
 
     const sample = skus.slice(0, SINGLE_SAMPLE);
     const singleLines = lines.length;
+    spent = cpuSince([server.dynamodb, server.child.pid]);
     started = performance.now();
     await inTurns(sample.map((sku, n) => async () => void (await ok(call(server, 'PUT', `/api/pse/${sku.id}`, { pse: [{ quantity: stock(n) + 1 }] }), 201, 'a single PUT'))));
     const singleRate = sample.length / ((performance.now() - started) / 1000);
+    const singleCpu = cpuPer(spent(), sample.length);
     const singleUse = callsPerRow(lines.slice(singleLines), 'pse/update', sample.length);
 
     const checked = await Promise.all(
@@ -234,8 +251,8 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
       }),
     );
     console.log(`\nstock sync: ${skus.length} SKUs (${productIds.length} products × 10 sale elements) through npm start, ${SYNC_IN_FLIGHT} requests in flight`);
-    console.log('POST /api/pse/batch (upsert by reference, 100 rows)'.padEnd(56), `${batchRate.toFixed(0)} rows/s`.padStart(14), `  all ${skus.length}: ${batchUse}`);
-    console.log('PUT /api/pse/{id} (one sale element, ids known)'.padEnd(56), `${singleRate.toFixed(0)} rows/s`.padStart(14), `  the first ${sample.length}: ${singleUse}`);
+    console.log('POST /api/pse/batch (upsert by reference, 100 rows)'.padEnd(56), `${batchRate.toFixed(0)} rows/s`.padStart(14), `  all ${skus.length}: ${batchUse}; CPU a row: ${batchCpu}`);
+    console.log('PUT /api/pse/{id} (one sale element, ids known)'.padEnd(56), `${singleRate.toFixed(0)} rows/s`.padStart(14), `  the first ${sample.length}: ${singleUse}; CPU a row: ${singleCpu}`);
     console.log(`batch rows a second against single PUTs: ${(batchRate / singleRate).toFixed(1)}× (the bar: ≥ 5×); stocks read back as sent: ${checked.every(Boolean) ? 'yes' : 'NO'}`);
   } finally {
     server.child.kill('SIGTERM');

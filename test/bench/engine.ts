@@ -1,0 +1,107 @@
+/**
+ * BENCH_ONLY=engine: what DynamoDB Local charges for the writes and reads the store sends, which
+ * bounds what the stock and sync benches can show on it (docs/benchmark.md). Fresh items of about a
+ * sale element's size (450 bytes) written in transactions one after another, by the transaction's
+ * size (1, 3 and 66 items: a take or a single PUT writes 3, a batch's pack about 66), and 66 with what
+ * the store's steps carry (a condition and the old item on its failure; an index's keys); then
+ * BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
+ * from /proc: Linux only) and the wall time an item.
+ */
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { performance } from 'node:perf_hooks';
+import { cpuMs, javaListeningOn } from './process-cpu.js';
+
+const PAD = 'x'.repeat(400);
+
+export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
+  const java = javaListeningOn(new URL(dynamoEndpoint).port);
+  const client = new DynamoDBClient({ endpoint: dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+  const doc = DynamoDBDocumentClient.from(client);
+  const TableName = `engine-${process.pid}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'GSI1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  let n = 0;
+  const plain = () => ({ pk: `E#${++n}`, sk: 'E', pad: PAD });
+  const rows: string[] = [];
+  /** `operations` calls of `send`, each of `items` items: DynamoDB Local's CPU and the wall time an item. */
+  const measure = async (name: string, operations: number, items: number, send: () => Promise<unknown>) => {
+    const cpuBefore = java === undefined ? 0 : cpuMs(java);
+    const started = performance.now();
+    for (let k = 0; k < operations; k++) await send();
+    const wall = (performance.now() - started) / (operations * items);
+    const cpu = java === undefined ? 'n/a' : ((cpuMs(java) - cpuBefore) / (operations * items)).toFixed(2);
+    rows.push(`${name.padEnd(58)} ${String(cpu).padStart(8)} ${wall.toFixed(2).padStart(8)}`);
+  };
+  const transaction =
+    (items: number, item: () => Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    () =>
+      doc.send(new TransactWriteCommand({ TransactItems: Array.from({ length: items }, () => ({ Put: { TableName, Item: item(), ...extra } })) }));
+  try {
+    // Warmed first: the JVM compiles what it runs most.
+    await measure('(warming)', 40, 66, transaction(66, plain));
+    await measure('transaction of 1 item', 600, 1, transaction(1, plain));
+    await measure('transaction of 3 items', 300, 3, transaction(3, plain));
+    await measure('transaction of 66 items', 40, 66, transaction(66, plain));
+    await measure(
+      '  each on condition, the old item asked for on its failure',
+      40,
+      66,
+      transaction(66, plain, { ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+    );
+    await measure(
+      '  each with an index’s keys',
+      40,
+      66,
+      transaction(66, () => ({ ...plain(), gsi1pk: `P#${n % 50}`, gsi1sk: String(n) })),
+    );
+    // What a stock change writes: an item there already, put again at the version read, its index keys kept.
+    let replaced = n - 40 * 66;
+    await measure('  each replacing an item at its version, index keys kept', 40, 66, () =>
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: Array.from({ length: 66 }, () => {
+            const k = ++replaced;
+            return {
+              Put: {
+                TableName,
+                Item: { pk: `E#${k}`, sk: 'E', pad: PAD, gsi1pk: `P#${k % 50}`, gsi1sk: String(k), version: 2 },
+                ConditionExpression: 'attribute_not_exists(version)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            };
+          }),
+        }),
+      ),
+    );
+    const written = n;
+    await measure('BatchGetItem of 100 keys, read consistently', 40, 100, () =>
+      doc.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: Array.from({ length: 100 }, (_, k) => ({ pk: `E#${1 + ((k * 37) % written)}`, sk: 'E' })), ConsistentRead: true } } })),
+    );
+  } finally {
+    await client.send(new DeleteTableCommand({ TableName }));
+    client.destroy();
+  }
+  console.log('\nDynamoDB Local, one request at a time: its CPU and the wall time an item (ms)');
+  console.log(`${''.padEnd(58)} ${'CPU'.padStart(8)} ${'wall'.padStart(8)}`);
+  for (const row of rows.slice(1)) console.log(row);
+}
