@@ -9,6 +9,7 @@ import { signBody } from '../../lib/api-keys/signature.js';
 import { db, tableName } from '../../lib/db/client.js';
 import { dispatch } from '../../lib/local/dispatch.js';
 import { undocumented } from './openapi-contract.js';
+import { passwordsSent, responseLog, signsSent } from './seen.js';
 
 export interface Credentials {
   apiKey: string;
@@ -33,13 +34,7 @@ export interface ApiResponse<T = any> {
 
 let superadmin: Promise<Credentials> | undefined;
 
-/** Every response of this test file and every password sent, for the check that no secret leaves (table-per-file.ts). */
-export const responseLog: string[] = [];
-export const passwordsSent = new Set<string>();
-/** Every `sign` sent: each is a credential for the bodiless requests of its key. */
-export const signsSent = new Set<string>();
-/** Every log line the API wrote in this test file (test/support/table-per-file.ts keeps them). */
-export const logLines: string[] = [];
+export { logLines, passwordsSent, responseLog, signsSent } from './seen.js';
 
 /** A superadmin key of this test file's table, created once. */
 export const superadminKey = (): Promise<Credentials> => (superadmin ??= createApiKey({ label: 'tests', superadmin: true }));

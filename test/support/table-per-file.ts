@@ -4,8 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
-import { setUpTable } from '../../lib/local/setup.js';
-import { logLines, passwordsSent, responseLog, signsSent, superadminKey } from './api.js';
+import { logLines, passwordsSent, responseLog, signsSent } from './seen.js';
 import { tableWanted } from './file-table.js';
 
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
@@ -18,7 +17,8 @@ let hasTable = false;
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's fixtures from its first argument's pattern; this one takes none, only the suite (the second).
 beforeAll(async ({}, suite) => {
   hasTable = !suite.file.filepath.includes('/test/unit/') || tableWanted();
-  if (hasTable) await setUpTable();
+  // Loaded only for a table: a unit test of a pure module pays for none of it.
+  if (hasTable) await (await import('../../lib/local/setup.js')).setUpTable();
 });
 
 /** Every log line of this file's requests (lib/log.ts writes them to stdout), kept here rather than printed. */
@@ -38,7 +38,7 @@ function* hexWindows(text: string): Generator<string> {
 /** No response and no log line of any test may carry a password, a password hash, a secure key or a sign. */
 afterAll(async () => {
   // A file without a table made no key: nothing of one to look for.
-  const secureKey = hasTable ? (await superadminKey()).secureKey : undefined;
+  const secureKey = hasTable ? (await (await import('./api.js')).superadminKey()).secureKey : undefined;
   // Signs are looked up by the hex in a text rather than searched one by one: a file of generated
   // requests sends thousands of them, and every text times every sign took seconds.
   const hexSigns = new Set([...signsSent].filter((sign) => /^[0-9a-f]{40}$/i.test(sign)).map((sign) => sign.toLowerCase()));
