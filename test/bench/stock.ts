@@ -81,6 +81,7 @@ export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
     console.log(`takes/s from one stock against each from its own: ${(rates[0]! / rates[1]!).toFixed(2)}× (the bar: ≥ 0.5×)`);
   } finally {
     server.child.kill('SIGTERM');
+    await server.stopped;
   }
   // Whose attempts lost: writers of their own stocks meet nobody, so the conflicts are the one stock's.
   const met = /DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(await server.stopped);
