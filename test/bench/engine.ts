@@ -3,8 +3,8 @@
  * bounds what the stock and sync benches can show on it (docs/benchmark.md). Fresh items of about a
  * sale element's size (450 bytes) written in transactions one after another, by the transaction's
  * size (1, 3 and 66 items: a take or a single PUT writes 3, a batch's pack about 66), and 66 with what
- * the store's steps carry (a condition and the old item on its failure; an index's keys); then
- * BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
+ * the store's steps carry (a condition and the old item on its failure; an index's keys; an item
+ * there already, replaced at its version, as a stock change does); then BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
  * from /proc: Linux only) and the wall time an item.
  */
 import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
