@@ -16,7 +16,7 @@ export function javaListeningOn(port: string): number | undefined {
 }
 
 /** A process's CPU time so far, in ms (user and system: /proc/<pid>/stat's fields 14 and 15, in 10 ms ticks). */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -57,6 +57,7 @@ async function slice(server: Server, run: Run, ms: number): Promise<void> {
 export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
   const server = await startServer('stock', dynamoEndpoint, { STORE_LOCAL_CONFLICTS: '1' });
   const runs: Run[] = [];
+  let said = '';
   try {
     const one = await stockedElement(server, 0);
     const own = await Promise.all(Array.from({ length: CLIENTS }, (_, k) => stockedElement(server, k + 1)));
@@ -81,10 +82,10 @@ export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
     console.log(`takes/s from one stock against each from its own: ${(rates[0]! / rates[1]!).toFixed(2)}× (the bar: ≥ 0.5×)`);
   } finally {
     server.child.kill('SIGTERM');
-    await server.stopped;
+    said = await server.stopped;
   }
   // Whose attempts lost: writers of their own stocks meet nobody, so the conflicts are the one stock's.
-  const met = /DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(await server.stopped);
+  const met = /DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(said);
   if (met) console.log(`transactions the conflict proxy cancelled: ${met[1]}, ${(Number(met[1]) / (runs[0]?.statuses.get(201) || 1)).toFixed(1)} a take from one stock`);
 }
 
