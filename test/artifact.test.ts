@@ -97,14 +97,20 @@ function budgetKiB(route: RouteDefinition): number {
   const kib = (bytes: number) => Math.ceil(bytes / 1024);
   if (route.name === 'openapi/get') return kib(JSON.stringify(openApiDocument).length) + 14;
   if (route.permission === null) return 80;
-  // A sale element's write carries what it writes beside it; its batch, the batch machinery too (326.3).
-  if (route.name.startsWith('pse/') && route.permission.access !== 'VIEW') return route.name.endsWith('/batch') ? 329 : 321;
+  // A sale element's write carries what it writes beside it, and the recording of stock takes left
+  // pending (3.7 KiB: lib/db/logged-add.ts); its update, the take itself (2.6 KiB more); its batch,
+  // the batch machinery too (331.9 KiB).
+  if (route.name.startsWith('pse/') && route.permission.access !== 'VIEW') return route.name.endsWith('/batch') ? 333 : route.name === 'pse/update' ? 328 : 325;
+  // A product's update, delete and batch record the takes left pending in its sale elements first.
+  if (route.name.startsWith('products/') && route.permission.access !== 'VIEW') return route.name.endsWith('/batch') ? 325 : 316;
   if (route.name.endsWith('/batch')) return route.deployment.hashesPasswords ? 360 : 321;
-  if (route.deployment.hashesPasswords) return 356;
-  if (route.permission.resource === 'webhook') return 315;
+  // Every function carries 0.6 KiB more since the data layer has stored forms and pending logs (a
+  // stock's number read exactly): the budgets it crossed grew by 1 KiB.
+  if (route.deployment.hashesPasswords) return 357;
+  if (route.permission.resource === 'webhook') return 316;
   if (route.permission.resource === 'reference') return 303 + kib(statSync(`lib/reference/data/rows/${route.name.split('/')[0]}.json`).size);
   if (route.deployment.searches) return 320;
-  return 312;
+  return 313;
 }
 
 describe('the synthesized functions', () => {

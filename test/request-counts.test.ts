@@ -134,6 +134,15 @@ describe('sale element routes and batches', () => {
     expect(calls).toBeLessThanOrEqual(9);
   });
 
+  it('take stock in one UpdateItem (sent by a client of its own, once), then one transaction recording the take, and the reads of its row', async () => {
+    const { row } = await createProduct();
+    const [element] = (await get(`/api/pse/product/${row.ID}`)).body;
+    expect((await put(`/api/pse/${element.ID}`, { pse: [{ quantity: 5 }] })).status).toBe(201);
+    // Counted here: the transaction, then the product's and its rule's reads for the row. A take that
+    // went the way of other writes would read the sale element first: 4.
+    expect(await count(() => put(`/api/pse/${element.ID}`, { pse: [{ quantity_delta: -1 }] }), 201)).toBe(3);
+  });
+
   it('never share a call between two requests: reads asked at once by two requests are two calls', async () => {
     const [a, b] = await Promise.all([createProduct(), createProduct()]);
     const alone = await count(() => get(`/api/pse/product/${a.row.ID}`), 200);

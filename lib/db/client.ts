@@ -23,27 +23,41 @@ export function tableName(): string {
  * A DynamoDB client whose requests give up after `requestTimeoutMs` (tried 3 times): 2.5 s fits a
  * request's budget in a Lambda; tooling that sets a table up may wait longer on a cold emulator.
  */
-export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, requestTimeoutMs = 2_500): DynamoDBClient {
+export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, requestTimeoutMs = 2_500, maxAttempts = 3): DynamoDBClient {
   return new DynamoDBClient({
-    maxAttempts: 3,
+    maxAttempts,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
     ...endpointConfig(endpoint),
   });
 }
 
+/**
+ * A number read as a JavaScript number when it reads back as the same text, else kept exact as its
+ * text (a stock of 10^12 with six fraction digits, which the record's schema reads as a decimal): no
+ * number is silently rounded.
+ */
+export const exactNumber = (text: string): number | string => {
+  const number = Number(text);
+  return String(number) === text ? number : text;
+};
+
+/** A document client over `client`, reading numbers exactly and reporting the capacity each call consumed. */
+export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient {
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true }, unmarshallOptions: { wrapNumbers: exactNumber } });
+  // Every call reports the capacity it consumed, for the request log (usage below).
+  documents.middlewareStack.add(
+    (next) => async (args) => {
+      Object.assign(args.input as object, { ReturnConsumedCapacity: 'TOTAL' });
+      return next(args);
+    },
+    { step: 'initialize', name: 'returnConsumedCapacity' },
+  );
+  return documents;
+}
+
 /** One client per container, created on first use so that tests can set the environment first. */
 export function db(): DynamoDBDocumentClient {
-  if (!documentClient) {
-    documentClient = DynamoDBDocumentClient.from(createDynamoDbClient(), { marshallOptions: { removeUndefinedValues: true } });
-    // Every call reports the capacity it consumed, for the request log (usage below).
-    documentClient.middlewareStack.add(
-      (next) => async (args) => {
-        Object.assign(args.input as object, { ReturnConsumedCapacity: 'TOTAL' });
-        return next(args);
-      },
-      { step: 'initialize', name: 'returnConsumedCapacity' },
-    );
-  }
+  documentClient ??= documentClientOf(createDynamoDbClient());
   return documentClient;
 }
 
@@ -62,12 +76,12 @@ export const withDeadline = <T>(signal: AbortSignal, work: () => Promise<T>): Pr
  * `WriteConflict`, so that no SDK error class travels above the data layer. Every call of lib/db
  * goes through here.
  */
-export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+export async function request<T>(call: (client: DynamoDBDocumentClient, options: { abortSignal?: AbortSignal }) => Promise<T>, client: () => DynamoDBDocumentClient = db): Promise<T> {
   const { deadline: signal, usage } = currentScope();
   if (signal?.aborted) throw new OutOfTime(signal.reason);
   if (usage) usage.requests++;
   try {
-    const output = await call(db(), signal ? { abortSignal: signal } : {});
+    const output = await call(client(), signal ? { abortSignal: signal } : {});
     if (usage) usage.capacity += consumed(output);
     return output;
   } catch (error) {

@@ -81,7 +81,21 @@ export interface EntityDeclaration<S extends v.GenericSchema<unknown, Item>, I e
    * carry none) the record's version.
    */
   audit?: AuditDeclaration<v.InferOutput<S>> & { version?: (record: v.InferOutput<S>) => number };
+  /**
+   * Fields stored in another form than the record's: each maps the record's value to the item's (a
+   * stock kept as a DynamoDB number, which a single UpdateItem can add to); the schema reads both.
+   */
+  storedAs?: StoredForms<v.InferOutput<S>>;
+  /**
+   * A list attribute that single-item writes outside transactions append to (stock takes not yet
+   * recorded as changes: lib/products/stock-takes.ts). A replace or a remove requires it empty, since
+   * the versions its entries hold are recorded after them, and never writes it.
+   */
+  pendingLog?: string;
 }
+
+/** How some fields of a record are stored: the item's value for the record's. */
+export type StoredForms<R> = { [F in keyof R]?: (value: R[F]) => unknown };
 
 /**
  * What every versioned record holds besides its fields: its version (VERSION, the ETag), its dates,

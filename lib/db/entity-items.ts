@@ -8,10 +8,26 @@ import { assertFitsOneItem } from './item-size.js';
 import type { Item } from './items.js';
 import { listPartitionOf, RECORD_SORT_PREFIX, type Key } from './keys.js';
 import { table } from './table.js';
-import type { Id, ListDeclaration } from './entity-declaration.js';
+import type { Id, ListDeclaration, StoredForms } from './entity-declaration.js';
 
-export function itemsOf<R extends Item, I extends Id>(entity: { name: string; schema: v.GenericSchema<unknown, R>; id: (record: R) => I; key: (id: I) => Key; lists: readonly ListDeclaration<R>[] }) {
+export function itemsOf<R extends Item, I extends Id>(entity: {
+  name: string;
+  schema: v.GenericSchema<unknown, R>;
+  id: (record: R) => I;
+  key: (id: I) => Key;
+  lists: readonly ListDeclaration<R>[];
+  storedAs?: StoredForms<R> | undefined;
+}) {
   const { name, schema, id, key, lists } = entity;
+  const storedAs: StoredForms<R> = entity.storedAs ?? {};
+  /** The record's fields as stored: those declared in another form mapped to it. */
+  const stored = (record: R): Item =>
+    Object.fromEntries(
+      Object.entries(record).map(([field, value]) => {
+        const form = storedAs[field as keyof R] as ((value: unknown) => unknown) | undefined;
+        return [field, form && value !== undefined ? form(value) : value];
+      }),
+    );
 
   function toItem(record: R): Item {
     const indexed: Item = {};
@@ -22,7 +38,7 @@ export function itemsOf<R extends Item, I extends Id>(entity: { name: string; sc
         indexed[sortKey] = RECORD_SORT_PREFIX + order.sortKey(record);
       }
     }
-    return { ...key(id(record)), ...indexed, ...record };
+    return { ...key(id(record)), ...indexed, ...stored(record) };
   }
 
   return {

@@ -38,13 +38,15 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     firstId: declaration.counter.firstId ?? 1,
     max: max === undefined ? undefined : { count: max, full: () => new Conflict(`a store holds at most ${max} records of ${name}`) },
   };
-  const items = itemsOf<R, I>({ name, schema, id, key, lists: Object.values(declaration.lists ?? {}) as ListDeclaration<R>[] });
+  const items = itemsOf<R, I>({ name, schema, id, key, lists: Object.values(declaration.lists ?? {}) as ListDeclaration<R>[], storedAs: declaration.storedAs });
+  const { pendingLog } = declaration;
+  const whenEmpty = pendingLog === undefined ? [] : [pendingLog];
   const locks = locksOf<R, I, K>({ name, id, locks: declaration.locks });
   const summaries = summariesOf<R, I>({ name, id, key, collection: declaration.collection });
   const recorded = auditOf<R, I>({ id, audit: declaration.audit });
   const lists = listsOf<R, I, L>({ name, id, fromItem: items.fromItem, lists: declaration.lists, collection: declaration.collection, counter, walk: declaration.walk });
-  // What a replace never writes: the key.
-  const unreplaced = new Set<string>([table.partitionKey, table.sortKey]);
+  // What a replace never writes: the key, and the log that writes outside it append to.
+  const unreplaced = new Set<string>([table.partitionKey, table.sortKey, ...whenEmpty]);
 
   return {
     name,
@@ -130,7 +132,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     replace(stamp: WriteStamp, current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       const fields = Object.entries(items.fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
       return [
-        patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version } }, versionFailure(name, expectedVersion)),
+        patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version }, whenEmpty }, versionFailure(name, expectedVersion)),
         ...summaries.rewriting(current, next),
         ...recorded(stamp, current, next),
         ...locks.moving(current, next),
@@ -151,7 +153,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     /** Steps that delete `current` at the expected version, free its locks, uncount it and record its deletion by the write `stamp` stamps. */
     remove(stamp: WriteStamp, current: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
       return [
-        remove(key(id(current)), atVersion(expectedVersion, current.version), versionFailure(name, expectedVersion)),
+        remove(key(id(current)), atVersion(expectedVersion, current.version, pendingLog), versionFailure(name, expectedVersion)),
         ...summaries.removing(current),
         ...locks.freeing(current),
         ...(counter ? [countChange(counter, Number(id(current)), -1)] : []),
@@ -170,7 +172,8 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
      * declared after the record was stored), and `also` of its fields, at the version read: a
      * record written since was written with them.
      */
-    reindex: (record: R & Versioned, also: Partial<R> = {}): WriteStep => patchStep(key(id(record)), { set: { ...items.indexAttributes(record), ...also }, when: { version: record.version } }, raced),
+    reindex: (record: R & Versioned, also: Partial<R> = {}): WriteStep =>
+      patchStep(key(id(record)), { set: { ...items.indexAttributes(record), ...also }, when: { version: record.version }, whenEmpty }, raced),
 
     /** A step that changes some attributes of an existing record in place. */
     patch: (recordId: I, patch: Patch<R>, onConditionFailed?: OnConditionFailed): WriteStep => patchStep(key(recordId), patch, onConditionFailed),

@@ -96,6 +96,8 @@ export interface Patch<R> {
   setMissing?: Partial<R>;
   add?: Partial<Record<keyof R & string, number>>;
   when?: Partial<R>;
+  /** Lists that must be missing or empty (an entity's pending log). */
+  whenEmpty?: readonly string[];
 }
 
 /** The update step of a patch, with placeholders that cannot clash; the item must exist. */
@@ -117,7 +119,14 @@ export function patchStep(itemKey: Key, patch: Patch<Item>, onConditionFailed?: 
     }),
   ];
   const adds = Object.entries(patch.add ?? {}).map(([field, value]) => placeholders(field, value).join(' '));
-  const conditions = [EXISTS.expression, ...Object.entries(patch.when ?? {}).map(([field, value]) => placeholders(field, value).join(' = '))];
+  const conditions = [
+    EXISTS.expression,
+    ...Object.entries(patch.when ?? {}).map(([field, value]) => placeholders(field, value).join(' = ')),
+    ...(patch.whenEmpty ?? []).map((field) => {
+      const [name, zero] = placeholders(field, 0);
+      return `(attribute_not_exists(${name}) OR size(${name}) = ${zero})`;
+    }),
+  ];
   const clauses = [...(sets.length ? [`SET ${sets.join(', ')}`] : []), ...(adds.length ? [`ADD ${adds.join(', ')}`] : [])];
   return update(itemKey, { update: clauses.join(' '), condition: conditions.join(' AND '), names, values }, onConditionFailed);
 }
@@ -143,16 +152,20 @@ export const holds = (attribute: string, value: unknown): Condition => ({
  * The condition of a write that must find the record at the version the caller expects (412 when
  * stale) or, without one, at the version just read (a concurrent change: read again and retry).
  */
-export const atVersion = (expected: number | undefined, read: number): Condition => ({
-  expression: 'version = :expectedVersion',
-  values: { ':expectedVersion': expected ?? read },
+export const atVersion = (expected: number | undefined, read: number, emptyLog?: string): Condition => ({
+  expression: emptyLog === undefined ? 'version = :expectedVersion' : 'version = :expectedVersion AND (attribute_not_exists(#log) OR size(#log) = :zero)',
+  values: { ':expectedVersion': expected ?? read, ...(emptyLog === undefined ? {} : { ':zero': 0 }) },
+  ...(emptyLog === undefined ? {} : { names: { '#log': emptyLog } }),
 });
 
-/** What a failed version condition means: gone, stale for the caller, or a race to retry. */
+/**
+ * What a failed version condition means: gone, stale for the caller, or a race to retry (the
+ * record at the version expected, but with writes pending in its log: entity-declaration.ts).
+ */
 export const versionFailure =
   (what: string, expected: number | undefined): OnConditionFailed =>
   (current) =>
-    current === undefined ? new NotFound(what) : expected !== undefined ? new VersionMismatch(what, expected) : new WriteConflict();
+    current === undefined ? new NotFound(what) : expected !== undefined && current.version !== expected ? new VersionMismatch(what, expected) : new WriteConflict();
 
 /** A failure that only a concurrent change can cause: read again and retry. */
 export const raced: OnConditionFailed = () => new WriteConflict();

@@ -25,6 +25,7 @@ import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, type Product } from './entity.js';
 import { defaultSaleElementOf, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
+import { settleTakes } from './stock-takes.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
@@ -219,6 +220,7 @@ export const updateProduct = (id: number, input: ProductUpdateInput, expectedVer
       input.tax_rule === undefined ? current.taxRuleId : resolveTaxRule(input.tax_rule),
       touchesSaleElement(input) && current.defaultPseId !== undefined ? saleElements.read(current.defaultPseId) : undefined,
     ]);
+    if (defaultPse) await settleTakes([defaultPse]);
     return updateProductPlan(input, expectedVersion, { current, taxRuleId, stamp, defaultPse });
   });
 
@@ -251,5 +253,6 @@ export const deleteProductPlan = (
 export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> =>
   new Write(async (stamp) => {
     const [product, elements] = await Promise.all([readProduct(id), readSaleElementsOf(id)]);
+    await settleTakes(elements.elements);
     return deleteProductPlan(stamp, product, expectedVersion, elements);
   });

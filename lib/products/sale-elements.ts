@@ -10,12 +10,15 @@
  * other stock change writes too); every other list is the search index's.
  */
 import * as v from 'valibot';
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { WriteConflict } from '../db/errors.js';
 import { readShards, shardedCount, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { padId } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { inTurns } from '../in-turns.js';
+import { formatMicros, parseMicros } from '../money.js';
+import { present } from '../present.js';
 import { bit } from '../row.js';
 import { products, type Product } from './entity.js';
 
@@ -23,14 +26,27 @@ import { products, type Product } from './entity.js';
 export const SaleElementPrice = v.object({ price: v.string(), promoPrice: v.string(), fromDefault: v.boolean() });
 export type SaleElementPrice = v.InferOutput<typeof SaleElementPrice>;
 
+/**
+ * A stock take applied to the item and not yet recorded as a change (stock-takes.ts): its id (the
+ * change's), the amount it added (signed), when, and who took it.
+ */
+export const StoredTake = v.object({ id: v.string(), delta: v.string(), at: v.number(), apiKey: v.string(), requestId: v.string() });
+export type StoredTake = v.InferOutput<typeof StoredTake>;
+
+/** The stock as a decimal text with six fraction digits, from its stored number (read as a number, or as its text when a number would round it) or the text items stored before held. */
+const stockText = (stored: string | number): string => formatMicros(present(parseMicros(String(stored)), `the stored stock ${String(stored)}`));
+
 export const SaleElementRecord = v.object({
   id: v.number(),
   productId: v.number(),
   ref: v.string(),
   /** A GTIN, or '' for none. */
   ean: v.string(),
-  /** Exact decimal strings with six fraction digits. */
-  quantity: v.string(),
+  /**
+   * Exact decimal strings with six fraction digits. The stock is stored as a DynamoDB number, which a
+   * take adds to (items stored before hold its text, until their next write).
+   */
+  quantity: v.pipe(v.union([v.string(), v.number()]), v.transform(stockText)),
   weight: v.string(),
   promo: v.boolean(),
   newness: v.boolean(),
@@ -39,6 +55,8 @@ export const SaleElementRecord = v.object({
   prices: v.record(v.string(), SaleElementPrice),
   /** Attribute value ids, by their attribute's position. */
   attributeAvs: v.array(v.number()),
+  /** Takes applied and not yet recorded, oldest first: a write of the other fields waits for none. */
+  takes: v.optional(v.array(StoredTake)),
   ...versionedEntries,
 });
 
@@ -67,6 +85,8 @@ export const saleElements = defineEntity({
   // References that read the same are the same reference (lib/identity.ts), as products' refs.
   locks: { ref: { prefix: 'PSE_REF', valueOf: (e) => e.ref, normalize: identityOf } },
   counter: { name: 'PSE' },
+  storedAs: { quantity: (quantity) => NumberValue.from(quantity) },
+  pendingLog: 'takes',
   walk: () => everySaleElement(),
   // The fields of the sale element's row, as it shows them (lib/pse/row.ts), but those it derives.
   audit: {

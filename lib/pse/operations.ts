@@ -25,6 +25,7 @@ import { formatMicros, parseMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
+import { settleTakes, takeStock } from '../products/stock-takes.js';
 import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
 import { percentsOf } from '../products/row.js';
@@ -285,6 +286,7 @@ async function readFor(productIds: readonly number[], valueIds: readonly number[
     taxRulesById([...new Set([...ruleIds, ...found.map((product) => product.taxRuleId)])]),
     attributes.readMany([...new Set(values.map((value) => value.attributeId))]),
   ]);
+  await settleTakes(elements.flatMap((of) => of.elements));
   return {
     products: new Map(found.map((product, k) => [product.id, { product, elements: present(elements[k], `the sale elements of ${product.id}`) }])),
     rules,
@@ -350,6 +352,28 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
   });
 }
 
+/**
+ * `PUT /api/pse/{pseId}` as a route answers it: one entry that only adds to or takes from a stock is
+ * a take (lib/products/stock-takes.ts: one UpdateItem that no concurrent taker loses, its change
+ * recorded after it); any other request is `updatePse`'s transaction.
+ */
+export function changePse(pseId: number, input: PseUpdateInput, query: PseQueryInput | undefined, expectedVersion: number | undefined): Write<Row[]> | Promise<Row[]> {
+  const [entry] = input.pse;
+  const delta = entry?.quantity_delta;
+  if (input.pse.length !== 1 || !entry || delta === undefined || delta === 0n || !changesStockOnly(entry)) return updatePse(pseId, input, query, expectedVersion);
+  const id = entry.id ?? pseId;
+  return (async () => {
+    const outcome = await takeStock(id, delta, id === pseId ? expectedVersion : undefined, entryField(0)('quantity_delta'), async (taken) => {
+      const { products: owners, rules } = await stockContext([taken]);
+      const product = owners.get(taken.productId)?.product;
+      if (!product) throw new NotFound('product sale element');
+      return [pseRow(taken, rules.get(product.taxRuleId), query?.currency ?? product.currency)];
+    });
+    // An element stored before stocks were numbers is changed once by a transaction, which stores its stock as one.
+    return 'taken' in outcome ? outcome.taken : updatePse(pseId, input, query, expectedVersion).commit();
+  })();
+}
+
 /** An entry that changes nothing but a stock (`quantity`, `quantity_delta`): an ERP's sync, an order's take. */
 const changesStockOnly = (entry: PseUpdateEntryInput): boolean => Object.keys(entry).every((field) => field === 'id' || field === 'quantity' || field === 'quantity_delta');
 
@@ -357,6 +381,7 @@ const changesStockOnly = (entry: PseUpdateEntryInput): boolean => Object.keys(en
 async function readElements(ids: readonly number[]): Promise<SaleElement[]> {
   const found = await saleElements.readMany(ids);
   if (ids.some((id) => !found.some((element) => element.id === id))) throw new NotFound('product sale element');
+  await settleTakes(found);
   return found;
 }
 
@@ -393,6 +418,7 @@ export const deletePse = (id: number, expectedVersion: number | undefined): Writ
     if (!element) throw new NotFound('product sale element');
     const [product, siblings] = await Promise.all([products.read(element.productId), readSaleElementsOf(element.productId)]);
     if (!product) throw new NotFound('product sale element');
+    await settleTakes([element, ...siblings.elements]);
     return deletePsePlan(element, product, siblings, expectedVersion, stamp);
   });
 

@@ -7,7 +7,7 @@
  * there already, replaced at its version, as a stock change does); then BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
  * from /proc: Linux only) and the wall time an item.
  */
-import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { performance } from 'node:perf_hooks';
 import { cpuSince, javaListeningOn } from './process-cpu.js';
@@ -89,6 +89,40 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
         { ConditionExpression: 'attribute_not_exists(version)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
       ),
     );
+    // What a take writes (lib/db/logged-add.ts): one item, added to and logged, answered whole; then its log trimmed.
+    let taken = n - 40 * 66;
+    const take = () => {
+      const k = ++taken;
+      return doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: { pk: `E#${k}`, sk: 'E' },
+          UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD quantity :amount, version :one',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(quantity) OR quantity >= :floor)',
+          ExpressionAttributeNames: { '#log': 'takes' },
+          ExpressionAttributeValues: { ':none': [], ':entry': [{ id: `take-${k}`, delta: '-1.000000', at: Date.now() }], ':amount': -1, ':one': 1, ':floor': 1 },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    };
+    await measure('an UpdateItem that adds and logs (a take), answering the item', 600, 1, take);
+    let trimmed = n - 40 * 66;
+    await measure('an UpdateItem that trims that log', 600, 1, () => {
+      const k = ++trimmed;
+      return doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: { pk: `E#${k}`, sk: 'E' },
+          UpdateExpression: 'REMOVE #log[0] SET updatedAt = :at',
+          ConditionExpression: '#log[0].#id = :first',
+          ExpressionAttributeNames: { '#log': 'takes', '#id': 'id' },
+          ExpressionAttributeValues: { ':first': `take-${k}`, ':at': new Date().toISOString() },
+        }),
+      );
+    });
+    let got = 0;
+    await measure('a GetItem, read consistently', 600, 1, () => doc.send(new GetCommand({ TableName, Key: { pk: `E#${1 + (got++ % n)}`, sk: 'E' }, ConsistentRead: true })));
     const written = n;
     await measure('BatchGetItem of 100 keys, read consistently', 40, 100, () =>
       doc.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: Array.from({ length: 100 }, (_, k) => ({ pk: `E#${1 + ((k * 37) % written)}`, sk: 'E' })), ConsistentRead: true } } })),

@@ -1,0 +1,242 @@
+/**
+ * A number changed by one UpdateItem that no concurrent writer can lose: `ADD` to it and to the
+ * record's version, on condition that it stays at or above a floor, appending who changed it, when
+ * and by how much to a log on the item (the versions of the log's entries are the item's last ones,
+ * in order). Writers of one item never cancel one another, as writers of one item in transactions do
+ * (DynamoDB serializes single-item writes); the log is what lets each change be recorded afterwards
+ * under its version, and trimmed once it is (`recordLog`). A write of the item's other fields must
+ * find the log empty (entity-declaration.ts, `pendingLog`).
+ *
+ * Recording (`recordLog`): the writer records, in one transaction of changes and their markers only
+ * (the steps its caller builds for each entry, the change put on condition that it is absent), every
+ * entry of the log as it finds it, once its own entry is first, then removes them from the log on
+ * condition that it still starts where it read it. A writer behind another waits for it (the first
+ * records the log as it finds it, so that one transaction records the entries of many writers and
+ * none cancels another's) and records itself when the first entry has not moved for STALLED_MS (its
+ * writer stopped or stalls). A change another writer recorded first fails its condition: it is left
+ * out and the rest sent again; one another writer is recording cancels the transaction (on
+ * DynamoDB): the writer waits and reads the log again. So an entry's change is committed only with
+ * or after every earlier one's, and the feed places one record's changes in version order.
+ *
+ * An UpdateItem that adds is not idempotent: it is sent once (by a client of one attempt), and a
+ * refusal for throttling, which wrote nothing, is the only answer it is sent again after.
+ */
+import { setTimeout as pause } from 'node:timers/promises';
+import { NumberValue, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { createDynamoDbClient, documentClientOf, exactNumber, request, tableName } from './client.js';
+import { Contended, Unavailable, WriteConflict, isThrottled } from './errors.js';
+import { readItem, type Item } from './items.js';
+import type { Key } from './keys.js';
+import { equalJitter, retrying } from './retry.js';
+import { raced, StepFailed, update, writeSteps, type UpdateSpec, type WriteStep } from './transactions.js';
+
+/** One change in an item's log. */
+export interface LogEntry {
+  /** Unique: the change's id once recorded. */
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface LoggedAdd {
+  /** The number attribute added to, and the amount (a decimal text, signed). */
+  attribute: string;
+  amount: string;
+  /** The least the number may be left at (a decimal text). */
+  floor: string;
+  /** The list attribute the change is appended to, and the most entries it may hold. */
+  log: string;
+  entry: LogEntry;
+  maxEntries: number;
+  /** The version the writer expects the item at, when it expects one. */
+  expectedVersion?: number | undefined;
+}
+
+/**
+ * What an add came to: the item as it left it; or, refused, the item as it was (undefined: none),
+ * and whether its number was stored as text (which an add cannot add to).
+ */
+export type LoggedAddOutcome = { added: true; item: Item } | { added: false; found: Item | undefined; numberAsText: boolean };
+
+let onceClient: DynamoDBDocumentClient | undefined;
+/** The client of the adds: one attempt a call, since the SDK would send an add again after a time-out it may have outlived. */
+const sendingOnce = (): DynamoDBDocumentClient => (onceClient ??= documentClientOf(createDynamoDbClient(undefined, undefined, 1)));
+
+/** An item as DynamoDB sends it (a refusal's `Item`) read as the document client reads one: numbers exact. */
+const unmarshallExact = (item: Parameters<typeof unmarshall>[0]): Item => unmarshall(item, { wrapNumbers: exactNumber });
+
+/** Attempts refused without writing (throttled, or the item in a transaction) before the add gives up; each waits longer. */
+const THROTTLED_ATTEMPTS = 5;
+
+export async function addLogged(key: Key, add: LoggedAdd): Promise<LoggedAddOutcome> {
+  const conditions = [
+    'attribute_exists(pk)',
+    'attribute_type(#number, :numberType)',
+    '#number >= :floor',
+    '(attribute_not_exists(#log) OR size(#log) < :maxEntries)',
+    ...(add.expectedVersion === undefined ? [] : ['version = :expectedVersion']),
+  ];
+  const command = new UpdateCommand({
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD #number :amount, version :one',
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: { '#number': add.attribute, '#log': add.log },
+    ExpressionAttributeValues: {
+      ':numberType': 'N',
+      ':floor': NumberValue.from(add.floor),
+      ':maxEntries': add.maxEntries,
+      ':none': [],
+      ':entry': [add.entry],
+      ':amount': NumberValue.from(add.amount),
+      ':one': 1,
+      ...(add.expectedVersion === undefined ? {} : { ':expectedVersion': add.expectedVersion }),
+    },
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+  return retrying(
+    async () => {
+      try {
+        const { Attributes } = await request((db, options) => db.send(command, options), sendingOnce);
+        return { added: true, item: Attributes ?? {} };
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return { added: false, found: error.Item && unmarshallExact(error.Item), numberAsText: error.Item?.[add.attribute]?.S !== undefined };
+        throw error;
+      }
+    },
+    { attempts: THROTTLED_ATTEMPTS, retryable: wroteNothing, waitMs: equalJitter(25, 320) },
+  );
+}
+
+/**
+ * A refusal that certainly wrote nothing: throttling, or a transaction writing the item then
+ * (TransactionConflictException). A time-out or a fault on DynamoDB's side may have written.
+ */
+const wroteNothing = (error: unknown): boolean => error instanceof WriteConflict || (error instanceof Unavailable && isThrottled((error.cause as Error | undefined)?.name));
+
+/** The update that removes a log's first `count` entries and sets `set`, on condition that the log still starts with entry `firstId`. */
+function trimming(log: string, count: number, firstId: string, set: Item): UpdateSpec {
+  const setting = Object.entries(set).map(([field, value], k) => ({ clause: `#s${k} = :s${k}`, name: [`#s${k}`, field], value: [`:s${k}`, value] }));
+  const removed = Array.from({ length: count }, (_, k) => `#log[${k}]`);
+  return {
+    update: `REMOVE ${removed.join(', ')}${setting.length ? ` SET ${setting.map((s) => s.clause).join(', ')}` : ''}`,
+    condition: '#log[0].#id = :first',
+    names: { '#log': log, '#id': 'id', ...Object.fromEntries(setting.map((s) => s.name)) },
+    values: { ':first': firstId, ...Object.fromEntries(setting.map((s) => s.value)) },
+  };
+}
+
+/**
+ * The step of a transaction that trims the log as `trimLog` does: for a transaction that records the
+ * log's only entry, so that recording and trimming are one request. Its item is then in a
+ * transaction, which a concurrent add waits out (it is refused, and sent again).
+ */
+const trimStep = (key: Key, log: string, count: number, firstId: string, set: Item): WriteStep => update(key, trimming(log, count, firstId, set), raced);
+
+/**
+ * Removes the log's first `count` entries (recorded), setting `set` with them, on condition that the
+ * log still starts with the entry `firstId`: another trim that got there first makes it refuse, with
+ * the item as it is now.
+ */
+async function trimLog(key: Key, log: string, count: number, firstId: string, set: Item): Promise<{ trimmed: true } | { trimmed: false; found: Item | undefined }> {
+  const spec = trimming(log, count, firstId, set);
+  try {
+    await request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: spec.update,
+          ConditionExpression: spec.condition,
+          ExpressionAttributeNames: spec.names,
+          ExpressionAttributeValues: spec.values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        options,
+      ),
+    );
+    return { trimmed: true };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return { trimmed: false, found: error.Item && unmarshallExact(error.Item) };
+    throw error;
+  }
+}
+
+/** A log entry as its caller records it: its id, the steps that record its change (the change put on condition that it is absent, and no other condition), and what the item is set to once it is trimmed (its date). */
+export interface LoggedChange {
+  id: string;
+  steps: readonly WriteStep[];
+  trimmedWith: Item;
+}
+
+/** How long the entry first in a log may stay there before a writer behind it records it. */
+const STALLED_MS = 250;
+/** Reads of the log a writer makes while it waits for the entries before its own to be recorded (about 4 s). */
+const WAITING_READS = 384;
+
+/**
+ * Records the entries of the item `read` (`changesOf` makes each one's steps from the item as
+ * found) and trims them from its `log`: without `mine` (a write settling the log) at once; with it
+ * (the writer of that entry) once its entry is first, or has waited STALLED_MS behind a first that
+ * does not move. Done when `mine` (else every entry read) is gone from the log.
+ */
+export async function recordLog(key: Key, read: Item, log: { name: string; mine?: string | undefined; changesOf: (item: Item) => LoggedChange[] }): Promise<void> {
+  /** Entries found recorded by another writer (their change was there). */
+  const recorded = new Set<string>();
+  let item = read;
+  let first = { id: '', since: Date.now() };
+  for (let reads = 0; reads < WAITING_READS; ) {
+    const changes = log.changesOf(item);
+    const position = log.mine === undefined ? 0 : changes.findIndex((change) => change.id === log.mine);
+    const [head] = changes;
+    // Gone from the log: recorded and trimmed, by this writer or another.
+    if (position < 0 || !head) return;
+    if (head.id !== first.id) first = { id: head.id, since: Date.now() };
+    if (position === 0 || Date.now() - first.since > STALLED_MS) {
+      const outcome = await recordAndTrim(key, log.name, changes, recorded);
+      if (outcome === 'trimmed' || outcome === undefined) return;
+      if (outcome !== 'in-flight') {
+        item = outcome;
+        continue;
+      }
+    }
+    // Another writer is recording the entries before this one: wait for its transaction, then read what it left.
+    await pause(5 + Math.random() * 10);
+    reads++;
+    const now = await readItem(key);
+    if (!now) return;
+    item = now;
+  }
+  throw new Contended();
+}
+
+/**
+ * Records `changes` (but those found `recorded`) in one transaction and trims them from the log:
+ * `trimmed`; `in-flight` when another writer's transaction holds their changes; else the item to go
+ * on from (a change found there already, or a trim another writer made first), or undefined when
+ * the item is gone. A log of one entry is recorded and trimmed in one transaction.
+ */
+async function recordAndTrim(key: Key, log: string, changes: readonly LoggedChange[], recorded: Set<string>): Promise<'trimmed' | 'in-flight' | Item | undefined> {
+  const unrecorded = changes.filter((change) => !recorded.has(change.id));
+  const [first, last] = [changes[0] as LoggedChange, changes.at(-1) as LoggedChange];
+  const trimmedWith = changes.length === 1 && unrecorded.length === 1;
+  const steps = unrecorded.flatMap((change) => change.steps);
+  const owners = unrecorded.flatMap((change) => change.steps.map(() => change.id));
+  try {
+    await writeSteps([...steps, ...(trimmedWith ? [trimStep(key, log, 1, first.id, last.trimmedWith)] : [])]);
+  } catch (error) {
+    if (error instanceof WriteConflict) return 'in-flight';
+    if (!(error instanceof StepFailed)) throw error;
+    // Only a change put has a condition of its own: there already, it was recorded by another writer.
+    for (const step of error.failing) {
+      const owner = owners[step];
+      if (owner !== undefined) recorded.add(owner);
+    }
+    return readItem(key);
+  }
+  if (trimmedWith) return 'trimmed';
+  const trim = await trimLog(key, log, changes.length, first.id, last.trimmedWith);
+  return trim.trimmed ? 'trimmed' : trim.found;
+}

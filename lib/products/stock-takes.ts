@@ -1,0 +1,142 @@
+/**
+ * Stock takes that no concurrent taker can lose (ARCHITECTURE.md, "Product sale elements"). A take
+ * of one sale element is one UpdateItem (lib/db/logged-add.ts `addLogged`): it adds to the stock on
+ * condition that the stock stays at or above 0, bumps the version, and appends itself to the
+ * element's log of takes (who, when, how much). Then its change is recorded under its version, as
+ * every write's is (changes.ts), and the log trimmed (`recordLog`): the versions of the log's takes
+ * are the item's last ones, their stocks the item's less the takes after each, and their times each
+ * no earlier than the one before, from the item's `updatedAt` (the last change recorded), whichever
+ * container's clock took them.
+ *
+ * A taker that stops before its take is recorded leaves it in the log: the next take of the element
+ * records it, and so does every other write of it, which finds the log not empty (its replace
+ * requires it empty) and records it before it plans again (`settleTakes`).
+ */
+import { Conflict, Contended, NotFound, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
+import { readItem, type Item } from '../db/items.js';
+import { addLogged, recordLog } from '../db/logged-add.js';
+import { changeTime } from '../db/changes.js';
+import { stampWrite, type WriteStamp } from '../db/stamp.js';
+import { formatMicros, parseMicros } from '../money.js';
+import { present } from '../present.js';
+import { saleElements, type SaleElement, type StoredTake } from './sale-elements.js';
+
+/** The most takes a log holds before a taker records it first: one recording transaction holds them all. */
+const MAX_PENDING_TAKES = 64;
+/** Times a taker finds the log full, records it and takes again, before it gives up. */
+const FULL_LOG_ROUNDS = 5;
+
+const micros = (text: string): bigint => present(parseMicros(text.replace(/^-/, '')), `the decimal ${text}`) * (text.startsWith('-') ? -1n : 1n);
+const iso = (at: number) => new Date(at).toISOString();
+
+/** What a take comes to: its answer; or, for an element stored before stocks were numbers, none, for the caller to change it in a transaction. */
+export type TakeOutcome<T> = { taken: T } | { storedAsText: true };
+
+/**
+ * Adds `delta` (millionths, signed, not 0) to the stock of sale element `id` (at `expectedVersion`
+ * when one is given), records the change, and answers what `answer` makes of the element at the
+ * take's version. A take that would leave less than 0 is a 409 naming what is left (`field`), and
+ * writes nothing.
+ */
+export async function takeStock<T>(id: number, delta: bigint, expectedVersion: number | undefined, field: string, answer: (taken: SaleElement) => Promise<T>): Promise<TakeOutcome<T>> {
+  const stamp = stampWrite();
+  const take: StoredTake = { id: stamp.newId(), delta: formatMicros(delta), at: stamp.at, apiKey: stamp.actor.apiKey, requestId: stamp.actor.requestId };
+  const key = saleElements.key(id);
+  for (let round = 0; ; round++) {
+    const outcome = await addLogged(key, {
+      attribute: 'quantity',
+      amount: take.delta,
+      floor: formatMicros(delta < 0n ? -delta : 0n),
+      log: 'takes',
+      entry: take,
+      maxEntries: MAX_PENDING_TAKES,
+      expectedVersion,
+    }).catch(async (error: unknown) => {
+      // Sent once and not answered, it may have been applied: its outcome is unknown (a 503), but
+      // what the log holds is recorded now if DynamoDB answers, rather than at the next write.
+      if (error instanceof Unavailable) await recordPending(id).catch(() => undefined);
+      throw error;
+    });
+    if (outcome.added) {
+      const taken = present(
+        takesAsChanges(outcome.item).find((recorded) => recorded.take.id === take.id),
+        'the take',
+      ).after;
+      // The answer's reads go beside the recording, and the take is done only once both are.
+      const [answered, recorded] = await Promise.allSettled([answer(taken), recordTakes(outcome.item, take.id)]);
+      if (recorded.status === 'rejected') throw recorded.reason;
+      if (answered.status === 'rejected') throw answered.reason;
+      return { taken: answered.value };
+    }
+    const found = outcome.found;
+    if (!found) throw new NotFound('product sale element');
+    if (expectedVersion !== undefined && found.version !== expectedVersion) throw new VersionMismatch('product sale element', expectedVersion);
+    if (outcome.numberAsText) return { storedAsText: true };
+    const element = saleElements.fromItem(found);
+    if ((element.takes?.length ?? 0) < MAX_PENDING_TAKES) throw new Conflict(`sale element ${id} has ${element.quantity} in stock: a change of ${take.delta} would leave less than 0`, field);
+    // A full log: its takers are gone or slow. Record it, and take again.
+    if (round >= FULL_LOG_ROUNDS) throw new Contended();
+    await recordTakes(found, undefined);
+  }
+}
+
+/** A take of the log as recorded: the element before and after it, and the stamp of its change. */
+interface Recorded {
+  take: StoredTake;
+  before: SaleElement;
+  after: SaleElement;
+  stamp: WriteStamp;
+}
+
+/**
+ * The takes of an element's item, oldest first, as changes: the versions are the item's last ones,
+ * the stocks the item's less the takes after each, the times each no earlier than the one before,
+ * from the item's `updatedAt` (the time of the last change recorded).
+ */
+function takesAsChanges(item: Item): Recorded[] {
+  const element = saleElements.fromItem(item);
+  const takes = element.takes ?? [];
+  const firstVersion = element.version - takes.length + 1;
+  let stock = micros(element.quantity) - takes.reduce((sum, take) => sum + micros(take.delta), 0n);
+  let previous = element.updatedAt;
+  return takes.map((take, k) => {
+    const at = changeTime(previous, take.at);
+    const before = { ...element, quantity: formatMicros(stock), version: firstVersion + k - 1, updatedAt: previous };
+    stock += micros(take.delta);
+    previous = iso(at);
+    const after = { ...element, quantity: formatMicros(stock), version: firstVersion + k, updatedAt: previous };
+    const stamp: WriteStamp = { actor: { apiKey: take.apiKey, requestId: take.requestId }, at: take.at, now: iso(take.at), newId: () => take.id };
+    return { take, before, after, stamp };
+  });
+}
+
+/**
+ * Records the takes of an element's item (lib/db/logged-add.ts `recordLog`): without `mine`, at
+ * once; with it, once the takes before it are.
+ */
+async function recordTakes(read: Item, mine: string | undefined): Promise<void> {
+  await recordLog(saleElements.key(saleElements.fromItem(read).id), read, {
+    name: 'takes',
+    mine,
+    changesOf: (item) =>
+      takesAsChanges(item).map(({ take, stamp, before, after }) => ({ id: take.id, steps: saleElements.recordChange(stamp, before, after), trimmedWith: { updatedAt: after.updatedAt } })),
+  });
+}
+
+/**
+ * Before a write plans from sale elements read with takes pending: records them (a taker that
+ * stopped leaves them), then has the write plan again from fresh reads (WriteConflict), since its
+ * replace requires an empty log.
+ */
+export async function settleTakes(elements: readonly SaleElement[]): Promise<void> {
+  const pending = elements.filter((element) => element.takes?.length);
+  if (!pending.length) return;
+  await Promise.all(pending.map((element) => recordPending(element.id)));
+  throw new WriteConflict();
+}
+
+/** Records the takes pending in sale element `id`'s log, as read now (consistently). */
+async function recordPending(id: number): Promise<void> {
+  const item = await readItem(saleElements.key(id));
+  if (item && (saleElements.fromItem(item).takes?.length ?? 0) > 0) await recordTakes(item, undefined);
+}
