@@ -107,7 +107,7 @@ describe('a stock take', () => {
     expect((await stored(id)).takes).toBe(0);
   });
 
-  it('left in the log is recorded before any other write of the sale element, which then applies', async () => {
+  it('left in the log is recorded before any other write of the sale element (its PUT, its product’s update and delete), which then applies', async () => {
     const id = await stocked(10);
     const since = await cursorNow('&resource=pse');
     await takeLeftInTheLog(id, '-2.000000', 'stopped-2');
@@ -116,10 +116,14 @@ describe('a stock take', () => {
     expect(priced.body[0]).toMatchObject({ QUANTITY: '8.000000', VERSION: 4, PRICE: '12.000000' });
     expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 8.000000', '4: PRICE']);
 
+    // The product's update: its default follows its price.
     await takeLeftInTheLog(id, '5', 'stopped-3');
     const product = (await get(`/api/pse/${id}`)).body[0].PRODUCT_ID;
+    expect((await put(`/api/products/${product}`, { price: 14 })).status).toBe(204);
+    // Its delete, which reads its sale elements from their index.
+    await takeLeftInTheLog(id, '-1', 'stopped-4');
     expect((await del(`/api/products/${product}`)).status).toBe(204);
-    expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 8.000000', '4: PRICE', '5: 8.000000 → 13.000000', '5: deleted']);
+    expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 8.000000', '4: PRICE', '5: 8.000000 → 13.000000', '6: PRICE', '7: 13.000000 → 12.000000', '7: deleted']);
   });
 
   it('from a stock stored as text (before stocks were numbers) is applied in a transaction, which stores it as a number', async () => {

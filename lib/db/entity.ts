@@ -146,7 +146,7 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
      */
     unchanged(current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): boolean {
       if (expectedVersion !== undefined && expectedVersion !== current.version) throw new VersionMismatch(name, expectedVersion);
-      const content = (record: R) => Object.fromEntries(Object.entries(record as object).filter(([field, value]) => !UNCOMPARED.has(field) && value !== undefined));
+      const content = (record: R) => Object.fromEntries(Object.entries(record as object).filter(([field, value]) => !UNCOMPARED.has(field) && !unreplaced.has(field) && value !== undefined));
       return isDeepStrictEqual(content(current), content(next));
     },
 

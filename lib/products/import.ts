@@ -21,6 +21,7 @@ import { countProductStep } from '../tax-rules/operations.js';
 import { products, type Product } from './entity.js';
 import { referenceMoves, deleteProduct, followingSaleElement, newProduct } from './operations.js';
 import { defaultSaleElementOf, saleElementCount, saleElements } from './sale-elements.js';
+import { readSettled } from './stock-takes.js';
 import { createSteps } from '../db/sharded-count.js';
 import { present } from '../present.js';
 import { ProductGeneral, ProductTexts } from './schema.js';
@@ -227,7 +228,8 @@ export const importKind = defineImportKind<TheliaProduct, Product>({
             ];
       // The table's default sale element stays the product's, and follows a new price or weight.
       const kept = { ...next, ...(stored.defaultPseId === undefined ? {} : { defaultPseId: stored.defaultPseId }) };
-      const element = stored.defaultPseId === undefined ? undefined : await saleElements.read(stored.defaultPseId);
+      // Read after the takes pending in it are recorded: its replace requires its log empty.
+      const [element] = stored.defaultPseId === undefined ? [] : await readSettled([stored.defaultPseId]);
       // A default nobody changed since the import wrote it stays the import's as it follows: the sale
       // elements' kind, later in the run, then finds it untouched and brings the rest of the source's row.
       const following = element && element.importedVersion === element.version ? { ...element, importedVersion: element.version + 1 } : element;

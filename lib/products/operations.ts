@@ -25,7 +25,7 @@ import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, type Product } from './entity.js';
 import { defaultSaleElementOf, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
-import { settleTakes } from './stock-takes.js';
+import { readSettled, settleTakes } from './stock-takes.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
@@ -218,9 +218,9 @@ export const updateProduct = (id: number, input: ProductUpdateInput, expectedVer
     const current = await readProduct(id);
     const [taxRuleId, defaultPse] = await Promise.all([
       input.tax_rule === undefined ? current.taxRuleId : resolveTaxRule(input.tax_rule),
-      touchesSaleElement(input) && current.defaultPseId !== undefined ? saleElements.read(current.defaultPseId) : undefined,
+      // Read after the takes pending in it are recorded: its replace requires its log empty.
+      touchesSaleElement(input) && current.defaultPseId !== undefined ? readSettled([current.defaultPseId]).then(([element]) => element) : undefined,
     ]);
-    if (defaultPse) await settleTakes([defaultPse]);
     return updateProductPlan(input, expectedVersion, { current, taxRuleId, stamp, defaultPse });
   });
 

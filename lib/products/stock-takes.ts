@@ -135,6 +135,15 @@ export async function settleTakes(elements: readonly SaleElement[]): Promise<voi
   throw new WriteConflict();
 }
 
+/** Sale elements by id (those there), read again after the takes pending in them are recorded: what a write plans from, or the import compares. */
+export async function readSettled(ids: readonly number[]): Promise<SaleElement[]> {
+  const found = await saleElements.readMany(ids);
+  const pending = found.filter((element) => element.takes?.length);
+  if (!pending.length) return found;
+  await Promise.all(pending.map((element) => recordPending(element.id)));
+  return saleElements.readMany(ids);
+}
+
 /** Records the takes pending in sale element `id`'s log, as read now (consistently). */
 async function recordPending(id: number): Promise<void> {
   const item = await readItem(saleElements.key(id));

@@ -25,6 +25,7 @@ import { dateOf, groupBy, type Row, type TheliaSource } from '../import/source.j
 import { formatMicros } from '../money.js';
 import { MAX_DECIMAL } from '../products/schema.js';
 import { MAX_ATTRIBUTE_VALUES, MAX_SALE_ELEMENTS, saleElementCount, saleElements, type SaleElement } from '../products/sale-elements.js';
+import { readSettled } from '../products/stock-takes.js';
 import { currencyIds } from '../reference/index.js';
 import { decimal, identifier } from '../validation.js';
 import { deletePse } from './operations.js';
@@ -145,8 +146,8 @@ const productGone = (id: number) => () => new Conflict(`product ${id} is no long
 const productFull = (id: number) => () => new Conflict(`product ${id} would have more than ${MAX_SALE_ELEMENTS} sale elements, the most a product has`, 'saleElements');
 const valueGone = (id: number) => () => new Conflict(`attribute value ${id} is no longer in the table`, 'attributeAv');
 
-/** Whether a product's default is the table's to say: the flag as stored is kept, and never compared. */
-const BOOKKEEPING = ['isDefault'];
+/** Whether a product's default is the table's to say: the flag as stored is kept, and never compared; nor the log of takes (the stock is). */
+const BOOKKEEPING = ['isDefault', 'takes'];
 
 export const importKind = defineImportKind<TheliaSaleElement, SaleElement>({
   kind: 'sale element',
@@ -156,7 +157,8 @@ export const importKind = defineImportKind<TheliaSaleElement, SaleElement>({
   counter: saleElements.counter,
   begin: (source, size, context) => Promise.resolve({ batches: saleElementRows(source, size), map: (element) => mapSaleElement(element, context) }),
   writer: {
-    readMany: (ids) => saleElements.readMany(ids),
+    // Takes left pending are recorded first: a replace requires the log empty.
+    readMany: (ids) => readSettled(ids),
     // A product's default is made with it: one the source has and the table does not yet is another sale element of its product.
     prepare: (records) => Promise.resolve(records.map((element) => ({ ...element, isDefault: false }))),
     steps: (stamp, records) => [

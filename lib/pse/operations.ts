@@ -25,7 +25,7 @@ import { formatMicros, parseMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
-import { settleTakes, takeStock } from '../products/stock-takes.js';
+import { readSettled, settleTakes, takeStock } from '../products/stock-takes.js';
 import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
 import { percentsOf } from '../products/row.js';
@@ -379,9 +379,8 @@ const changesStockOnly = (entry: PseUpdateEntryInput): boolean => Object.keys(en
 
 /** The sale elements of `ids`, read consistently; 404 when one is not there. */
 async function readElements(ids: readonly number[]): Promise<SaleElement[]> {
-  const found = await saleElements.readMany(ids);
+  const found = await readSettled(ids);
   if (ids.some((id) => !found.some((element) => element.id === id))) throw new NotFound('product sale element');
-  await settleTakes(found);
   return found;
 }
 
