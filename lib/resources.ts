@@ -154,8 +154,9 @@ export const registry = [
       route('list', 'GET', '/api/products', 200, { dynamodb: ['Query', 'GetItem', 'BatchGetItem'], searches: true }),
       route('get', 'GET', '/api/products/{productId}', 200, { dynamodb: ['BatchGetItem'] }),
       route('create', 'POST', '/api/products', 201, { access: 'CREATE', dynamodb: ['BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'] }),
-      // A new price, currency, weight or ref reads the default sale element that follows it.
-      route('update', 'PUT', '/api/products/{productId}', 204, { access: 'UPDATE', dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
+      // A new price, currency, weight or ref reads the default sale element that follows it (the stock
+      // takes pending in it recorded first: lib/products/stock-takes.ts).
+      route('update', 'PUT', '/api/products/{productId}', 204, { access: 'UPDATE', dynamodb: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] }),
       // With its sale elements, read by the product's index and their count.
       route('delete', 'DELETE', '/api/products/{productId}', 204, { access: 'DELETE', dynamodb: ['Query', 'DeleteItem', 'UpdateItem', 'PutItem'] }),
       route('batch', 'POST', '/api/products/batch', 200, BATCH),

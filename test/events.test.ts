@@ -1,37 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeByName, routes, type DynamoDbAction } from '../lib/routes.js';
-import { db } from '../lib/db/client.js';
+import { routeByName, routes } from '../lib/routes.js';
 import { ensureApiKey } from '../lib/api-keys/index.js';
 import { lambdaContext, loadHandler } from '../lib/local/dispatch.js';
 import { eventFile, sampleEvent, loadSampleRequests, SAMPLE_API_KEY, SAMPLE_SECURE_KEY } from '../lib/local/sample-events.js';
+import { actionsUsedBy } from './support/dynamodb-actions.js';
 
 /** Every route's sample, from its resource's folder, in the order they play. */
 const sampleRequests = await loadSampleRequests();
 
-/** The IAM actions a command needs: transactions are authorized per item operation. */
-function actionsOf(commandName: string, input: any): DynamoDbAction[] {
-  // The document client and the base client share one middleware stack: both spellings arrive.
-  const command = commandName.replace(/Command$/, '').replace(/^(TransactWrite|TransactGet)Items$/, '$1');
-  if (command === 'TransactWrite') {
-    const perItem = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' } as const;
-    return input.TransactItems.map((item: object) => perItem[Object.keys(item)[0] as keyof typeof perItem]);
-  }
-  if (command === 'TransactGet') return ['GetItem'];
-  return [(command.endsWith('Item') || command === 'Query' ? command : `${command}Item`) as DynamoDbAction];
-}
-
 describe('events/ samples', () => {
-  const used = new Set<DynamoDbAction>();
   beforeAll(async () => {
     await ensureApiKey(SAMPLE_API_KEY, SAMPLE_SECURE_KEY);
-    db().middlewareStack.add(
-      (next, context) => async (args) => {
-        for (const action of actionsOf(context.commandName ?? '', args.input)) used.add(action);
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordActions' },
-    );
   });
 
   it('cover every route of the route table', () => {
@@ -50,10 +30,12 @@ describe('events/ samples', () => {
       const route = routeByName(sample.route);
       const event = JSON.parse(await readFile(eventFile(sample.route), 'utf8'));
       const handler = await loadHandler(route);
-      used.clear();
-      const response = await handler(event, lambdaContext(route.name));
-      expect(response.statusCode, `${sample.route}: ${response.body}`).toBe(route.status);
-      expect(route.deployment.dynamodb, sample.route).toEqual(expect.arrayContaining([...used]));
+      let response: Awaited<ReturnType<typeof handler>> | undefined;
+      const used = await actionsUsedBy(async () => {
+        response = await handler(event, lambdaContext(route.name));
+      });
+      expect(response?.statusCode, `${sample.route}: ${response?.body}`).toBe(route.status);
+      expect(route.deployment.dynamodb, sample.route).toEqual(expect.arrayContaining(used));
     }
   });
 });

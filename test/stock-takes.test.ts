@@ -12,7 +12,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db/client.js';
 import { addLogged } from '../lib/db/logged-add.js';
 import { startConflictProxy } from '../lib/local/conflict-proxy.js';
-import { del, get, put, tableSnapshot } from './support/api.js';
+import { present } from '../lib/present.js';
+import { routeByName, type RouteName } from '../lib/routes.js';
+import { del, get, put, tableSnapshot, type ApiResponse } from './support/api.js';
+import { actionsUsedBy } from './support/dynamodb-actions.js';
 import { cursorNow, followChanges, type ChangeRow } from './support/changes.js';
 import { createProduct } from './support/fixtures.js';
 import { startFaultProxy } from './support/fault-proxy.js';
@@ -111,7 +114,16 @@ describe('a stock take', () => {
     const id = await stocked(10);
     const since = await cursorNow('&resource=pse');
     await takeLeftInTheLog(id, '-2.000000', 'stopped-2');
-    const priced = await put(`/api/pse/${id}`, { pse: [{ price: 12 }] });
+    // Each within the DynamoDB actions its route declares (its function's grants), recording the takes included.
+    const withinGrants = async (route: RouteName, write: () => Promise<ApiResponse>): Promise<ApiResponse> => {
+      let answer: ApiResponse | undefined;
+      const used = await actionsUsedBy(async () => {
+        answer = await write();
+      });
+      expect(routeByName(route).deployment.dynamodb, route).toEqual(expect.arrayContaining(used));
+      return present(answer, 'the answer');
+    };
+    const priced = await withinGrants('pse/update', () => put(`/api/pse/${id}`, { pse: [{ price: 12 }] }));
     expect(priced.status, priced.text).toBe(201);
     expect(priced.body[0]).toMatchObject({ QUANTITY: '8.000000', VERSION: 4, PRICE: '12.000000' });
     expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 8.000000', '4: PRICE']);
@@ -119,10 +131,10 @@ describe('a stock take', () => {
     // The product's update: its default follows its price.
     await takeLeftInTheLog(id, '5', 'stopped-3');
     const product = (await get(`/api/pse/${id}`)).body[0].PRODUCT_ID;
-    expect((await put(`/api/products/${product}`, { price: 14 })).status).toBe(204);
+    expect((await withinGrants('products/update', () => put(`/api/products/${product}`, { price: 14 }))).status).toBe(204);
     // Its delete, which reads its sale elements from their index.
     await takeLeftInTheLog(id, '-1', 'stopped-4');
-    expect((await del(`/api/products/${product}`)).status).toBe(204);
+    expect((await withinGrants('products/delete', () => del(`/api/products/${product}`))).status).toBe(204);
     expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 8.000000', '4: PRICE', '5: 8.000000 → 13.000000', '6: PRICE', '7: 13.000000 → 12.000000', '7: deleted']);
   });
 

@@ -2,12 +2,14 @@
  * BENCH_ONLY=engine: what DynamoDB Local charges for the writes and reads the store sends, which
  * bounds what the stock and sync benches can show on it (docs/benchmark.md). Fresh items of about a
  * sale element's size (450 bytes) written in transactions one after another, by the transaction's
- * size (1, 3 and 66 items: a take or a single PUT writes 3, a batch's pack about 66), and 66 with what
- * the store's steps carry (a condition and the old item on its failure; an index's keys; an item
- * there already, replaced at its version, as a stock change does); then BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
+ * size (1, 3 and 66 items: a single PUT writes 3, a batch's pack about 66), and 66 with what the
+ * store's steps carry (a condition and the old item on its failure; an index's keys; an item there
+ * already, replaced at its version, as a stock change does); an UpdateItem that adds and logs (a
+ * stock take, then recorded in a transaction of 3) and one that trims the log; a GetItem; then
+ * BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
  * from /proc: Linux only) and the wall time an item.
  */
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { performance } from 'node:perf_hooks';
 import { cpuSince, javaListeningOn } from './process-cpu.js';
@@ -90,37 +92,38 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
       ),
     );
     // What a take writes (lib/db/logged-add.ts): one item, added to and logged, answered whole; then its log trimmed.
-    let taken = n - 40 * 66;
-    const take = () => {
-      const k = ++taken;
-      return doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: { pk: `E#${k}`, sk: 'E' },
-          UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD quantity :amount, version :one',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(quantity) OR quantity >= :floor)',
-          ExpressionAttributeNames: { '#log': 'takes' },
-          ExpressionAttributeValues: { ':none': [], ':entry': [{ id: `take-${k}`, delta: '-1.000000', at: Date.now() }], ':amount': -1, ':one': 1, ':floor': 1 },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+    // Each of the 600 replaced items above once, `update(k)` for item k.
+    const eachReplaced = (update: (k: number) => Omit<UpdateCommandInput, 'TableName' | 'Key'>) => {
+      let k = n - 40 * 66;
+      return () => {
+        k++;
+        return doc.send(new UpdateCommand({ TableName, Key: { pk: `E#${k}`, sk: 'E' }, ...update(k) }));
+      };
     };
-    await measure('an UpdateItem that adds and logs (a take), answering the item', 600, 1, take);
-    let trimmed = n - 40 * 66;
-    await measure('an UpdateItem that trims that log', 600, 1, () => {
-      const k = ++trimmed;
-      return doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: { pk: `E#${k}`, sk: 'E' },
-          UpdateExpression: 'REMOVE #log[0] SET updatedAt = :at',
-          ConditionExpression: '#log[0].#id = :first',
-          ExpressionAttributeNames: { '#log': 'takes', '#id': 'id' },
-          ExpressionAttributeValues: { ':first': `take-${k}`, ':at': new Date().toISOString() },
-        }),
-      );
-    });
+    await measure(
+      'an UpdateItem that adds and logs (a take), answering the item',
+      600,
+      1,
+      eachReplaced((k) => ({
+        UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD quantity :amount, version :one',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(quantity) OR quantity >= :floor)',
+        ExpressionAttributeNames: { '#log': 'takes' },
+        ExpressionAttributeValues: { ':none': [], ':entry': [{ id: `take-${k}`, delta: '-1.000000', at: Date.now() }], ':amount': -1, ':one': 1, ':floor': 1 },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      })),
+    );
+    await measure(
+      'an UpdateItem that trims that log',
+      600,
+      1,
+      eachReplaced((k) => ({
+        UpdateExpression: 'REMOVE #log[0] SET updatedAt = :at',
+        ConditionExpression: '#log[0].#id = :first',
+        ExpressionAttributeNames: { '#log': 'takes', '#id': 'id' },
+        ExpressionAttributeValues: { ':first': `take-${k}`, ':at': new Date().toISOString() },
+      })),
+    );
     let got = 0;
     await measure('a GetItem, read consistently', 600, 1, () => doc.send(new GetCommand({ TableName, Key: { pk: `E#${1 + (got++ % n)}`, sk: 'E' }, ConsistentRead: true })));
     const written = n;
