@@ -203,7 +203,7 @@ export async function recordLog(key: Key, read: Item, log: { name: string; mine?
       }
     }
     // Another writer is recording the entries before this one: wait for its transaction, then read what it left.
-    await pause(5 + Math.random() * 10);
+    await pause(10 + Math.random() * 15);
     reads++;
     const now = await readItem(key);
     if (!now) return;

@@ -85,8 +85,10 @@ export async function stockBenchmark(dynamoEndpoint: string): Promise<void> {
     said = await server.stopped;
   }
   // Whose attempts lost: writers of their own stocks meet nobody, so the conflicts are the one stock's.
-  const met = /DynamoDB's conflicts met: (\d+) transactions cancelled/.exec(said);
-  if (met) console.log(`transactions the conflict proxy cancelled: ${met[1]}, ${(Number(met[1]) / (runs[0]?.statuses.get(201) || 1)).toFixed(1)} a take from one stock`);
+  const met = /DynamoDB's conflicts met: (\d+) transactions cancelled, (\d+) single writes refused/.exec(said);
+  const perTake = (count: string | undefined) => `${count}, ${(Number(count) / (runs[0]?.statuses.get(201) || 1)).toFixed(1)} a take from one stock`;
+  // A take refused (its item in a recording transaction) wrote nothing, and is sent again.
+  if (met) console.log(`transactions the conflict proxy cancelled: ${perTake(met[1])}; single writes it refused: ${perTake(met[2])}`);
 }
 
 const SKUS = Number(process.env.BENCH_SYNC_SKUS ?? 10_000);
