@@ -1,7 +1,8 @@
 /**
  * The sample requests of sale elements (lib/samples.ts), in the order they run: product 1's default
- * sale element is 1 (made with it); the create adds a variant of it, the update changes the default's
- * stock, and the delete takes the default, which moves to the variant; the product's delete waits.
+ * sale element is 1 (made with it); the create adds a variant of it, the update puts five back in the
+ * default's stock (a take: lib/products/stock-takes.ts), and the delete takes the default, which moves
+ * to the variant; the product's delete waits.
  */
 import { defineSamples } from '../samples.js';
 
@@ -17,6 +18,6 @@ export const samples = defineSamples([
   { route: 'pse/batch', url: '/api/pse/batch', body: { rows: [{ op: 'upsert', reference: 'SAMPLE-1-L', quantity: 12 }] }, needs: ['pse/create'] },
   { route: 'pse/product', url: '/api/pse/product/1', params: { productId: '1' }, needs: ['products/create'] },
   { route: 'pse/get', url: '/api/pse/1?currency=2', params: { pseId: '1' }, needs: ['products/create'] },
-  { route: 'pse/update', url: '/api/pse/1', params: { pseId: '1' }, body: { pse: [{ quantity_delta: 5, onsale: 1, sale_price: '19' }] }, needs: ['products/create'] },
+  { route: 'pse/update', url: '/api/pse/1', params: { pseId: '1' }, body: { pse: [{ quantity_delta: 5 }] }, needs: ['products/create'] },
   { route: 'pse/delete', url: '/api/pse/1', params: { pseId: '1' }, needs: ['pse/create', 'pse/get', 'pse/update', 'products/update'] },
 ]);
