@@ -220,9 +220,10 @@ describe('stock', () => {
     expect((await get(`/api/pse/${element.ID}`)).body[0]).toMatchObject({ QUANTITY: '0.000000', VERSION: 22 });
   });
 
-  it('is listed by the index: a low-stock report across products', async () => {
+  it('is listed by the index: a low-stock report across products, which a take moves an element into', async () => {
     const low = (await productWithDefault()).element;
-    await put(`/api/pse/${low.ID}`, { pse: [{ quantity: 1 }] });
+    await put(`/api/pse/${low.ID}`, { pse: [{ quantity: 5 }] });
+    expect((await put(`/api/pse/${low.ID}`, { pse: [{ quantity_delta: -4 }] })).body[0]).toMatchObject({ QUANTITY: '1.000000' });
     await index.caughtUp();
     const report = await get('/api/pse?max_stock=1&order=quantity&limit=100');
     expect(report.status, report.text).toBe(200);
