@@ -18,8 +18,8 @@
  * DynamoDB): the writer waits and reads the log again. So an entry's change is committed only with
  * or after every earlier one's, and the feed places one record's changes in version order.
  *
- * An UpdateItem that adds is not idempotent: it is sent once (by a client of one attempt), and a
- * refusal for throttling, which wrote nothing, is the only answer it is sent again after.
+ * An UpdateItem that adds is not idempotent: it is sent once (by a client of one attempt), and sent
+ * again only after a refusal that wrote nothing (throttling, or a transaction writing the item).
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { NumberValue, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
