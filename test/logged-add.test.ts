@@ -4,7 +4,7 @@
  * builds for each entry) and trimmed, an entry another writer recorded first left out.
  */
 import { describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db/client.js';
 import { readItem, type Item } from '../lib/db/items.js';
 import { addLogged, recordLog, type LoggedAdd } from '../lib/db/logged-add.js';
@@ -23,8 +23,10 @@ const adding = (amount: string, id: string, extra: Partial<LoggedAdd> = {}): Log
   amount,
   floor: amount.startsWith('-') ? amount.slice(1) : '0',
   log: 'log',
-  entry: { id, amount },
+  entry: () => ({ id, amount }),
   maxEntries: 3,
+  fence: 'fenced',
+  recorded: () => Promise.resolve(false),
   ...extra,
 });
 
@@ -40,12 +42,12 @@ describe('a logged add', () => {
   it('adds to the number and to the version, appending its entry to the log, and answers the item', async () => {
     const key = await counter('5');
     const first = await addLogged(key, adding('-2', 'a'));
-    expect(first).toMatchObject({ added: true, item: { count: 3, version: 2, log: [{ id: 'a', amount: '-2' }] } });
+    expect(first).toMatchObject({ added: true, item: { count: 3, version: 2, log: [{ id: 'a', amount: '-2' }] }, entry: { id: 'a' } });
     const second = await addLogged(key, adding('4.5', 'b'));
     expect(second).toMatchObject({ added: true, item: { count: 7.5, version: 3, log: [{ id: 'a' }, { id: 'b' }] } });
   });
 
-  it('is refused, writing nothing, below its floor, past the log’s size, at another version than expected, or on a number stored as text', async () => {
+  it('is refused, writing nothing, below its floor, past the log’s size, at another version than expected, fenced, or on a number stored as text', async () => {
     const key = await counter('2');
     const refusedBelow = await addLogged(key, adding('-3', 'a'));
     expect(refusedBelow).toEqual({ added: false, found: { ...key, count: 2, version: 1, updatedAt: 'none yet' }, numberAsText: false });
@@ -53,6 +55,11 @@ describe('a logged add', () => {
     for (const id of ['c', 'd', 'e']) expect((await addLogged(key, adding('1', id))).added).toBe(true);
     expect(await addLogged(key, adding('1', 'f'))).toMatchObject({ added: false, found: { count: 5, log: [{ id: 'c' }, { id: 'd' }, { id: 'e' }] } });
     expect(await readItem(key)).toMatchObject({ count: 5, version: 4 });
+
+    // An add whose answer was lost is fenced: a late copy of it applies no more.
+    const fenced = await counter('1');
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: fenced, UpdateExpression: 'ADD fenced :ids', ExpressionAttributeValues: { ':ids': new Set(['lost']) } }));
+    expect(await addLogged(fenced, adding('1', 'lost'))).toMatchObject({ added: false, found: { count: 1, version: 1 } });
 
     const text = await counter('9', true);
     expect(await addLogged(text, adding('-1', 'a'))).toMatchObject({ added: false, numberAsText: true });

@@ -23,7 +23,7 @@ import * as v from 'valibot';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { LIMITS } from '../limits.js';
-import type { Item } from './items.js';
+import { queryPage, type Item } from './items.js';
 import { shardOf, type Key } from './keys.js';
 import { defineStored, StoredKey } from './stored.js';
 import { table } from './table.js';
@@ -130,6 +130,22 @@ export const changeKey = (resource: string, entityId: string | number, version: 
   pk: historyPartition(resource, entityId),
   sk: `V#${padVersion(version)}#${typeRank(type)}`,
 });
+
+/**
+ * Whether one of a record's last changes (up to `within`) has the id `changeId`: what a writer whose
+ * answer was lost asks of a change recorded after its write (logged-add.ts).
+ */
+export async function recentlyRecorded(resource: string, entityId: string | number, changeId: string, within = 500): Promise<boolean> {
+  const { items } = await queryPage({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId) },
+    ProjectionExpression: 'changeId',
+    ConsistentRead: true,
+    ScanIndexForward: false,
+    Limit: within,
+  });
+  return items.some((item) => item.changeId === changeId);
+}
 
 /** Where the markers of pending changes are: their partitions' common prefix. */
 export const PENDING_PREFIX = 'CHANGES#PENDING#';

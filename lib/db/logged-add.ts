@@ -19,17 +19,20 @@
  * or after every earlier one's, and the feed places one record's changes in version order.
  *
  * An UpdateItem that adds is not idempotent: it is sent once (by a client of one attempt), and sent
- * again only after a refusal that wrote nothing (throttling, or a transaction writing the item).
+ * again after a refusal that wrote nothing (throttling, or a transaction writing the item). When its
+ * answer is lost (a time-out, a cut connection), the add is fenced first (its id put in a set on the
+ * item, which its condition requires it absent from), so that a late copy of it can no longer apply;
+ * then it was applied if it is in the log or recorded, and else is sent again as a new entry.
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { NumberValue, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createDynamoDbClient, documentClientOf, exactNumber, request, tableName } from './client.js';
-import { Contended, Unavailable, WriteConflict, isThrottled } from './errors.js';
+import { Contended, OutOfTime, Unavailable, WriteConflict, isThrottled } from './errors.js';
 import { readItem, type Item } from './items.js';
 import type { Key } from './keys.js';
-import { equalJitter, retrying } from './retry.js';
+import { fullJitter, retrying } from './retry.js';
 import { raced, StepFailed, update, writeSteps, type UpdateSpec, type WriteStep } from './transactions.js';
 
 /** One change in an item's log. */
@@ -47,8 +50,13 @@ export interface LoggedAdd {
   floor: string;
   /** The list attribute the change is appended to, and the most entries it may hold. */
   log: string;
-  entry: LogEntry;
+  /** The entry to append: asked again, with a new id, for an attempt after one whose answer was lost. */
+  entry: () => LogEntry;
   maxEntries: number;
+  /** A string set of the ids of adds whose answer was lost: an add whose id it holds no longer applies. */
+  fence: string;
+  /** Whether the entry of this id was recorded already (and trimmed from the log): where changes are is the caller's to know. */
+  recorded: (id: string) => Promise<boolean>;
   /** The version the writer expects the item at, when it expects one. */
   expectedVersion?: number | undefined;
 }
@@ -57,7 +65,7 @@ export interface LoggedAdd {
  * What an add came to: the item as it left it; or, refused, the item as it was (undefined: none),
  * and whether its number was stored as text (which an add cannot add to).
  */
-export type LoggedAddOutcome = { added: true; item: Item } | { added: false; found: Item | undefined; numberAsText: boolean };
+export type LoggedAddOutcome = { added: true; item: Item; entry: LogEntry } | { added: false; found: Item | undefined; numberAsText: boolean };
 
 let onceClient: DynamoDBDocumentClient | undefined;
 /** The client of the adds: one attempt a call, since the SDK would send an add again after a time-out it may have outlived. */
@@ -66,29 +74,59 @@ const sendingOnce = (): DynamoDBDocumentClient => (onceClient ??= documentClient
 /** An item as DynamoDB sends it (a refusal's `Item`) read as the document client reads one: numbers exact. */
 const unmarshallExact = (item: Parameters<typeof unmarshall>[0]): Item => unmarshall(item, { wrapNumbers: exactNumber });
 
-/** Attempts refused without writing (throttled, or the item in a transaction) before the add gives up; each waits longer. */
-const THROTTLED_ATTEMPTS = 5;
+/**
+ * Attempts refused without writing (throttled, or the item in a transaction: a recording that trims
+ * the log holds it a few milliseconds) before the add gives up, each after a wait drawn from a window
+ * that doubles (as retryOnConflict's): a request's budget bounds them first.
+ */
+const REFUSED_ATTEMPTS = 40;
 
 export async function addLogged(key: Key, add: LoggedAdd): Promise<LoggedAddOutcome> {
+  let entry = add.entry();
+  return retrying(
+    async () => {
+      try {
+        const { Attributes } = await request((db, options) => db.send(addCommand(key, add, entry), options), sendingOnce);
+        return { added: true, item: Attributes ?? {}, entry };
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return { added: false, found: error.Item && unmarshallExact(error.Item), numberAsText: error.Item?.[add.attribute]?.S !== undefined };
+        if (!answerLost(error)) throw error;
+        // Applied or not, it can apply no more once fenced: found in the log or recorded, it was; else
+        // it was not, and is sent again as a new entry.
+        const found = await fenced(key, add, entry.id);
+        if (found === undefined) return { added: false, found: undefined, numberAsText: false };
+        if (((found[add.log] as LogEntry[] | undefined) ?? []).some((logged) => logged.id === entry.id) || (await add.recorded(entry.id))) return { added: true, item: found, entry };
+        entry = add.entry();
+        throw new AnswerLost();
+      }
+    },
+    { attempts: REFUSED_ATTEMPTS, retryable: (error) => error instanceof AnswerLost || wroteNothing(error), waitMs: fullJitter(10, 320) },
+  );
+}
+
+/** The UpdateItem of an add of `entry`. */
+function addCommand(key: Key, add: LoggedAdd, entry: LogEntry): UpdateCommand {
   const conditions = [
     'attribute_exists(pk)',
     'attribute_type(#number, :numberType)',
     '#number >= :floor',
     '(attribute_not_exists(#log) OR size(#log) < :maxEntries)',
+    'NOT contains(#fence, :id)',
     ...(add.expectedVersion === undefined ? [] : ['version = :expectedVersion']),
   ];
-  const command = new UpdateCommand({
+  return new UpdateCommand({
     TableName: tableName(),
     Key: key,
     UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD #number :amount, version :one',
     ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: { '#number': add.attribute, '#log': add.log },
+    ExpressionAttributeNames: { '#number': add.attribute, '#log': add.log, '#fence': add.fence },
     ExpressionAttributeValues: {
       ':numberType': 'N',
       ':floor': NumberValue.from(add.floor),
       ':maxEntries': add.maxEntries,
       ':none': [],
-      ':entry': [add.entry],
+      ':entry': [entry],
+      ':id': entry.id,
       ':amount': NumberValue.from(add.amount),
       ':one': 1,
       ...(add.expectedVersion === undefined ? {} : { ':expectedVersion': add.expectedVersion }),
@@ -96,18 +134,38 @@ export async function addLogged(key: Key, add: LoggedAdd): Promise<LoggedAddOutc
     ReturnValues: 'ALL_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
-  return retrying(
-    async () => {
-      try {
-        const { Attributes } = await request((db, options) => db.send(command, options), sendingOnce);
-        return { added: true, item: Attributes ?? {} };
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return { added: false, found: error.Item && unmarshallExact(error.Item), numberAsText: error.Item?.[add.attribute]?.S !== undefined };
-        throw error;
-      }
-    },
-    { attempts: THROTTLED_ATTEMPTS, retryable: wroteNothing, waitMs: equalJitter(25, 320) },
-  );
+}
+
+/** An add whose answer was lost and that was found not applied: sent again, as a new entry. */
+class AnswerLost extends Error {}
+
+/** An answer lost (a time-out, a connection cut, a fault on DynamoDB's side): the add may have been applied. */
+const answerLost = (error: unknown): boolean => error instanceof Unavailable && !(error instanceof OutOfTime) && !wroteNothing(error);
+
+/**
+ * Fences the add `id` (adds its id to the fence: sent again, that is the same), so that it can no
+ * longer apply, and reads the item then (undefined: gone).
+ */
+async function fenced(key: Key, add: LoggedAdd, id: string): Promise<Item | undefined> {
+  try {
+    await request((db, options) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'ADD #fence :ids',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#fence': add.fence },
+          ExpressionAttributeValues: { ':ids': new Set([id]) },
+        }),
+        options,
+      ),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+  return readItem(key);
 }
 
 /**

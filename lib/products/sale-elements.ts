@@ -76,6 +76,9 @@ export const MAX_ATTRIBUTE_VALUES = 3;
  */
 export const saleElementCount = (productId: number) => shardedCount(`PSE_OF#${productId}`, 1);
 
+/** The resource sale elements' changes name (`pse.updated`, …). */
+export const SALE_ELEMENT_CHANGES = 'pse';
+
 export const saleElements = defineEntity({
   name: 'product sale element',
   schema: SaleElementRecord,
@@ -90,7 +93,7 @@ export const saleElements = defineEntity({
   walk: () => everySaleElement(),
   // The fields of the sale element's row, as it shows them (lib/pse/row.ts), but those it derives.
   audit: {
-    resource: 'pse',
+    resource: SALE_ELEMENT_CHANGES,
     fields: (e) => [
       { field: 'PRODUCT_ID', locale: null, value: e.productId },
       { field: 'REF', locale: null, value: e.ref },

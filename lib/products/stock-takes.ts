@@ -12,14 +12,14 @@
  * records it, and so does every other write of it, which finds the log not empty (its replace
  * requires it empty) and records it before it plans again (`settleTakes`).
  */
-import { Conflict, Contended, NotFound, Unavailable, VersionMismatch, WriteConflict } from '../db/errors.js';
+import { Conflict, Contended, NotFound, VersionMismatch, WriteConflict } from '../db/errors.js';
 import { readItem, type Item } from '../db/items.js';
 import { addLogged, recordLog } from '../db/logged-add.js';
-import { changeTime } from '../db/changes.js';
+import { changeTime, recentlyRecorded } from '../db/changes.js';
 import { stampWrite, type WriteStamp } from '../db/stamp.js';
 import { formatMicros, parseMicros } from '../money.js';
 import { present } from '../present.js';
-import { saleElements, type SaleElement, type StoredTake } from './sale-elements.js';
+import { SALE_ELEMENT_CHANGES, saleElements, type SaleElement, type StoredTake } from './sale-elements.js';
 
 /** The most takes a log holds before a taker records it first: one recording transaction holds them all. */
 const MAX_PENDING_TAKES = 64;
@@ -40,30 +40,26 @@ export type TakeOutcome<T> = { taken: T } | { storedAsText: true };
  */
 export async function takeStock<T>(id: number, delta: bigint, expectedVersion: number | undefined, field: string, answer: (taken: SaleElement) => Promise<T>): Promise<TakeOutcome<T>> {
   const stamp = stampWrite();
-  const take: StoredTake = { id: stamp.newId(), delta: formatMicros(delta), at: stamp.at, apiKey: stamp.actor.apiKey, requestId: stamp.actor.requestId };
   const key = saleElements.key(id);
   for (let round = 0; ; round++) {
     const outcome = await addLogged(key, {
       attribute: 'quantity',
-      amount: take.delta,
+      amount: formatMicros(delta),
       floor: formatMicros(delta < 0n ? -delta : 0n),
       log: 'takes',
-      entry: take,
+      // A new id for each attempt after one whose answer was lost (lib/db/logged-add.ts).
+      entry: (): StoredTake => ({ id: stamp.newId(), delta: formatMicros(delta), at: stamp.at, apiKey: stamp.actor.apiKey, requestId: stamp.actor.requestId }),
       maxEntries: MAX_PENDING_TAKES,
+      fence: 'fencedTakes',
+      recorded: (takeId) => recentlyRecorded(SALE_ELEMENT_CHANGES, id, takeId),
       expectedVersion,
-    }).catch(async (error: unknown) => {
-      // Sent once and not answered, it may have been applied: its outcome is unknown (a 503), but
-      // what the log holds is recorded now if DynamoDB answers, rather than at the next write.
-      if (error instanceof Unavailable) await recordPending(id).catch(() => undefined);
-      throw error;
     });
     if (outcome.added) {
-      const taken = present(
-        takesAsChanges(outcome.item).find((recorded) => recorded.take.id === take.id),
-        'the take',
-      ).after;
+      const take = outcome.entry.id;
+      // Its take as the log holds it; recorded already (its answer lost, then found applied), the element as it is now.
+      const taken = takesAsChanges(outcome.item).find((recorded) => recorded.take.id === take)?.after ?? saleElements.fromItem(outcome.item);
       // The answer's reads go beside the recording, and the take is done only once both are.
-      const [answered, recorded] = await Promise.allSettled([answer(taken), recordTakes(outcome.item, take.id)]);
+      const [answered, recorded] = await Promise.allSettled([answer(taken), recordTakes(outcome.item, take)]);
       if (recorded.status === 'rejected') throw recorded.reason;
       if (answered.status === 'rejected') throw answered.reason;
       return { taken: answered.value };
@@ -73,7 +69,7 @@ export async function takeStock<T>(id: number, delta: bigint, expectedVersion: n
     if (expectedVersion !== undefined && found.version !== expectedVersion) throw new VersionMismatch('product sale element', expectedVersion);
     if (outcome.numberAsText) return { storedAsText: true };
     const element = saleElements.fromItem(found);
-    if ((element.takes?.length ?? 0) < MAX_PENDING_TAKES) throw new Conflict(`sale element ${id} has ${element.quantity} in stock: a change of ${take.delta} would leave less than 0`, field);
+    if ((element.takes?.length ?? 0) < MAX_PENDING_TAKES) throw new Conflict(`sale element ${id} has ${element.quantity} in stock: a change of ${formatMicros(delta)} would leave less than 0`, field);
     // A full log: its takers are gone or slow. Record it, and take again.
     if (round >= FULL_LOG_ROUNDS) throw new Contended();
     await recordTakes(found, undefined);
