@@ -135,7 +135,7 @@ export const changeKey = (resource: string, entityId: string | number, version: 
  * Whether one of a record's last changes (up to `within`) has the id `changeId`: what a writer whose
  * answer was lost asks of a change recorded after its write (logged-add.ts).
  */
-export async function recentlyRecorded(resource: string, entityId: string | number, changeId: string, within = 500): Promise<boolean> {
+export async function recentlyRecorded(resource: string, entityId: string | number, changeId: string, within = 512): Promise<boolean> {
   const { items } = await queryPage({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': historyPartition(resource, entityId) },
