@@ -139,6 +139,12 @@ function addCommand(key: Key, add: LoggedAdd, entry: LogEntry): UpdateCommand {
 /** An add whose answer was lost and that was found not applied: sent again, as a new entry. */
 class AnswerLost extends Error {}
 
+/**
+ * A refusal that certainly wrote nothing: throttling, or a transaction writing the item then
+ * (TransactionConflictException). A time-out or a fault on DynamoDB's side may have written.
+ */
+const wroteNothing = (error: unknown): boolean => error instanceof WriteConflict || (error instanceof Unavailable && isThrottled((error.cause as Error | undefined)?.name));
+
 /** An answer lost (a time-out, a connection cut, a fault on DynamoDB's side): the add may have been applied. */
 const answerLost = (error: unknown): boolean => error instanceof Unavailable && !(error instanceof OutOfTime) && !wroteNothing(error);
 
@@ -147,59 +153,12 @@ const answerLost = (error: unknown): boolean => error instanceof Unavailable && 
  * longer apply, and reads the item then (undefined: gone).
  */
 async function fenced(key: Key, add: LoggedAdd, id: string): Promise<Item | undefined> {
-  try {
-    await request((db, options) =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'ADD #fence :ids',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#fence': add.fence },
-          ExpressionAttributeValues: { ':ids': new Set([id]) },
-        }),
-        options,
-      ),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
-  return readItem(key);
+  const fence = await updateOnCondition(key, { update: 'ADD #fence :ids', condition: 'attribute_exists(pk)', names: { '#fence': add.fence }, values: { ':ids': new Set([id]) } });
+  return fence.updated ? readItem(key) : undefined;
 }
 
-/**
- * A refusal that certainly wrote nothing: throttling, or a transaction writing the item then
- * (TransactionConflictException). A time-out or a fault on DynamoDB's side may have written.
- */
-const wroteNothing = (error: unknown): boolean => error instanceof WriteConflict || (error instanceof Unavailable && isThrottled((error.cause as Error | undefined)?.name));
-
-/** The update that removes a log's first `count` entries and sets `set`, on condition that the log still starts with entry `firstId`. */
-function trimming(log: string, count: number, firstId: string, set: Item): UpdateSpec {
-  const setting = Object.entries(set).map(([field, value], k) => ({ clause: `#s${k} = :s${k}`, name: [`#s${k}`, field], value: [`:s${k}`, value] }));
-  const removed = Array.from({ length: count }, (_, k) => `#log[${k}]`);
-  return {
-    update: `REMOVE ${removed.join(', ')}${setting.length ? ` SET ${setting.map((s) => s.clause).join(', ')}` : ''}`,
-    condition: '#log[0].#id = :first',
-    names: { '#log': log, '#id': 'id', ...Object.fromEntries(setting.map((s) => s.name)) },
-    values: { ':first': firstId, ...Object.fromEntries(setting.map((s) => s.value)) },
-  };
-}
-
-/**
- * The step of a transaction that trims the log as `trimLog` does: for a transaction that records the
- * log's only entry, so that recording and trimming are one request. Its item is then in a
- * transaction, which a concurrent add waits out (it is refused, and sent again).
- */
-const trimStep = (key: Key, log: string, count: number, firstId: string, set: Item): WriteStep => update(key, trimming(log, count, firstId, set), raced);
-
-/**
- * Removes the log's first `count` entries (recorded), setting `set` with them, on condition that the
- * log still starts with the entry `firstId`: another trim that got there first makes it refuse, with
- * the item as it is now.
- */
-async function trimLog(key: Key, log: string, count: number, firstId: string, set: Item): Promise<{ trimmed: true } | { trimmed: false; found: Item | undefined }> {
-  const spec = trimming(log, count, firstId, set);
+/** One UpdateItem on its own, on condition: updated, or not, with the item as it was (undefined: none). */
+async function updateOnCondition(key: Key, spec: UpdateSpec): Promise<{ updated: true } | { updated: false; found: Item | undefined }> {
   try {
     await request((db, options) =>
       db.send(
@@ -215,12 +174,31 @@ async function trimLog(key: Key, log: string, count: number, firstId: string, se
         options,
       ),
     );
-    return { trimmed: true };
+    return { updated: true };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return { trimmed: false, found: error.Item && unmarshallExact(error.Item) };
+    if (error instanceof ConditionalCheckFailedException) return { updated: false, found: error.Item && unmarshallExact(error.Item) };
     throw error;
   }
 }
+
+/** The update that removes a log's first `count` entries and sets `set`, on condition that the log still starts with entry `firstId`. */
+function trimming(log: string, count: number, firstId: string, set: Item): UpdateSpec {
+  const setting = Object.entries(set).map(([field, value], k) => ({ clause: `#s${k} = :s${k}`, name: [`#s${k}`, field], value: [`:s${k}`, value] }));
+  const removed = Array.from({ length: count }, (_, k) => `#log[${k}]`);
+  return {
+    update: `REMOVE ${removed.join(', ')}${setting.length ? ` SET ${setting.map((s) => s.clause).join(', ')}` : ''}`,
+    condition: '#log[0].#id = :first',
+    names: { '#log': log, '#id': 'id', ...Object.fromEntries(setting.map((s) => s.name)) },
+    values: { ':first': firstId, ...Object.fromEntries(setting.map((s) => s.value)) },
+  };
+}
+
+/**
+ * The step of a transaction that trims the log as `recordAndTrim` does alone: for a transaction that records the
+ * log's only entry, so that recording and trimming are one request. Its item is then in a
+ * transaction, which a concurrent add waits out (it is refused, and sent again).
+ */
+const trimStep = (key: Key, log: string, count: number, firstId: string, set: Item): WriteStep => update(key, trimming(log, count, firstId, set), raced);
 
 /** A log entry as its caller records it: its id, the steps that record its change (the change put on condition that it is absent, and no other condition), and what the item is set to once it is trimmed (its date). */
 export interface LoggedChange {
@@ -295,6 +273,7 @@ async function recordAndTrim(key: Key, log: string, changes: readonly LoggedChan
     return readItem(key);
   }
   if (trimmedWith) return 'trimmed';
-  const trim = await trimLog(key, log, changes.length, first.id, last.trimmedWith);
-  return trim.trimmed ? 'trimmed' : trim.found;
+  // On condition that the log still starts where it was read: another writer's trim may have come first.
+  const trim = await updateOnCondition(key, trimming(log, changes.length, first.id, last.trimmedWith));
+  return trim.updated ? 'trimmed' : trim.found;
 }
