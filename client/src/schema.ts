@@ -3757,9 +3757,7 @@ export interface operations {
                  * @example {
                  *       "pse": [
                  *         {
-                 *           "quantity_delta": 5,
-                 *           "onsale": 1,
-                 *           "sale_price": "19"
+                 *           "quantity_delta": 5
                  *         }
                  *       ]
                  *     }
