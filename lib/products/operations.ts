@@ -24,8 +24,8 @@ import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
 import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
 import { products, type Product } from './entity.js';
-import { defaultSaleElementOf, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
-import { readSettled, settleTakes } from './stock-takes.js';
+import { defaultSaleElementOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
+import { readSaleElementsOf, readSettled } from './stock-takes.js';
 import { productRow } from './row.js';
 import type { ProductCreateInput, ProductGeneralInput, ProductUpdateInput } from './schema.js';
 
@@ -253,6 +253,5 @@ export const deleteProductPlan = (
 export const deleteProduct = (id: number, expectedVersion: number | undefined): Write<void> =>
   new Write(async (stamp) => {
     const [product, elements] = await Promise.all([readProduct(id), readSaleElementsOf(id)]);
-    await settleTakes(elements.elements);
     return deleteProductPlan(stamp, product, expectedVersion, elements);
   });

@@ -12,8 +12,7 @@
 import * as v from 'valibot';
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, versionedEntries } from '../db/entity.js';
-import { WriteConflict } from '../db/errors.js';
-import { readShards, shardedCount, sumOf, type ShardValues } from '../db/sharded-count.js';
+import { shardedCount, type ShardValues } from '../db/sharded-count.js';
 import { padId } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { inTurns } from '../in-turns.js';
@@ -156,17 +155,6 @@ export function defaultSaleElementOf(product: Product, id: number): SaleElement 
 export interface ProductSaleElements {
   elements: readonly SaleElement[];
   count: ShardValues | undefined;
-}
-
-/**
- * A product's sale elements and their count, read together (at most MAX_SALE_ELEMENTS: one page). The
- * list is an index's, which follows the table within moments: when it does not hold as many as the
- * count (read consistently), a sale element is being written, and the write reads again.
- */
-export async function readSaleElementsOf(productId: number): Promise<ProductSaleElements> {
-  const [page, count] = await Promise.all([saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: 100, offset: 0 }), readShards(saleElementCount(productId))]);
-  if (count !== undefined && sumOf(count) !== page.items.length) throw new WriteConflict();
-  return { elements: page.items, count };
 }
 
 /** The attribute values a product's sale elements are made of: what `GET /api/attribute-avs?product=N` lists (docs/api.md). */

@@ -10,7 +10,8 @@
  *
  * A taker that stops before its take is recorded leaves it in the log: the next take of the element
  * records it, and so does every other write of it, which finds the log not empty (its replace
- * requires it empty) and records it before it plans again (`settleTakes`).
+ * requires it empty) and records it before it plans (the reads for a write: `readSettled`,
+ * `readSaleElementsOf`).
  */
 import { Conflict, Contended, NotFound, VersionMismatch, WriteConflict } from '../db/errors.js';
 import { readItem, type Item } from '../db/items.js';
@@ -19,7 +20,8 @@ import { changeTime, recentlyRecorded } from '../db/changes.js';
 import { stampWrite, type WriteStamp } from '../db/stamp.js';
 import { formatMicros, parseMicros } from '../money.js';
 import { present } from '../present.js';
-import { SALE_ELEMENT_CHANGES, saleElements, type SaleElement, type StoredTake } from './sale-elements.js';
+import { readShards, sumOf } from '../db/sharded-count.js';
+import { SALE_ELEMENT_CHANGES, saleElementCount, saleElements, type ProductSaleElements, type SaleElement, type StoredTake } from './sale-elements.js';
 
 /** The most takes a log holds before a taker records it first: one recording transaction holds them all. */
 const MAX_PENDING_TAKES = 64;
@@ -120,15 +122,21 @@ async function recordTakes(read: Item, mine: string | undefined): Promise<void> 
 }
 
 /**
- * Before a write plans from sale elements read with takes pending: records them (a taker that
- * stopped leaves them), then has the write plan again from fresh reads (WriteConflict), since its
- * replace requires an empty log.
+ * A product's sale elements and their count, read together for a write (at most MAX_SALE_ELEMENTS:
+ * one page). The list is an index's, which follows the table within moments: when it does not hold
+ * as many as the count (read consistently), a sale element is being written, and the write reads
+ * again. Takes pending in them (a taker that stopped leaves them) are recorded first, and the write
+ * reads again too, since its replace requires an empty log.
  */
-export async function settleTakes(elements: readonly SaleElement[]): Promise<void> {
-  const pending = elements.filter((element) => element.takes?.length);
-  if (!pending.length) return;
-  await Promise.all(pending.map((element) => recordPending(element.id)));
-  throw new WriteConflict();
+export async function readSaleElementsOf(productId: number): Promise<ProductSaleElements> {
+  const [page, count] = await Promise.all([saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: 100, offset: 0 }), readShards(saleElementCount(productId))]);
+  if (count !== undefined && sumOf(count) !== page.items.length) throw new WriteConflict();
+  const pending = page.items.filter((element) => element.takes?.length);
+  if (pending.length) {
+    await Promise.all(pending.map((element) => recordPending(element.id)));
+    throw new WriteConflict();
+  }
+  return { elements: page.items, count };
 }
 
 /** Sale elements by id (those there), read again after the takes pending in them are recorded: what a write plans from, or the import compares. */

@@ -24,8 +24,8 @@ import { LIMITS } from '../limits.js';
 import { formatMicros, parseMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
-import { MAX_SALE_ELEMENTS, readSaleElementsOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
-import { readSettled, settleTakes, takeStock } from '../products/stock-takes.js';
+import { MAX_SALE_ELEMENTS, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
+import { readSaleElementsOf, readSettled, takeStock } from '../products/stock-takes.js';
 import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
 import { percentsOf } from '../products/row.js';
@@ -286,7 +286,6 @@ async function readFor(productIds: readonly number[], valueIds: readonly number[
     taxRulesById([...new Set([...ruleIds, ...found.map((product) => product.taxRuleId)])]),
     attributes.readMany([...new Set(values.map((value) => value.attributeId))]),
   ]);
-  await settleTakes(elements.flatMap((of) => of.elements));
   return {
     products: new Map(found.map((product, k) => [product.id, { product, elements: present(elements[k], `the sale elements of ${product.id}`) }])),
     rules,
@@ -417,7 +416,6 @@ export const deletePse = (id: number, expectedVersion: number | undefined): Writ
     if (!element) throw new NotFound('product sale element');
     const [product, siblings] = await Promise.all([products.read(element.productId), readSaleElementsOf(element.productId)]);
     if (!product) throw new NotFound('product sale element');
-    await settleTakes([element, ...siblings.elements]);
     return deletePsePlan(element, product, siblings, expectedVersion, stamp);
   });
 
