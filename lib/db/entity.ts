@@ -124,15 +124,17 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
     },
 
     /**
-     * Steps that replace `current` with `next` at the version the caller expects (else the one read),
-     * moving each lock whose value changed and refreshing those whose carried fields did. The record
-     * is updated in place: what its item holds beyond the record's fields stays as it is. The change
-     * is recorded by the write `stamp` stamps.
+     * Steps that replace `current` with `next` at the version read, which must be the one the caller
+     * expects (else its 412), moving each lock whose value changed and refreshing those whose carried
+     * fields did. The record is updated in place, in what changed: what its item holds beyond that
+     * stays as it is. The change is recorded by the write `stamp` stamps.
      */
     replace(stamp: WriteStamp, current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
-      const fields = Object.entries(items.fitting(next)).filter(([field, value]) => value !== undefined && !unreplaced.has(field));
+      // Written at the version read, the item is `current`: only what differs from it is set.
+      if (expectedVersion !== undefined && expectedVersion !== current.version) throw new VersionMismatch(name, expectedVersion);
+      const fields = Object.entries(items.changedAttributes(current, next)).filter(([field]) => !unreplaced.has(field));
       return [
-        patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: expectedVersion ?? current.version }, whenEmpty }, versionFailure(name, expectedVersion)),
+        patchStep(key(id(current)), { set: Object.fromEntries(fields), when: { version: current.version }, whenEmpty }, versionFailure(name, expectedVersion)),
         ...summaries.rewriting(current, next),
         ...recorded(stamp, current, next),
         ...locks.moving(current, next),

@@ -44,3 +44,14 @@ export function expectedVersionOf(plan: WritePlan<unknown>, pk: string, sk: stri
   const placeholder = /= (:v\d+)$/.exec(condition?.expression ?? '')?.[1];
   return placeholder === undefined ? undefined : condition?.values[placeholder];
 }
+
+/** The attributes an update in place of the item on `pk`/`sk` sets (its `SET` clause), by name. */
+export function attributesSetOn(plan: WritePlan<unknown>, pk: string, sk: string): string[] {
+  for (const step of plan.steps) {
+    const update = step.item.Update as (StepBody & { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> }) | undefined;
+    if (update?.Key?.pk !== pk || update.Key.sk !== sk) continue;
+    const clause = /SET (.*?)(?: ADD |$)/.exec(update.UpdateExpression ?? '')?.[1] ?? '';
+    return clause.split(', ').map((assignment) => update.ExpressionAttributeNames?.[assignment.split(' = ')[0] ?? ''] ?? assignment);
+  }
+  return [];
+}

@@ -1,12 +1,13 @@
 /** lib/products/operations.ts: a product's writes, by the plans made from what they read (no table). */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { VersionMismatch } from '../../../lib/db/errors.js';
 import type { Product } from '../../../lib/products/entity.js';
 import { createProductPlan, deleteProductPlan, newProduct, updateProductPlan } from '../../../lib/products/operations.js';
 import { ProductCreate, ProductUpdate } from '../../../lib/products/schema.js';
 import { newTaxRule } from '../../../lib/tax-rules/operations.js';
 import { TaxRuleCreate } from '../../../lib/tax-rules/schema.js';
-import { conditionOn, expectedVersionOf, stepsOf, stepsOn } from '../../support/plan-steps.js';
+import { attributesSetOn, conditionOn, expectedVersionOf, stepsOf, stepsOn } from '../../support/plan-steps.js';
 import { fixedStamp } from '../../support/stamp.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
@@ -34,6 +35,20 @@ describe('a product create', () => {
 });
 
 describe('a product update', () => {
+  it('sets what it changes (its price, version and date) and its index keys, not the fields it keeps', () => {
+    const set = attributesSetOn(
+      updateProductPlan(update({ price: '21' }), undefined, { current: stored({ updatedAt: '2026-11-26T12:00:00.000Z' }), taxRuleId: 2, stamp: STAMP }),
+      'PRODUCT#7',
+      'PRODUCT',
+    );
+    expect(set.filter((attribute) => !/^gsi\d+(pk|sk)$/.test(attribute)).sort()).toEqual(['price', 'updatedAt', 'version']);
+    expect(set.length).toBeGreaterThan(3);
+  });
+
+  it('is refused (412) when the product read is not at the version expected, before anything is written', () => {
+    expect(() => updateProductPlan(update({ ref: 'CHAIR-2' }), 2, { current: stored({ version: 3 }), taxRuleId: 2, stamp: STAMP })).toThrow(VersionMismatch);
+  });
+
   it('moves its count from the rule it leaves to the one it takes, and counts nothing when its rule stays', () => {
     const moved = updateProductPlan(update({ price: '21' }), undefined, { current: stored(), taxRuleId: 5, stamp: STAMP });
     expect(stepsOn(moved, 'TAXRULE_USE#')).toEqual(['Update TAXRULE_USE#5 S#07', 'Update TAXRULE_USE#2 S#07']);
