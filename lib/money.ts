@@ -38,6 +38,18 @@ export function parseMicros(value: number | string): bigint | undefined {
   return BigInt(digits) * 10n ** BigInt(6 - fractionDigits);
 }
 
+/**
+ * A decimal the store wrote itself (a price, a stock; a take's signed delta), in millionths: one that
+ * does not parse is a broken record, thrown as such rather than carried on.
+ */
+export function storedMicros(stored: string | number): bigint {
+  const text = String(stored);
+  const negative = text.startsWith('-');
+  const micros = parseMicros(negative ? text.slice(1) : text);
+  if (micros === undefined) throw new Error(`the stored decimal ${text} is not one`);
+  return negative ? -micros : micros;
+}
+
 export function formatMicros(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;

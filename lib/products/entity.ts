@@ -4,7 +4,6 @@
  * orders per visibility, so that `visible=` is served by an index, never a filter, and the products
  * of a default category by id.
  */
-import { present } from '../present.js';
 import * as v from 'valibot';
 import { CATALOG_TEXTS, StoredCatalogTexts, type CatalogText } from '../catalog-texts.js';
 import { localizedFields } from '../db/changes.js';
@@ -13,7 +12,7 @@ import { bit } from '../row.js';
 import { padId, SORT_TEXT_BYTES, sortablePrefix } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { decimalValue, fold } from '../db/lists/query.js';
-import { parseMicros } from '../money.js';
+import { storedMicros } from '../money.js';
 
 /** Its texts in each locale: a catalog record's. */
 export const TEXT_FIELDS = CATALOG_TEXTS;
@@ -60,7 +59,7 @@ const byId = (p: Product) => padId(p.id);
 const byRef = (p: Product) => `${sortablePrefix(fold(p.ref), SORT_TEXT_BYTES)}\u0001${padId(p.id)}`;
 
 /** A stored decimal (a price, a weight) as a key that sorts as it compares: its padded millionths, as the search index keeps it. */
-export const decimalKey = (stored: string): string => decimalValue(present(parseMicros(stored), `the stored decimal ${stored}`));
+export const decimalKey = (stored: string): string => decimalValue(storedMicros(stored));
 /** Prices sort as their keys; the id keeps equal prices apart. */
 const byPrice = (p: Product) => `${decimalKey(p.price)}\u0001${padId(p.id)}`;
 

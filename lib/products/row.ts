@@ -1,7 +1,6 @@
 /** A product's loop row (docs/conventions.md), with its price taxed for the shop's country. */
-import { present } from '../present.js';
 import { catalogTextsRow } from '../catalog-texts.js';
-import { applyPercents, formatMicros, parseMicros } from '../money.js';
+import { applyPercents, formatMicros, storedMicros } from '../money.js';
 import { defaultCountryId, taxes } from '../reference/index.js';
 import { bit, type Row } from '../row.js';
 import type { TaxRule } from '../tax-rules/index.js';
@@ -11,7 +10,7 @@ import type { Product } from './entity.js';
 export const percentsOf = (rule: TaxRule | undefined): string[] => (rule?.countries.includes(defaultCountryId) ? rule.taxes.map((id) => taxes.get(id)?.percent ?? '0') : []);
 
 /** The price with the rule's taxes for the shop's country, in order and compounding. */
-export const taxedPrice = (price: string, rule: TaxRule | undefined): string => formatMicros(applyPercents(present(parseMicros(price), `the stored price ${price}`), percentsOf(rule)));
+export const taxedPrice = (price: string, rule: TaxRule | undefined): string => formatMicros(applyPercents(storedMicros(price), percentsOf(rule)));
 
 export function productRow(p: Product, locale: string, rule: TaxRule | undefined): Row {
   return {

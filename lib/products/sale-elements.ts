@@ -16,8 +16,7 @@ import { shardedCount, type ShardValues } from '../db/sharded-count.js';
 import { padId } from '../db/keys.js';
 import { identityOf } from '../identity.js';
 import { inTurns } from '../in-turns.js';
-import { formatMicros, parseMicros } from '../money.js';
-import { present } from '../present.js';
+import { formatMicros, storedMicros } from '../money.js';
 import { bit } from '../row.js';
 import { products, type Product } from './entity.js';
 
@@ -33,7 +32,7 @@ export const StoredTake = v.object({ id: v.string(), delta: v.string(), at: v.nu
 export type StoredTake = v.InferOutput<typeof StoredTake>;
 
 /** The stock as a decimal text with six fraction digits, from its stored number (read as a number, or as its text when a number would round it) or the text items stored before held. */
-const stockText = (stored: string | number): string => formatMicros(present(parseMicros(String(stored)), `the stored stock ${String(stored)}`));
+const stockText = (stored: string | number): string => formatMicros(storedMicros(stored));
 
 export const SaleElementRecord = v.object({
   id: v.number(),

@@ -18,8 +18,7 @@ import { readItem, type Item } from '../db/items.js';
 import { addLogged, recordLog } from '../db/logged-add.js';
 import { changeTime, recentlyRecorded } from '../db/changes.js';
 import { stampWrite, type WriteStamp } from '../db/stamp.js';
-import { formatMicros, parseMicros } from '../money.js';
-import { present } from '../present.js';
+import { formatMicros, storedMicros } from '../money.js';
 import { readShards, sumOf } from '../db/sharded-count.js';
 import { SALE_ELEMENT_CHANGES, saleElementCount, saleElements, type ProductSaleElements, type SaleElement, type StoredTake } from './sale-elements.js';
 
@@ -28,7 +27,6 @@ const MAX_PENDING_TAKES = 64;
 /** Times a taker finds the log full, records it and takes again, before it gives up. */
 const FULL_LOG_ROUNDS = 5;
 
-const micros = (text: string): bigint => present(parseMicros(text.replace(/^-/, '')), `the decimal ${text}`) * (text.startsWith('-') ? -1n : 1n);
 const iso = (at: number) => new Date(at).toISOString();
 
 /** What a take comes to: its answer; or, for an element stored before stocks were numbers, none, for the caller to change it in a transaction. */
@@ -95,12 +93,12 @@ function takesAsChanges(item: Item): Recorded[] {
   const element = saleElements.fromItem(item);
   const takes = element.takes ?? [];
   const firstVersion = element.version - takes.length + 1;
-  let stock = micros(element.quantity) - takes.reduce((sum, take) => sum + micros(take.delta), 0n);
+  let stock = storedMicros(element.quantity) - takes.reduce((sum, take) => sum + storedMicros(take.delta), 0n);
   let previous = element.updatedAt;
   return takes.map((take, k) => {
     const at = changeTime(previous, take.at);
     const before = { ...element, quantity: formatMicros(stock), version: firstVersion + k - 1, updatedAt: previous };
-    stock += micros(take.delta);
+    stock += storedMicros(take.delta);
     previous = iso(at);
     const after = { ...element, quantity: formatMicros(stock), version: firstVersion + k, updatedAt: previous };
     const stamp: WriteStamp = { actor: { apiKey: take.apiKey, requestId: take.requestId }, at: take.at, now: iso(take.at), newId: () => take.id };

@@ -11,7 +11,7 @@ import { oneIdRoute, runList, tableOrder, type TableRoute } from '../db/lists/pl
 import { decimalValue, fold } from '../db/lists/query.js';
 import { mapPage, type Page, type PageRequest } from '../db/page.js';
 import { langParam } from '../i18n.js';
-import { parseMicros } from '../money.js';
+import { storedMicros } from '../money.js';
 import { searchEngine } from '../opensearch/index.js';
 import { present } from '../present.js';
 import { products } from '../products/entity.js';
@@ -24,7 +24,7 @@ import { decimal, idList, instant, knownId } from '../validation.js';
 import { pricesIn, pseRow } from './row.js';
 
 const decimalBound = () => v.pipe(decimal(MAX_DECIMAL), v.transform(decimalValue));
-const stored = (value: string) => decimalValue(present(parseMicros(value), `the stored decimal ${value}`));
+const stored = (value: string) => decimalValue(storedMicros(value));
 
 export const pseList = defineList<SaleElement>({
   kind: 'pse',

@@ -21,7 +21,7 @@ import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import type { WriteStamp } from '../db/stamp.js';
 import { invalidField, InvalidInput, type FieldError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import { formatMicros, parseMicros, removePercents } from '../money.js';
+import { formatMicros, storedMicros, removePercents } from '../money.js';
 import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
@@ -33,7 +33,6 @@ import { pricesIn, pseRow } from './row.js';
 import type { PseCreateEntryInput, PseCreateInput, PseQueryInput, PseUpdateEntryInput, PseUpdateInput } from './schema.js';
 
 const ZERO = '0.000000';
-const micros = (stored: string): bigint => present(parseMicros(stored), `the stored decimal ${stored}`);
 
 /** An entry as applied: a create (with the id it was given) or an update of a sale element as read. */
 /** How an entry's fields are named in a problem: `pse[1].price` in a request's entries, `price` in a batch's row. */
@@ -132,7 +131,7 @@ function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
           updatedAt: reads.stamp.now,
         }
       : present(draft.elements.get(entry.id), `sale element ${entry.id} of product ${draft.read.id}`);
-  let quantity = input.quantity ?? micros(current.quantity);
+  let quantity = input.quantity ?? storedMicros(current.quantity);
   if ('update' in entry && entry.update.quantity_delta !== undefined) {
     quantity += entry.update.quantity_delta;
     if (quantity < 0n)

@@ -2,7 +2,7 @@
  * A sale element's loop row (docs/api.md: Thelia's `product_sale_elements` loop), its prices in one
  * currency, taxed as a product's (the shop's country, in order, compounding).
  */
-import { applyPercents, formatMicros, parseMicros, timesRate } from '../money.js';
+import { applyPercents, formatMicros, storedMicros, timesRate } from '../money.js';
 import { present } from '../present.js';
 import { percentsOf } from '../products/row.js';
 import type { SaleElement } from '../products/sale-elements.js';
@@ -10,21 +10,19 @@ import { currencyRates, defaultCurrencyId } from '../reference/index.js';
 import { bit, type Row } from '../row.js';
 import type { TaxRule } from '../tax-rules/index.js';
 
-const micros = (stored: string): bigint => present(parseMicros(stored), `the stored decimal ${stored}`);
-
 /**
  * A sale element's price and promo price in `currency`: its own, when it keeps one that does not follow
  * the exchange rate; else its default currency's own times the currency's rate; else what it keeps.
  */
 export function pricesIn(element: SaleElement, currency: number): { price: bigint; promoPrice: bigint } {
   const own = element.prices[currency];
-  if (own && !own.fromDefault) return { price: micros(own.price), promoPrice: micros(own.promoPrice) };
+  if (own && !own.fromDefault) return { price: storedMicros(own.price), promoPrice: storedMicros(own.promoPrice) };
   const base = element.prices[defaultCurrencyId];
   if (base && !base.fromDefault) {
     const rate = present(currencyRates.get(currency), `the rate of currency ${currency}`);
-    return { price: timesRate(micros(base.price), rate), promoPrice: timesRate(micros(base.promoPrice), rate) };
+    return { price: timesRate(storedMicros(base.price), rate), promoPrice: timesRate(storedMicros(base.promoPrice), rate) };
   }
-  return { price: micros(own?.price ?? '0'), promoPrice: micros(own?.promoPrice ?? '0') };
+  return { price: storedMicros(own?.price ?? '0'), promoPrice: storedMicros(own?.promoPrice ?? '0') };
 }
 
 export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency: number): Row {

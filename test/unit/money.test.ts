@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPercents, formatMicros, parseMicros } from '../../lib/money.js';
+import { applyPercents, formatMicros, parseMicros, storedMicros } from '../../lib/money.js';
 
 describe('money', () => {
   it('parses numbers and numeric strings exactly, into millionths', () => {
@@ -31,5 +31,12 @@ describe('money', () => {
     expect(formatMicros(applyPercents(1n, ['50']))).toBe('0.000002'); // 1.5 millionths rounds up
     expect(formatMicros(applyPercents(5_000_000n, []))).toBe('5.000000');
     expect(formatMicros(applyPercents(100_000_000n, ['5.5']))).toBe('105.500000');
+  });
+
+  it('reads back what the store wrote (a stock stored as a number, a take’s signed delta), and says a broken one', () => {
+    expect(storedMicros('19.990000')).toBe(19_990_000n);
+    expect(storedMicros(20)).toBe(20_000_000n);
+    expect(storedMicros('-3.000000')).toBe(-3_000_000n);
+    expect(() => storedMicros('nineteen')).toThrow('the stored decimal nineteen is not one');
   });
 });
