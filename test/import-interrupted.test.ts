@@ -65,8 +65,8 @@ describe('npm run import, interrupted', () => {
     await db.query('DELETE FROM `shop`.customer WHERE id = 10');
     const since = await cursorNow();
 
-    // Customer 50's update never reaches DynamoDB; the run is interrupted while it waits.
-    store.proxy.stallOn('last@example.com');
+    // Customer 50's update (what it sets: its new name) never reaches DynamoDB; the run is interrupted while it waits.
+    store.proxy.stallOn('Last edit');
     const cut = startImport(['--from', store.storeUrl, '--update', '--delete-missing'], { DYNAMODB_ENDPOINT: store.proxy.endpoint });
     await until(async () => (await get('/api/customers/1')).body[0]?.LASTNAME === 'First edit');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
