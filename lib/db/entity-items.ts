@@ -62,7 +62,7 @@ export function itemsOf<R extends Item, I extends Id>(entity: {
      * read at (so the item holds `current`): the attributes of `next`'s item that differ from
      * `current`'s, and its index attributes as the declaration makes them now (a list declared after
      * the record was stored). A stock sync's row sets its stock, version and date, not the sixteen
-     * attributes of a sale element: a smaller request, and an attribute another write set beside the
+     * attributes of a sale element: a smaller request and less to apply (`BENCH_ONLY=engine`), and an attribute another write set beside the
      * record's fields is left as it is. Checked to fit one item whole.
      */
     changedAttributes(current: R, next: R): Item {

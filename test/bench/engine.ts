@@ -4,12 +4,13 @@
  * sale element's size (450 bytes) written in transactions one after another, by the transaction's
  * size (1, 3 and 66 items: a single PUT writes 3, a batch's pack about 66), and 66 with what the
  * store's steps carry (a condition and the old item on its failure; an index's keys; an item there
- * already, replaced at its version, as a stock change does); an UpdateItem that adds and logs (a
+ * already, replaced at its version; updated in place at its version, setting 16 attributes or 5, as a
+ * replace did and does); an UpdateItem that adds and logs (a
  * stock take, then recorded in a transaction of 3) and one that trims the log; a GetItem; then
  * BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
  * from /proc: Linux only) and the wall time an item.
  */
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { performance } from 'node:perf_hooks';
 import { cpuSince, javaListeningOn } from './process-cpu.js';
@@ -54,10 +55,10 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
     const cpu = java === undefined ? 'n/a' : (spent()[0]! / (operations * items)).toFixed(2);
     rows.push(`${name.padEnd(58)} ${String(cpu).padStart(8)} ${wall.toFixed(2).padStart(8)}`);
   };
-  const transaction =
-    (items: number, item: () => Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    () =>
-      doc.send(new TransactWriteCommand({ TransactItems: Array.from({ length: items }, () => ({ Put: { TableName, Item: item(), ...extra } })) }));
+  /** `items` writes in one transaction, each as `write` makes it. */
+  const transactionOf = (items: number, write: () => NonNullable<TransactWriteCommandInput['TransactItems']>[number]) => () =>
+    doc.send(new TransactWriteCommand({ TransactItems: Array.from({ length: items }, write) }));
+  const transaction = (items: number, item: () => Record<string, unknown>, extra: Record<string, unknown> = {}) => transactionOf(items, () => ({ Put: { TableName, Item: item(), ...extra } }));
   try {
     // Warmed first: the JVM compiles what it runs most.
     await measure('(warming)', 40, 66, transaction(66, plain));
@@ -91,6 +92,34 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
         { ConditionExpression: 'attribute_not_exists(version)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
       ),
     );
+    // What a replace sends (lib/db/entity.ts): an update in place at the version read, setting every
+    // attribute of a sale element (16, as before 2026-11-30) or those a stock sync changes and the
+    // index keys (5); each pass over the same 2 640 items, alternately, a version further.
+    let pass = 0;
+    const updatedInPlace = (attributes: number) => {
+      const version = 2 + pass++;
+      let k = n - 40 * 66;
+      return transactionOf(66, () => {
+        const set = { version: version + 1, quantity: version, updatedAt: new Date().toISOString(), gsi1pk: `P#${++k % 50}`, gsi1sk: String(k) };
+        const fields: Record<string, unknown> = { ...set, ...Object.fromEntries(Array.from({ length: attributes - 5 }, (_, a) => [`field${a}`, `value ${a} of ${k}`])) };
+        const names = Object.keys(fields);
+        return {
+          Update: {
+            TableName,
+            Key: { pk: `E#${k}`, sk: 'E' },
+            UpdateExpression: `SET ${names.map((_, a) => `#a${a} = :a${a}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk) AND #version = :read',
+            ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, a) => [`#a${a}`, name])), '#version': 'version' },
+            ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, a) => [`:a${a}`, fields[name]])), ':read': version },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        };
+      });
+    };
+    for (const round of [1, 2]) {
+      await measure(`  each updated in place at its version, 16 attributes (${round})`, 40, 66, updatedInPlace(16));
+      await measure(`  each updated in place at its version, 5 attributes (${round})`, 40, 66, updatedInPlace(5));
+    }
     // What a take writes (lib/db/logged-add.ts): one item, added to and logged, answered whole; then its log trimmed.
     // Each of the 600 replaced items above once, `update(k)` for item k.
     const eachReplaced = (update: (k: number) => Omit<UpdateCommandInput, 'TableName' | 'Key'>) => {
