@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../lib/api-keys/index.js';
-import { pendingPartition } from '../lib/db/changes.js';
+import { onCommitted } from '../lib/db/commits.js';
+import { pendingPartition, recordsAChange } from '../lib/db/changes.js';
 import { del, get, keyWith, logLines, post, put, superadminKey } from './support/api.js';
 import { cursorNow, followChanges as follow, type ChangeRow } from './support/changes.js';
 import { createCustomer, createProduct, createTaxRule, customerInput, productInput, uniqueRef } from './support/fixtures.js';
@@ -141,6 +142,23 @@ describe('a change, recorded with its write', () => {
       ['product', 'created', expect.any(Number)],
       ['pse', 'created', expect.any(Number)],
     ]);
+  });
+
+  it('tells this process of each transaction that recorded a change once it committed, never of a cancelled one (what wakes npm start’s placer)', async () => {
+    const product = (await createProduct()).row;
+    const heard: boolean[] = [];
+    const stop = onCommitted((steps) => heard.push(recordsAChange(steps)));
+    const changesHeard = () => heard.filter(Boolean).length;
+    try {
+      expect((await put(`/api/products/${product.ID}`, { price: 4 })).status).toBe(204);
+      expect(changesHeard()).toBe(1);
+      expect((await post('/api/products', productInput({ ref: product.REF }))).status).toBe(409);
+      expect(changesHeard()).toBe(1);
+    } finally {
+      stop();
+    }
+    expect((await put(`/api/products/${product.ID}`, { price: 5 })).status).toBe(204);
+    expect(changesHeard()).toBe(1);
   });
 
   it('records API keys created and revoked, never their secure key, shown to superadmins only', async () => {

@@ -13,6 +13,7 @@ import type { Item, OnConditionFailed, TransactItem, WriteStep } from './step.js
 import type { Key } from './keys.js';
 import { fullJitter, retrying } from './retry.js';
 import { joinSteps } from './joined-steps.js';
+import { committed } from './commits.js';
 
 export type { OnConditionFailed, OutcomeRecorder, WriteStep } from './step.js';
 
@@ -216,6 +217,7 @@ export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
   const { steps, from } = joinSteps(all);
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) }), requestOptions));
+    committed(all);
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error instanceof Error && error.name === 'ValidationException' ? new Refused(error.message, error) : error;
     const reasons = error.CancellationReasons ?? [];

@@ -22,6 +22,9 @@ import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
 import { webhookWorker } from '../webhooks/worker.js';
 import { placeChanges } from '../changes/placer.js';
+import { onCommitted } from '../db/commits.js';
+import { recordsAChange } from '../db/changes.js';
+import { pacedJob } from './paced-job.js';
 import { hashPasswordsInWorkers } from './password-workers.js';
 import { useSearchEngine } from '../db/lists/engine.js';
 import { followIntoSearchIndex } from '../search/index.js';
@@ -43,17 +46,24 @@ function every(everyMs: number, name: string, job: () => Promise<unknown>): void
 }
 
 /**
- * The background work AWS runs on its own: the change feed's placer (the table's stream runs it
- * there), and the webhooks' worker (lib/webhooks/worker.ts), each twice a second; the worker's lanes
- * run between its ticks. As the stream's placed feed items wake the worker on AWS, a placer's run
- * that placed something ticks the worker at once.
+ * The background work AWS runs on its own: the change feed's placer, and the webhooks' worker
+ * (lib/webhooks/worker.ts), twice a second; the worker's lanes run between its ticks. As the table's
+ * stream wakes the placer on AWS, a transaction of this process that records a change wakes it here,
+ * at most twice a second (a burst of writes is placed in rounds, as it is now); with nothing to wake
+ * it, it looks every 2 s (what other processes write: the tools, a second store process), rather than
+ * asking DynamoDB Local eight queries twice a second forever. As the stream's placed feed items wake
+ * the worker on AWS, a placer's run that placed something ticks the worker at once.
  */
 function runBackgroundWork(placer: string): void {
-  every(500, 'changes', async () => {
+  const placing = pacedJob('changes', { gapMs: 500, idleMs: 2_000 }, async () => {
     if ((await placeChanges(Date.now() + 5_000, placer)).placed > 0) await Promise.all([webhookWorker.tick(), followSearch()]);
   });
+  onCommitted((steps) => {
+    if (recordsAChange(steps)) placing.wake();
+  });
   every(500, 'webhooks', () => webhookWorker.tick());
-  every(250, 'search index', followSearch);
+  // Woken by the placer's runs that place something; this pace catches what readers placed themselves.
+  every(1_000, 'search index', followSearch);
 }
 
 /** One run of the search index's projection at a time (the placer's and the timer's share it); a rebuild is said. */
