@@ -4,7 +4,7 @@
  * return) and by when it should be done (`stopBy`, `reserveMs` before that), at most one every
  * `everyMs`, until `stopBy` is reached or, asked once the pace's wait is over (what a round started
  * has had its time), `more` says there is nothing more to do this run.
- * (`npm start` runs the same jobs every half second instead: lib/local/start.ts.)
+ * (`npm start` runs the same jobs on its own pace instead: lib/local/start.ts.)
  */
 import { setTimeout as pause } from 'node:timers/promises';
 
