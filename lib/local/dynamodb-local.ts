@@ -64,15 +64,22 @@ function checkJava(): JavaFound {
   return javaChecked;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+/**
+ * A port of 127.0.0.1 free now, other than those `taken` (a port chosen but not yet listened on: the
+ * system may hand the same one out again meanwhile).
+ */
+export async function freePort(taken: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      });
     });
-  });
+    if (!taken.includes(port)) return port;
+  }
 }
 
 /** The default of STORE_START_TIMEOUT_SECONDS: what a cold JVM on a loaded 2-core machine was seen to need, thrice. */

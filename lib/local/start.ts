@@ -16,7 +16,7 @@ import { setUpTable } from './setup.js';
 import { useDataDirSecret } from './server-secret.js';
 import { createApiKey, ensureApiKey, hasAnyApiKey } from '../api-keys/index.js';
 import { noteRunningStore } from './running-stores.js';
-import { endpointFile, JavaMissingError, superviseDynamoDbLocal, waitPatiently, waitUntilAnswering, type DynamoDbLocal } from './dynamodb-local.js';
+import { endpointFile, freePort, JavaMissingError, superviseDynamoDbLocal, waitPatiently, waitUntilAnswering, type DynamoDbLocal } from './dynamodb-local.js';
 import { Unavailable } from '../db/errors.js';
 import { createLocalServer, listen } from './server.js';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy.js';
@@ -120,9 +120,10 @@ async function main(): Promise<void> {
     process.exit(exitCode);
   };
   if (!process.env.DYNAMODB_ENDPOINT) {
-    const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
+    // Never the API's port: it is listened on only once DynamoDB answers, and is free until then.
+    const dynamoPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort([port]);
     dynamo = await superviseDynamoDbLocal(
-      { dataDir, ...(dynamoPort ? { port: dynamoPort } : {}) },
+      { dataDir, port: dynamoPort },
       {
         say: (message) => console.error(message),
         giveUp: (reason) => {
