@@ -62,8 +62,7 @@ function runBackgroundWork(placer: string): void {
     if (recordsAChange(steps)) placing.wake();
   });
   every(500, 'webhooks', () => webhookWorker.tick());
-  // Woken by the placer's runs that place something; this pace catches what readers placed themselves.
-  every(1_000, 'search index', followSearch);
+  every(250, 'search index', followSearch);
 }
 
 /** One run of the search index's projection at a time (the placer's and the timer's share it); a rebuild is said. */
