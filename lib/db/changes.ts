@@ -151,9 +151,9 @@ export async function recentlyRecorded(resource: string, entityId: string | numb
 export const PENDING_PREFIX = 'CHANGES#PENDING#';
 /** The marker partitions, by number; a record's markers are all in one, picked by the record. */
 export const pendingPartitionKey = (shard: number): string => `${PENDING_PREFIX}${shard}`;
+export const pendingPartition = (resource: string, entityId: string | number): string => pendingPartitionKey(shardOf(`${resource}#${entityId}`, PENDING_PARTITIONS));
 /** Whether a transaction's steps record a change (they leave a marker for the placer). */
 export const recordsAChange = (steps: readonly WriteStep[]): boolean => steps.some((step) => String(step.item.Put?.Item?.pk ?? '').startsWith(PENDING_PREFIX));
-export const pendingPartition = (resource: string, entityId: string | number): string => pendingPartitionKey(shardOf(`${resource}#${entityId}`, PENDING_PARTITIONS));
 
 /** Field changes past this many bytes of JSON are stored compressed (texts compress well). */
 const COMPRESS_FROM = 8 * 1024;

@@ -8,11 +8,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertFitsOneItem } from './item-size.js';
 import type { Item } from './items.js';
 import { listPartitionOf, RECORD_SORT_PREFIX, type Key } from './keys.js';
-import { table } from './table.js';
+import { keyAttributeNames, table } from './table.js';
 import type { Id, ListDeclaration, StoredForms } from './entity-declaration.js';
 
-/** The attributes the table's indexes are keyed on. */
-const INDEX_ATTRIBUTES = new Set(Object.values(table.indexes).flatMap(({ partitionKey, sortKey }) => [partitionKey, sortKey]));
+/** The attributes the table and its indexes are keyed on: a replace sets those of the indexes whatever they were (and never the table's). */
+const KEY_ATTRIBUTES = new Set(keyAttributeNames());
 
 export function itemsOf<R extends Item, I extends Id>(entity: {
   name: string;
@@ -67,7 +67,7 @@ export function itemsOf<R extends Item, I extends Id>(entity: {
      */
     changedAttributes(current: R, next: R): Item {
       const before = toItem(current);
-      return Object.fromEntries(Object.entries(fitting(next)).filter(([attribute, value]) => value !== undefined && (INDEX_ATTRIBUTES.has(attribute) || !isDeepStrictEqual(before[attribute], value))));
+      return Object.fromEntries(Object.entries(fitting(next)).filter(([attribute, value]) => value !== undefined && (KEY_ATTRIBUTES.has(attribute) || !isDeepStrictEqual(before[attribute], value))));
     },
 
     /** The index attributes the declaration gives the record now (a list declared after it was stored). */

@@ -130,7 +130,6 @@ export function defineEntity<S extends v.GenericSchema<unknown, Item>, I extends
      * stays as it is. The change is recorded by the write `stamp` stamps.
      */
     replace(stamp: WriteStamp, current: R & Versioned, next: R & Versioned, expectedVersion: number | undefined): WriteStep[] {
-      // Written at the version read, the item is `current`: only what differs from it is set.
       if (expectedVersion !== undefined && expectedVersion !== current.version) throw new VersionMismatch(name, expectedVersion);
       const fields = Object.entries(items.changedAttributes(current, next)).filter(([field]) => !unreplaced.has(field));
       return [

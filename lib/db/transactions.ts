@@ -217,7 +217,6 @@ export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
   const { steps, from } = joinSteps(all);
   try {
     await request((db, requestOptions) => db.send(new TransactWriteCommand({ TransactItems: steps.map(withOldItemOnFailure) }), requestOptions));
-    committed(all);
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error instanceof Error && error.name === 'ValidationException' ? new Refused(error.message, error) : error;
     const reasons = error.CancellationReasons ?? [];
@@ -240,6 +239,8 @@ export async function writeSteps(all: readonly WriteStep[]): Promise<void> {
     }
     throw error;
   }
+  // Only once DynamoDB said so, outside what reads its refusals.
+  committed(all);
 }
 
 /** The longest wait between two attempts of `retryOnConflict`. */

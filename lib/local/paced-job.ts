@@ -2,8 +2,9 @@
  * A background job of `npm start` (lib/local/start.ts), one run at a time: run when woken, but never
  * two starts within `gapMs` of each other, and at least every `idleMs` when nothing wakes it. A wake
  * during a run runs it once more after it, once its gap is over. A failure is said, and the job goes
- * on. (On AWS the table's stream wakes the feed's placer; here the writes of this process do, and the
- * idle pace catches what other processes write.)
+ * on; a job nothing wakes simply runs `idleMs` after its last run ended. (On AWS the table's stream
+ * wakes the feed's placer; here the writes of this process do, and the idle pace catches what other
+ * processes write.)
  */
 export interface PacedJob {
   /** Runs the job as soon as its pace allows. */

@@ -32,19 +32,6 @@ import { SqliteSearchEngine } from './search-sqlite.js';
 import { useLogWriter } from '../log.js';
 import { peopleConsole } from './console.js';
 
-/** Runs `job` every `everyMs`, one run at a time, for as long as the process lives; a failure is said and the next run goes on. */
-function every(everyMs: number, name: string, job: () => Promise<unknown>): void {
-  const run = async () => {
-    try {
-      await job();
-    } catch (error) {
-      console.error(`${name}: ${(error as Error).name}: ${(error as Error).message}`);
-    }
-    setTimeout(run, everyMs).unref();
-  };
-  setTimeout(run, everyMs).unref();
-}
-
 /**
  * The background work AWS runs on its own: the change feed's placer, and the webhooks' worker
  * (lib/webhooks/worker.ts), twice a second; the worker's lanes run between its ticks. As the table's
@@ -61,8 +48,9 @@ function runBackgroundWork(placer: string): void {
   onCommitted((steps) => {
     if (recordsAChange(steps)) placing.wake();
   });
-  every(500, 'webhooks', () => webhookWorker.tick());
-  every(250, 'search index', followSearch);
+  // Nothing wakes these: each runs this long after its last run ended.
+  pacedJob('webhooks', { gapMs: 500, idleMs: 500 }, () => webhookWorker.tick());
+  pacedJob('search index', { gapMs: 250, idleMs: 250 }, followSearch);
 }
 
 /** One run of the search index's projection at a time (the placer's and the timer's share it); a rebuild is said. */
