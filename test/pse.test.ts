@@ -123,6 +123,8 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
       ],
     });
     expect(taken.status).toBe(409);
+    // Named as the entry names it: the reference of the second entry.
+    expect(problemFields(taken)).toEqual(['pse[1].reference']);
     expect(await tableSnapshot()).toEqual(before);
   });
 
@@ -300,8 +302,29 @@ describe('POST /api/pse/batch', () => {
     expect(synced.body[0].ROW).toMatchObject({ ID: element.ID, QUANTITY: '12.000000' });
     expect(synced.body[1].ROW).toMatchObject({ REF: newRef, PRODUCT_ID: product.ID, QUANTITY: '3.000000', PRICE: '9.500000' });
     expect(synced.body[2].PROBLEM.errors.map((error: { field: string }) => error.field).sort()).toEqual(['rows[2].currency_id', 'rows[2].product_id']);
+    // A create of a reference another sale element holds: the row's own field named.
+    const taken = await post('/api/pse/batch', { rows: [{ op: 'create', reference: element.REF.toLowerCase(), product_id: product.ID, currency_id: 1, price: '1' }] });
+    expect(taken.body[0]).toMatchObject({ STATUS: 409, PROBLEM: { errors: [{ field: 'rows[0].reference' }] } });
     // Again: the same rows find what the first sync made.
     const again = await post('/api/pse/batch', { rows: [{ op: 'upsert', reference: newRef, quantity: 4 }] });
     expect(again.body[0]).toMatchObject({ STATUS: 201, ID: synced.body[1].ID });
+  });
+
+  it('syncs from ERPs at once: upserts of one new reference from concurrent batches make it once, and the others update it', async () => {
+    const products = await Promise.all(Array.from({ length: 6 }, () => productWithDefault()));
+    const refs = products.map(() => ref('RACE'));
+    const syncs = await Promise.all(
+      [1, 2, 3, 4].map((quantity) =>
+        post('/api/pse/batch', { rows: refs.map((reference, k) => ({ op: 'upsert', reference, product_id: products[k]!.product.ID, currency_id: 1, price: '5', quantity })) }),
+      ),
+    );
+    for (const sync of syncs) expect(sync.body.map((result: { STATUS: number; PROBLEM?: { detail: string } }) => result.PROBLEM?.detail ?? result.STATUS)).toEqual(refs.map(() => 201));
+    await index.caughtUp();
+    for (const reference of refs) {
+      const [element, ...others] = (await get(`/api/pse?ref=${reference}`)).body;
+      expect(others).toEqual([]);
+      // Made by one sync, changed by each of the three others.
+      expect(element.VERSION).toBe(4);
+    }
   });
 });

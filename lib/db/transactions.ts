@@ -7,7 +7,7 @@ import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request, tableName } from './client.js';
-import { Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
+import { Conflict, Contended, isThrottled, NotFound, Refused, Unavailable, VersionMismatch, WriteConflict } from './errors.js';
 import { currentUsage } from './usage.js';
 import type { Item, OnConditionFailed, TransactItem, WriteStep } from './step.js';
 import type { Key } from './keys.js';
@@ -170,6 +170,23 @@ export const versionFailure =
 
 /** A failure that only a concurrent change can cause: read again and retry. */
 export const raced: OnConditionFailed = () => new WriteConflict();
+
+/**
+ * `steps` with the field their Conflicts name renamed by `fieldOf`: an entity names a unique value
+ * by its lock (a sale element's `ref`), a request by its input (an entry's `pse[2].reference`).
+ */
+export const namingConflicts = (steps: readonly WriteStep[], fieldOf: (field: string) => string): WriteStep[] =>
+  steps.map((step) => {
+    const explain = step.onConditionFailed;
+    if (!explain) return step;
+    return {
+      ...step,
+      onConditionFailed: (current) => {
+        const error = explain(current);
+        return error instanceof Conflict && error.field !== undefined ? new Conflict(error.message, fieldOf(error.field)) : error;
+      },
+    };
+  });
 
 /** Steps that explain their failure get the item back, so that no read is needed to explain it. */
 function withOldItemOnFailure(step: WriteStep): TransactItem {

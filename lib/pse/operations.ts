@@ -16,7 +16,7 @@ import { Conflict, NotFound } from '../db/errors.js';
 import { addStep } from '../db/sharded-count.js';
 import { referenceSetMoveSteps } from '../db/reference-count.js';
 import { joinSteps } from '../db/joined-steps.js';
-import { raced, type WriteStep } from '../db/transactions.js';
+import { namingConflicts, raced, type WriteStep } from '../db/transactions.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import type { WriteStamp } from '../db/stamp.js';
 import { invalidField, InvalidInput, type FieldError } from '../errors.js';
@@ -188,6 +188,9 @@ const valueCountSteps = (before: readonly number[], after: readonly number[], el
     raced,
   });
 
+/** An entry names the unique value the sale element's lock calls `ref` by its own field, `reference`. */
+const asEntryField = (name: Naming) => (field: string) => name(field === 'ref' ? 'reference' : field);
+
 /** A product's draft as steps: its new and changed sale elements, their counts, and the product when it follows. */
 function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, expected: ReadonlyMap<number, number>, stamp: WriteStamp): WriteStep[] {
   const steps: WriteStep[] = [];
@@ -195,10 +198,10 @@ function draftSteps(draft: ProductDraft, namingOf: ReadonlyMap<number, Naming>, 
     const before = draft.before.get(id);
     const name = namingOf.get(id) ?? entryField(0);
     if (draft.created.has(id)) {
-      steps.push(...saleElements.create(stamp, element), ...valueCountSteps([], element.attributeAvs, id, name));
+      steps.push(...namingConflicts(saleElements.create(stamp, element), asEntryField(name)), ...valueCountSteps([], element.attributeAvs, id, name));
     } else if (before && changedSince(before, element)) {
       steps.push(
-        ...saleElements.replace(stamp, before, { ...element, version: before.version + 1, updatedAt: stamp.now }, expected.get(id)),
+        ...namingConflicts(saleElements.replace(stamp, before, { ...element, version: before.version + 1, updatedAt: stamp.now }, expected.get(id)), asEntryField(name)),
         ...valueCountSteps(before.attributeAvs, element.attributeAvs, id, name),
       );
     }
