@@ -6,6 +6,7 @@
  * when lost, and named when a deployment has none.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../lib/db/client.js';
 import { call, get, put } from './support/api.js';
 import { createBrand, createCategory, createCustomer, createProduct, createTaxRule } from './support/fixtures.js';
 import { useSearchIndex } from './support/search-index.js';
@@ -255,6 +256,31 @@ describe('product lists', () => {
     const rebuilt = await index.caughtUp();
     expect(rebuilt?.rebuilt).toBe(true);
     expect((await get('/api/products?min_price=10&order=alpha&limit=100')).body).toEqual(before.body);
+  });
+
+  it('follows the feed by the records it names, read as they are now, without reading their changes', async () => {
+    await index.caughtUp();
+    const product = (await createProduct({ title: 'Bergère' })).row;
+    expect((await put(`/api/products/${product.ID}`, { locale: 'en_US', title: 'Bergère dorée' })).status).toBe(204);
+    const partitionsRead: string[] = [];
+    const name = 'partitionsRead';
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { RequestItems?: Record<string, { Keys: { pk: string }[] }>; Key?: { pk: string } };
+        for (const { Keys } of Object.values(input.RequestItems ?? {})) partitionsRead.push(...Keys.map((key) => key.pk));
+        if (input.Key) partitionsRead.push(input.Key.pk);
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await index.caughtUp();
+    } finally {
+      db().middlewareStack.remove(name);
+    }
+    expect(partitionsRead).toContain(`PRODUCT#${product.ID}`);
+    expect(partitionsRead.filter((partition) => partition.startsWith('CHANGE#'))).toEqual([]);
+    expect(ids((await get('/api/products?title=doree')).body)).toEqual([product.ID]);
   });
 
   it('names the option when this deployment has no index, and answers what the table serves', async () => {

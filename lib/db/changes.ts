@@ -126,6 +126,8 @@ export const CHANGE_KEY_PREFIX = 'CHANGE#';
 
 /** Where a record's changes live: its history, read in version order. */
 export const historyPartition = (resource: string, entityId: string | number): string => `${CHANGE_KEY_PREFIX}${resource}#${entityId}`;
+/** The id of the record whose history `partition` (historyPartition's) is. */
+export const entityOfHistory = (partition: string, resource: string): string => partition.slice(historyPartition(resource, '').length);
 export const changeKey = (resource: string, entityId: string | number, version: number, type: ChangeType): Key => ({
   pk: historyPartition(resource, entityId),
   sk: `V#${padVersion(version)}#${typeRank(type)}`,

@@ -24,6 +24,7 @@ import {
   CHANGES_A_MARKER,
   changeOf,
   changesOf,
+  entityOfHistory,
   historyPartition,
   PENDING_PARTITIONS,
   pendingPartitionKey,
@@ -361,13 +362,7 @@ const startOf = (n: number): FeedPosition => ({ n, i: 0 });
  * and the position after the last entry read (entries of other resources are passed over). A
  * position whose changes are past their retention is Gone. Reads at most `scanItems` feed items.
  */
-async function readFeed({
-  from,
-  wanted,
-  limit,
-  tail,
-  scanItems = 50,
-}: {
+interface FeedRead {
   from?: FeedPosition | undefined;
   wanted: (resource: string) => boolean;
   limit: number;
@@ -375,7 +370,10 @@ async function readFeed({
   tail: number;
   /** At most this many feed items are read. */
   scanItems?: number;
-}): Promise<FeedPage> {
+}
+
+/** Up to `limit` entries after `from` of the resources `wanted` takes, each with the position after it, and the position after the last entry read. */
+async function pickEntries({ from, wanted, limit, tail, scanItems = 50 }: FeedRead): Promise<{ picked: { entry: Entry; after: FeedPosition }[]; next: FeedPosition }> {
   const start = from ?? startOf(1);
   const { items, next: scannedTo } = await feedItemsFrom(start.n, tail, scanItems);
   const now = Date.now();
@@ -401,6 +399,11 @@ async function readFeed({
   }
   // A page that did not fill read everything up to `scannedTo` (blocks emptied by the TTL included).
   if (picked.length < limit && position.n < scannedTo) position = startOf(scannedTo);
+  return { picked, next: position };
+}
+
+async function readFeed(read: FeedRead): Promise<FeedPage> {
+  const { picked, next } = await pickEntries(read);
   const found = new Map((await readItems(picked.map(({ entry }) => entryKey(entry)))).map((item) => [`${item.pk}|${item.sk}`, item]));
   const changes: Change[] = [];
   const positions: FeedPosition[] = [];
@@ -412,7 +415,22 @@ async function readFeed({
     changes.push(changeOf(item));
     positions.push(after);
   }
-  return { changes, next: position, positions };
+  return { changes, next, positions };
+}
+
+/** A record the feed names a change of. */
+export interface ChangedRecord {
+  resource: string;
+  entityId: string;
+}
+
+/**
+ * Follows the feed as `follow` does, for a reader that reads the records themselves as they are now
+ * (the search index): the records changed, from the feed items alone, without reading their changes.
+ */
+export async function followRecords(options: { from?: FeedPosition | undefined; wanted: (resource: string) => boolean; limit: number }): Promise<{ records: ChangedRecord[]; next: FeedPosition }> {
+  const { picked, next } = await pickEntries({ ...options, tail: await placedTail() });
+  return { records: picked.map(({ entry }) => ({ resource: entry.r, entityId: entityOfHistory(entry.p, entry.r) })), next };
 }
 
 /** One record's changes in version order, after the change at `afterSk` (a history position). */

@@ -1,14 +1,14 @@
 /**
  * The search index is a projection of the change feed (docs/lists.md), kept as a webhook lane
- * follows it: from the position the index notes, a round reads the changes of the kinds it keeps,
- * reads those records as they are now, puts or removes their documents, and notes the position
- * after them. An index that notes no position (new, lost, or past the feed's retention) is rebuilt:
+ * follows it: from the position the index notes, a round reads which records of the kinds it keeps
+ * the feed names (not their changes: a document is the record as it is now), reads those records,
+ * puts or removes their documents, and notes the position after them. An index that notes no position (new, lost, or past the feed's retention) is rebuilt:
  * the feed's end is taken first, every record is walked into it, and it follows from that end, so
  * that no write made during the walk is missed (one made twice is put twice, the same).
  */
 import { present } from '../../present.js';
 import { Gone } from '../errors.js';
-import { feedEnd, follow, type FeedPosition } from '../feed.js';
+import { feedEnd, followRecords, type FeedPosition } from '../feed.js';
 import { DOCUMENT_FORM, isWhole, type IndexWrite, type SearchEngine } from './engine.js';
 import type { ListDeclaration } from './arguments.js';
 import type { SearchDocument } from './query.js';
@@ -49,14 +49,14 @@ export async function project(engine: SearchEngine, projections: readonly Projec
   let position = from;
   let written = 0;
   for (;;) {
-    const page = await follow({ from: position, wanted: (resource) => byResource.has(resource), limit: ROUND }).catch((error: unknown) => {
+    const page = await followRecords({ from: position, wanted: (resource) => byResource.has(resource), limit: ROUND }).catch((error: unknown) => {
       if (error instanceof Gone) return undefined;
       throw error;
     });
     if (!page) return rebuild(engine, projections);
     if (page.next.n === position.n && page.next.i === position.i) return { rebuilt: false, written, position };
     const idsByResource = new Map<string, Set<number>>();
-    for (const change of page.changes) idsByResource.set(change.resource, (idsByResource.get(change.resource) ?? new Set()).add(Number(change.entityId)));
+    for (const record of page.records) idsByResource.set(record.resource, (idsByResource.get(record.resource) ?? new Set()).add(Number(record.entityId)));
     const writes = await Promise.all(
       [...idsByResource].map(async ([resource, ids]): Promise<IndexWrite> => {
         // The feed was read for these resources only (`wanted`).
