@@ -86,7 +86,7 @@ describe('brands', () => {
     const { row: product } = await createProduct({ brand_id: brand.ID });
     const inUse = await del(`/api/brands/${brand.ID}`);
     expect(inUse.status).toBe(409);
-    expect(inUse.body.detail).toMatch(/1 products/);
+    expect(inUse.body.detail).toMatch(/1 product\(s\)/);
     expect((await put(`/api/products/${product.ID}`, { brand_id: 987654 })).status).toBe(400);
     expect((await put(`/api/products/${product.ID}`, { brand_id: 0 })).status).toBe(204);
     expect((await del(`/api/brands/${brand.ID}`)).status).toBe(204);

@@ -88,7 +88,7 @@ export const updateAttributeAv = (input: AttributeAvUpdateInput, lang: Lang | un
  */
 export function deleteAttributeAvPlan(av: AttributeAv, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
-  if (count > 0) throw new Conflict(`attribute value ${av.id} is used by ${count} product sale elements: change or delete them first`);
+  if (count > 0) throw new Conflict(`attribute value ${av.id} is used by ${count} product sale element(s): change or delete them first`);
   return plan(
     [...attributeAvs.remove(stamp, av, expectedVersion), ...attributeAvReferences.removeSteps(av.id, references, raced), attributeReferences.countStep(av.attributeId, av.id, -1, raced)],
     undefined,

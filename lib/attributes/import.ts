@@ -57,6 +57,6 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, Attribute>
   remove: deleteAttribute,
   async inUse(attribute, freed) {
     const values = sumOf(await attributeReferences.read(attribute.id)) - freed;
-    return values > 0 ? `it has ${values} values` : undefined;
+    return values > 0 ? `it has ${values} value(s)` : undefined;
   },
 });

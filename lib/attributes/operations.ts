@@ -79,7 +79,7 @@ export const updateAttribute = (input: AttributeUpdateInput, lang: Lang | undefi
  */
 export function deleteAttributePlan(attribute: Attribute, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
-  if (count > 0) throw new Conflict(`attribute ${attribute.id} has ${count} values: delete them first`);
+  if (count > 0) throw new Conflict(`attribute ${attribute.id} has ${count} value(s): delete them first`);
   return plan([...attributes.remove(stamp, attribute, expectedVersion), ...attributeReferences.removeSteps(attribute.id, references, raced)], undefined);
 }
 

@@ -82,7 +82,7 @@ export const updateBrand = (input: BrandUpdateInput, lang: Lang | undefined, exp
  */
 export function deleteBrandPlan(brand: Brand, references: ShardValues | undefined, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
   const count = sumOf(references);
-  if (count > 0) throw new Conflict(`brand ${brand.id} has ${count} products: give them another brand (or 0) or delete them first`);
+  if (count > 0) throw new Conflict(`brand ${brand.id} has ${count} product(s): give them another brand (or 0) or delete them first`);
   return plan([...brands.remove(stamp, brand, expectedVersion), ...brandReferences.removeSteps(brand.id, references, raced)], undefined);
 }
 
