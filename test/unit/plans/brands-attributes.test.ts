@@ -41,7 +41,7 @@ describe('a brand', () => {
     const plan = deleteBrandPlan(brand, shards(Array(16).fill(0)), undefined, STAMP);
     expect(stepsOn(plan, 'BRAND_USE#4')).toHaveLength(16);
     expect(conditionOn(plan, 'BRAND_USE#4', 'S#03')?.values).toEqual({ ':read': 0 });
-    expect(() => deleteBrandPlan(brand, shards([1, -1, 2]), undefined, STAMP)).toThrow('brand 4 has 2 products');
+    expect(() => deleteBrandPlan(brand, shards([1, -1, 2]), undefined, STAMP)).toThrow('brand 4 has 2 product(s)');
   });
 });
 
@@ -78,11 +78,11 @@ describe('an attribute and its values', () => {
 
   it('a value is deleted with its shards as read and counted out of its attribute; refused while sale elements use it', () => {
     expect(stepsOn(deleteAttributeAvPlan(value, undefined, undefined, STAMP), 'ATTRIBUTE_USE#')).toEqual(['Update ATTRIBUTE_USE#2 S#01']);
-    expect(() => deleteAttributeAvPlan(value, shards([1]), undefined, STAMP)).toThrow('used by 1 product sale elements');
+    expect(() => deleteAttributeAvPlan(value, shards([1]), undefined, STAMP)).toThrow('used by 1 product sale element(s)');
   });
 
   it('an attribute that has values is refused (409)', () => {
-    expect(() => deleteAttributePlan(attribute, shards([0, 2]), undefined, STAMP)).toThrow('attribute 2 has 2 values');
+    expect(() => deleteAttributePlan(attribute, shards([0, 2]), undefined, STAMP)).toThrow('attribute 2 has 2 value(s)');
     expect(stepsOn(deleteAttributePlan(attribute, shards([0]), 3, STAMP), 'ATTRIBUTE_USE#2')).toHaveLength(16);
   });
 });
