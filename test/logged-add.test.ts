@@ -58,7 +58,7 @@ describe('a logged add', () => {
 
     // An add whose answer was lost is fenced: a late copy of it applies no more.
     const fenced = await counter('1');
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: fenced, UpdateExpression: 'ADD fenced :ids', ExpressionAttributeValues: { ':ids': new Set(['lost']) } }));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: fenced, UpdateExpression: 'SET fenced = :fences', ExpressionAttributeValues: { ':fences': { lost: Date.now() } } }));
     expect(await addLogged(fenced, adding('1', 'lost'))).toMatchObject({ added: false, found: { count: 1, version: 1 } });
 
     const text = await counter('9', true);

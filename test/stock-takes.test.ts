@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db/client.js';
-import { addLogged } from '../lib/db/logged-add.js';
+import { addLogged, FENCE_KEPT_MS } from '../lib/db/logged-add.js';
 import { startConflictProxy } from '../lib/local/conflict-proxy.js';
 import { present } from '../lib/present.js';
 import { routeByName, type RouteName } from '../lib/routes.js';
@@ -58,7 +58,7 @@ async function takeLeftInTheLog(id: number, amount: string, requestId: string): 
     log: 'takes',
     entry: () => ({ id: `take-${requestId}`, delta: amount, at: Date.now(), apiKey: 'stopped-taker', requestId }),
     maxEntries: 64,
-    fence: 'fencedTakes',
+    fence: 'takeFences',
     recorded: () => Promise.resolve(false),
   });
   expect(outcome.added).toBe(true);
@@ -162,5 +162,28 @@ describe('a stock take', () => {
     // Sent again by the SDK, it would have taken two (or three).
     expect((await get(`/api/pse/${id}`)).body[0]).toMatchObject({ QUANTITY: '9.000000', VERSION: 3 });
     expect(await historyOf(id, since)).toEqual(['3: 10.000000 → 9.000000']);
+  });
+
+  it('fenced, drops the fences no copy of a request can outlive: those past 20 minutes', async () => {
+    const id = await stocked(10);
+    const now = Date.now();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: elementKey(id),
+        UpdateExpression: 'SET takeFences = :fences',
+        ExpressionAttributeValues: { ':fences': { 'lost-long-ago': now - FENCE_KEPT_MS - 60_000, 'lost-a-minute-ago': now - 60_000 } },
+      }),
+    );
+    faults.loseAnswerOn('list_append');
+    const lost = await put(`/api/pse/${id}`, { pse: [{ quantity_delta: -1 }] });
+    expect(lost.status, lost.text).toBe(201);
+    const { Item } = await db().send(new GetItemCommand({ TableName: tableName(), Key: { pk: { S: `PSE#${id}` }, sk: { S: 'PSE' } }, ConsistentRead: true }));
+    const fences = Object.keys(Item?.takeFences?.M ?? {});
+    expect(fences).toHaveLength(2);
+    expect(fences).toContain('lost-a-minute-ago');
+    expect(fences).not.toContain('lost-long-ago');
+    // The fenced take still applies once.
+    expect((await get(`/api/pse/${id}`)).body[0]).toMatchObject({ QUANTITY: '9.000000', VERSION: 3 });
   });
 });

@@ -20,9 +20,12 @@
  *
  * An UpdateItem that adds is not idempotent: it is sent once (by a client of one attempt), and sent
  * again after a refusal that wrote nothing (throttling, or a transaction writing the item). When its
- * answer is lost (a time-out, a cut connection), the add is fenced first (its id put in a set on the
- * item, which its condition requires it absent from), so that a late copy of it can no longer apply;
- * then it was applied if it is in the log or recorded, and else is sent again as a new entry.
+ * answer is lost (a time-out, a cut connection), the add is fenced first (its id put in a map on the
+ * item, with the time, which its condition requires it absent from), so that a late copy of it can no
+ * longer apply; then it was applied if it is in the log or recorded, and else is sent again as a new
+ * entry. A fence is needed only while a copy of its request could still arrive: DynamoDB refuses a
+ * request signed 15 minutes before (SigV4), so each fence drops those older than FENCE_KEPT_MS, and
+ * the map holds no more than the answers lost in that long.
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { NumberValue, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -53,7 +56,7 @@ export interface LoggedAdd {
   /** The entry to append: asked again, with a new id, for an attempt after one whose answer was lost. */
   entry: () => LogEntry;
   maxEntries: number;
-  /** A string set of the ids of adds whose answer was lost: an add whose id it holds no longer applies. */
+  /** A map of the ids of adds whose answer was lost to when they were fenced: an add whose id it holds no longer applies. */
   fence: string;
   /** Whether the entry of this id was recorded already (and trimmed from the log): where changes are is the caller's to know. */
   recorded: (id: string) => Promise<boolean>;
@@ -111,7 +114,7 @@ function addCommand(key: Key, add: LoggedAdd, entry: LogEntry): UpdateCommand {
     'attribute_type(#number, :numberType)',
     '#number >= :floor',
     '(attribute_not_exists(#log) OR size(#log) < :maxEntries)',
-    'NOT contains(#fence, :id)',
+    'attribute_not_exists(#fence.#id)',
     ...(add.expectedVersion === undefined ? [] : ['version = :expectedVersion']),
   ];
   return new UpdateCommand({
@@ -119,14 +122,13 @@ function addCommand(key: Key, add: LoggedAdd, entry: LogEntry): UpdateCommand {
     Key: key,
     UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :none), :entry) ADD #number :amount, version :one',
     ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: { '#number': add.attribute, '#log': add.log, '#fence': add.fence },
+    ExpressionAttributeNames: { '#number': add.attribute, '#log': add.log, '#fence': add.fence, '#id': entry.id },
     ExpressionAttributeValues: {
       ':numberType': 'N',
       ':floor': NumberValue.from(add.floor),
       ':maxEntries': add.maxEntries,
       ':none': [],
       ':entry': [entry],
-      ':id': entry.id,
       ':amount': NumberValue.from(add.amount),
       ':one': 1,
       ...(add.expectedVersion === undefined ? {} : { ':expectedVersion': add.expectedVersion }),
@@ -149,12 +151,55 @@ const wroteNothing = (error: unknown): boolean => error instanceof WriteConflict
 const answerLost = (error: unknown): boolean => error instanceof Unavailable && !(error instanceof OutOfTime) && !wroteNothing(error);
 
 /**
- * Fences the add `id` (adds its id to the fence: sent again, that is the same), so that it can no
- * longer apply, and reads the item then (undefined: gone).
+ * How long a fence is kept: past 15 minutes DynamoDB refuses a copy of the request it fences (its
+ * signature's time), and a few minutes more cover the clocks' difference.
+ */
+export const FENCE_KEPT_MS = 20 * 60_000;
+/** Stale fences one fence drops at most (an update expression is bounded): the rest go with the next. */
+const STALE_DROPPED = 50;
+
+/**
+ * Fences the add `id` (puts it in the fence, with the time: sent again, that is the same), so that
+ * it can no longer apply, and drops the fences past FENCE_KEPT_MS; then reads the item (undefined: gone).
  */
 async function fenced(key: Key, add: LoggedAdd, id: string): Promise<Item | undefined> {
-  const fence = await updateOnCondition(key, { update: 'ADD #fence :ids', condition: 'attribute_exists(pk)', names: { '#fence': add.fence }, values: { ':ids': new Set([id]) } });
-  return fence.updated ? readItem(key) : undefined;
+  if (!(await fence(key, add, id, Date.now()))) return undefined;
+  const item = await readItem(key);
+  const stale = Object.entries((item?.[add.fence] as Record<string, number | string> | undefined) ?? {})
+    .filter(([, at]) => Number(at) < Date.now() - FENCE_KEPT_MS)
+    .slice(0, STALE_DROPPED);
+  if (item && stale.length) {
+    const names = Object.fromEntries(stale.map(([staleId], k) => [`#s${k}`, staleId]));
+    await updateOnCondition(key, {
+      update: `REMOVE ${Object.keys(names)
+        .map((name) => `#fence.${name}`)
+        .join(', ')}`,
+      condition: 'attribute_exists(pk)',
+      names: { '#fence': add.fence, ...names },
+    });
+  }
+  return item;
+}
+
+/** Puts `id` in the item's fence, made with it when the item has none: false when the item is gone. */
+async function fence(key: Key, add: LoggedAdd, id: string, at: number): Promise<boolean> {
+  const into = await updateOnCondition(key, {
+    update: 'SET #fence.#id = :at',
+    condition: 'attribute_type(#fence, :map)',
+    names: { '#fence': add.fence, '#id': id },
+    values: { ':at': at, ':map': 'M' },
+  });
+  if (into.updated) return true;
+  if (!into.found) return false;
+  if (into.found[add.fence] !== undefined) throw new Error(`${add.fence} is not a map of fences`);
+  const made = await updateOnCondition(key, {
+    update: 'SET #fence = :fence',
+    condition: 'attribute_exists(pk) AND attribute_not_exists(#fence)',
+    names: { '#fence': add.fence },
+    values: { ':fence': { [id]: at } },
+  });
+  // Another fence made it meanwhile: put this one in it.
+  return made.updated || (made.found !== undefined && fence(key, add, id, at));
 }
 
 /** One UpdateItem on its own, on condition: updated, or not, with the item as it was (undefined: none). */

@@ -50,7 +50,7 @@ export async function takeStock<T>(id: number, delta: bigint, expectedVersion: n
       // A new id for each attempt after one whose answer was lost (lib/db/logged-add.ts).
       entry: (): StoredTake => ({ id: stamp.newId(), delta: formatMicros(delta), at: stamp.at, apiKey: stamp.actor.apiKey, requestId: stamp.actor.requestId }),
       maxEntries: MAX_PENDING_TAKES,
-      fence: 'fencedTakes',
+      fence: 'takeFences',
       recorded: (takeId) => recentlyRecorded(SALE_ELEMENT_CHANGES, id, takeId),
       expectedVersion,
     });
