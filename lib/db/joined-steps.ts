@@ -18,6 +18,9 @@ export function joinable(step: WriteStep, key: string, join: Join): WriteStep {
   return step;
 }
 
+/** Whether `step` is written joined with others: it is itself (what its join reads is kept by the step, not a copy of it). */
+export const isJoinable = (step: WriteStep): boolean => joinables.has(step);
+
 /**
  * The steps as one transaction writes them, each group joined at the place of its first member;
  * `from[k]` is the step that written step k came from (a joined group's first), so that a cancelled

@@ -12,7 +12,7 @@ import { currentUsage } from './usage.js';
 import type { Item, OnConditionFailed, TransactItem, WriteStep } from './step.js';
 import type { Key } from './keys.js';
 import { fullJitter, retrying } from './retry.js';
-import { joinSteps } from './joined-steps.js';
+import { isJoinable, joinSteps } from './joined-steps.js';
 import { committed } from './commits.js';
 
 export type { OnConditionFailed, OutcomeRecorder, WriteStep } from './step.js';
@@ -173,12 +173,14 @@ export const raced: OnConditionFailed = () => new WriteConflict();
 
 /**
  * `steps` with the field their Conflicts name renamed by `fieldOf`: an entity names a unique value
- * by its lock (a sale element's `ref`), a request by its input (an entry's `pse[2].reference`).
+ * by its lock (a sale element's `ref`), a request by its input (an entry's `pse[2].reference`). A
+ * joinable step (a count's addition, a marker) stays itself: it is joined by what it is, and its
+ * failure is its join's to name.
  */
 export const namingConflicts = (steps: readonly WriteStep[], fieldOf: (field: string) => string): WriteStep[] =>
   steps.map((step) => {
     const explain = step.onConditionFailed;
-    if (!explain) return step;
+    if (!explain || isJoinable(step)) return step;
     return {
       ...step,
       onConditionFailed: (current) => {

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Conflict, WriteConflict } from '../../lib/db/errors.js';
+import { joinSteps } from '../../lib/db/joined-steps.js';
+import { addStep, shardedCount } from '../../lib/db/sharded-count.js';
 import { ABSENT, namingConflicts, put, raced } from '../../lib/db/transactions.js';
 
 const taken = () => new Conflict('a product sale element already has this ref', 'ref');
@@ -25,5 +27,18 @@ describe('a step’s conflicts named as the request names them', () => {
     expect(unnamedStep?.onConditionFailed?.(undefined)).toMatchObject({ field: undefined, message: 'taken' });
     expect(silent).toBe(steps[2]);
     expect(namingConflicts(steps, entryField).map((step) => step.item)).toEqual(steps.map((step) => step.item));
+  });
+
+  it('leaves a joinable step itself, so that it still joins: two additions to one count shard summed', () => {
+    // A bounded count (of one shard): each addition explains its failure.
+    const count = shardedCount('COUNT#N', 1);
+    const full = () => new Conflict('too many', 'ref');
+    const steps = [addStep(count, 1, 2, { atMost: { max: 10, full } }), addStep(count, 5, 3, { atMost: { max: 10, full } })];
+    const named = namingConflicts(steps, entryField);
+    expect(named).toEqual(steps);
+    expect(named[0]).toBe(steps[0]);
+    const joined = joinSteps(named);
+    expect(joined.steps).toHaveLength(1);
+    expect(joined.steps[0]?.item.Update?.ExpressionAttributeValues?.[':delta']).toBe(5);
   });
 });

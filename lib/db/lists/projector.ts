@@ -2,9 +2,10 @@
  * The search index is a projection of the change feed (docs/lists.md), kept as a webhook lane
  * follows it: from the position the index notes, a round reads which records of the kinds it keeps
  * the feed names (not their changes: a document is the record as it is now), reads those records,
- * puts or removes their documents, and notes the position after them. An index that notes no position (new, lost, or past the feed's retention) is rebuilt:
- * the feed's end is taken first, every record is walked into it, and it follows from that end, so
- * that no write made during the walk is missed (one made twice is put twice, the same).
+ * puts or removes their documents, and notes the position after them. An index that notes no
+ * position (new, lost, or past the feed's retention) is rebuilt: the feed's end is taken first,
+ * every record is walked into it, and it follows from that end, so that no write made during the
+ * walk is missed (one made twice is put twice, the same).
  */
 import { present } from '../../present.js';
 import { Gone } from '../errors.js';
