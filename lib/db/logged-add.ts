@@ -160,11 +160,11 @@ const STALE_DROPPED = 50;
 
 /**
  * Fences the add `id` (puts it in the fence, with the time: sent again, that is the same), so that
- * it can no longer apply, and drops the fences past FENCE_KEPT_MS; then reads the item (undefined: gone).
+ * it can no longer apply, and drops the fences past FENCE_KEPT_MS; answers the item as the fence
+ * left it (undefined: gone).
  */
 async function fenced(key: Key, add: LoggedAdd, id: string): Promise<Item | undefined> {
-  if (!(await fence(key, add, id, Date.now()))) return undefined;
-  const item = await readItem(key);
+  const item = await fence(key, add, id, Date.now());
   const stale = Object.entries((item?.[add.fence] as Record<string, number | string> | undefined) ?? {})
     .filter(([, at]) => Number(at) < Date.now() - FENCE_KEPT_MS)
     .slice(0, STALE_DROPPED);
@@ -181,31 +181,33 @@ async function fenced(key: Key, add: LoggedAdd, id: string): Promise<Item | unde
   return item;
 }
 
-/** Puts `id` in the item's fence, made with it when the item has none: false when the item is gone. */
-async function fence(key: Key, add: LoggedAdd, id: string, at: number): Promise<boolean> {
-  const into = await updateOnCondition(key, {
-    update: 'SET #fence.#id = :at',
-    condition: 'attribute_type(#fence, :map)',
-    names: { '#fence': add.fence, '#id': id },
-    values: { ':at': at, ':map': 'M' },
-  });
-  if (into.updated) return true;
-  if (!into.found) return false;
+/** Puts `id` in the item's fence, made with it when the item has none: the item as that left it (undefined: gone). */
+async function fence(key: Key, add: LoggedAdd, id: string, at: number): Promise<Item | undefined> {
+  const into = await updateOnCondition(
+    key,
+    { update: 'SET #fence.#id = :at', condition: 'attribute_type(#fence, :map)', names: { '#fence': add.fence, '#id': id }, values: { ':at': at, ':map': 'M' } },
+    'ALL_NEW',
+  );
+  if (into.updated) return into.item;
+  if (!into.found) return undefined;
   if (into.found[add.fence] !== undefined) throw new Error(`${add.fence} is not a map of fences`);
-  const made = await updateOnCondition(key, {
-    update: 'SET #fence = :fence',
-    condition: 'attribute_exists(pk) AND attribute_not_exists(#fence)',
-    names: { '#fence': add.fence },
-    values: { ':fence': { [id]: at } },
-  });
+  const made = await updateOnCondition(
+    key,
+    { update: 'SET #fence = :fence', condition: 'attribute_exists(pk) AND attribute_not_exists(#fence)', names: { '#fence': add.fence }, values: { ':fence': { [id]: at } } },
+    'ALL_NEW',
+  );
+  if (made.updated) return made.item;
   // Another fence made it meanwhile: put this one in it.
-  return made.updated || (made.found !== undefined && fence(key, add, id, at));
+  return made.found && fence(key, add, id, at);
 }
 
-/** One UpdateItem on its own, on condition: updated, or not, with the item as it was (undefined: none). */
-async function updateOnCondition(key: Key, spec: UpdateSpec): Promise<{ updated: true } | { updated: false; found: Item | undefined }> {
+/**
+ * One UpdateItem on its own, on condition: updated (with the item as it left it, when `returned` is
+ * ALL_NEW), or not, with the item as it was (undefined: none).
+ */
+async function updateOnCondition(key: Key, spec: UpdateSpec, returned: 'NONE' | 'ALL_NEW' = 'NONE'): Promise<{ updated: true; item: Item | undefined } | { updated: false; found: Item | undefined }> {
   try {
-    await request((db, options) =>
+    const { Attributes } = await request((db, options) =>
       db.send(
         new UpdateCommand({
           TableName: tableName(),
@@ -214,12 +216,13 @@ async function updateOnCondition(key: Key, spec: UpdateSpec): Promise<{ updated:
           ConditionExpression: spec.condition,
           ExpressionAttributeNames: spec.names,
           ExpressionAttributeValues: spec.values,
+          ReturnValues: returned,
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         options,
       ),
     );
-    return { updated: true };
+    return { updated: true, item: Attributes };
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return { updated: false, found: error.Item && unmarshallExact(error.Item) };
     throw error;
