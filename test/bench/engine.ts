@@ -9,10 +9,16 @@
  * stock take, then recorded in a transaction of 3) and one that trims the log; a GetItem; then
  * BatchGetItem of 100 keys. For each: DynamoDB Local's CPU time an item (its Java process's, read
  * from /proc: Linux only) and the wall time an item.
+ *
+ * Then a stock-sync row at its least (`syncRowFloor`): what any batch row that keeps its record's
+ * history costs, with nothing of the store's beside it, on this table (1 index) and on a table made
+ * as the store's (8): the floor under `BENCH_ONLY=sync`'s batch rows, against the same row sent alone.
  */
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { performance } from 'node:perf_hooks';
+import { ensureTable } from '../../lib/local/setup.js';
+import { inTurns } from '../../lib/in-turns.js';
 import { cpuSince, javaListeningOn } from './process-cpu.js';
 
 const PAD = 'x'.repeat(400);
@@ -46,6 +52,7 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
   let n = 0;
   const plain = () => ({ pk: `E#${++n}`, sk: 'E', pad: PAD });
   const rows: string[] = [];
+  const floors: string[] = [];
   /** `operations` calls of `send`, each of `items` items: DynamoDB Local's CPU and the wall time an item. */
   const measure = async (name: string, operations: number, items: number, send: () => Promise<unknown>) => {
     const spent = cpuSince([java]);
@@ -159,6 +166,8 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
     await measure('BatchGetItem of 100 keys, read consistently', 40, 100, () =>
       doc.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: Array.from({ length: 100 }, (_, k) => ({ pk: `E#${1 + ((k * 37) % written)}`, sk: 'E' })), ConsistentRead: true } } })),
     );
+    // The same rows on this table and on one made as the store's: what the table's indexes cost each item.
+    floors.push(...floorLines('a table of 1 index', await syncRowFloor(doc, java, TableName)), ...floorLines("a table made as the store's (8 indexes)", await storeTableFloor(dynamoEndpoint)));
   } finally {
     await client.send(new DeleteTableCommand({ TableName }));
     client.destroy();
@@ -166,4 +175,107 @@ export async function engineBenchmark(dynamoEndpoint: string): Promise<void> {
   console.log('\nDynamoDB Local, one request at a time: its CPU and the wall time an item (ms)');
   console.log(`${''.padEnd(58)} ${'CPU'.padStart(8)} ${'wall'.padStart(8)}`);
   for (const row of rows.slice(1)) console.log(row);
+  console.log(`\na stock-sync row at its least, ${FLOOR_ROWS} rows, ${FLOOR_IN_FLIGHT} requests in flight: DynamoDB Local's CPU a row (ms) and rows a second`);
+  for (const row of floors) console.log(row);
+}
+
+const FLOOR_ROWS = 3_000;
+const FLOOR_IN_FLIGHT = 4;
+/** A batch's rows a transaction: 2 items each, and room left for what a real pack adds (markers). */
+const FLOOR_PACK = 45;
+
+/** What rows cost DynamoDB Local: its CPU a row (undefined where /proc does not say), and rows a second. */
+export interface RowCost {
+  cpuMs: number | undefined;
+  perSecond: number;
+}
+
+const floorLines = (table: string, floor: { batched: RowCost; alone: RowCost }) =>
+  (['batched', 'alone'] as const).map((kind) => {
+    const { cpuMs, perSecond } = floor[kind];
+    return `${`  on ${table}: ${kind === 'batched' ? 'in batches' : 'alone'}`.padEnd(58)} ${(cpuMs?.toFixed(2) ?? 'n/a').padStart(8)} ${`${perSecond.toFixed(0)}/s`.padStart(8)}`;
+  });
+
+/**
+ * What a row of a stock sync costs DynamoDB Local at its least, whatever the code around it: its two
+ * keys read (the lock of its reference, its record; consistently, 100 a BatchGet) and its two writes
+ * (the record at the version read, its change on condition that it is new), FLOOR_PACK rows a
+ * transaction; and the same row sent alone (a GetItem, then a transaction of its two items), as a
+ * single PUT does at its least. No marker, no placing, no search index, no product read: what
+ * `BENCH_ONLY=sync`'s rows cost beyond this is the store's own. `FLOOR_ROWS` records, each written a
+ * pass further; the first pass of each kind warms the JVM.
+ */
+async function syncRowFloor(doc: DynamoDBDocumentClient, java: number | undefined, TableName: string): Promise<{ batched: RowCost; alone: RowCost }> {
+  const versions = Array.from({ length: FLOOR_ROWS }, () => 1);
+  const record = (k: number) => ({ pk: `FLOOR#R#${k}`, sk: 'R' });
+  const lock = (k: number) => ({ pk: `FLOOR#L#SKU-${k}`, sk: 'L' });
+  for (let start = 0; start < FLOOR_ROWS; start += 12) {
+    const ks = Array.from({ length: Math.min(12, FLOOR_ROWS - start) }, (_, j) => start + j);
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: ks.flatMap((k) => [
+          { Put: { TableName, Item: { ...record(k), gsi1pk: `P#${Math.floor(k / 10)}`, gsi1sk: String(k).padStart(10, '0'), quantity: 0, version: 1, pad: PAD } } },
+          { Put: { TableName, Item: { ...lock(k), owner: k } } },
+        ]),
+      }),
+    );
+  }
+  const writes = (k: number, quantity: number): NonNullable<TransactWriteCommandInput['TransactItems']> => {
+    const read = versions[k]!;
+    versions[k] = read + 1;
+    const at = new Date().toISOString();
+    return [
+      {
+        Update: {
+          TableName,
+          Key: record(k),
+          UpdateExpression: 'SET quantity = :quantity, version = :next, updatedAt = :at',
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':quantity': quantity, ':next': read + 1, ':read': read, ':at': at },
+        },
+      },
+      { Put: { TableName, Item: { pk: `FLOOR#C#${k}`, sk: `V#${read + 1}`, at, fields: JSON.stringify({ QUANTITY: [read, quantity] }) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ];
+  };
+  const batched = (quantity: number) =>
+    inTurns(
+      Array.from({ length: FLOOR_ROWS / 100 }, (_, b) => Array.from({ length: 100 }, (_, j) => b * 100 + j)),
+      FLOOR_IN_FLIGHT,
+      async (ks) => {
+        for (const key of [lock, record]) await doc.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: ks.map(key), ConsistentRead: true } } }));
+        for (let start = 0; start < ks.length; start += FLOOR_PACK)
+          await doc.send(new TransactWriteCommand({ TransactItems: ks.slice(start, start + FLOOR_PACK).flatMap((k) => writes(k, quantity)) }));
+      },
+    );
+  const alone = (quantity: number) =>
+    inTurns(
+      Array.from({ length: FLOOR_ROWS / 3 }, (_, k) => k),
+      FLOOR_IN_FLIGHT,
+      async (k) => {
+        await doc.send(new GetCommand({ TableName, Key: record(k), ConsistentRead: true }));
+        await doc.send(new TransactWriteCommand({ TransactItems: writes(k, quantity) }));
+      },
+    );
+  const measure = async (count: number, send: () => Promise<unknown>): Promise<RowCost> => {
+    const spent = cpuSince([java]);
+    const started = performance.now();
+    await send();
+    return { cpuMs: java === undefined ? undefined : spent()[0]! / count, perSecond: count / ((performance.now() - started) / 1000) };
+  };
+  await batched(1);
+  await alone(2);
+  return { batched: await measure(FLOOR_ROWS, () => batched(3)), alone: await measure(FLOOR_ROWS / 3, () => alone(4)) };
+}
+
+/** `syncRowFloor` on a fresh table made as the store's (its 8 indexes), in the DynamoDB Local at `endpoint`, dropped after. */
+export async function storeTableFloor(endpoint: string): Promise<{ batched: RowCost; alone: RowCost }> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+  const TableName = `floor-${process.pid}-${Date.now()}`;
+  await ensureTable(client, TableName);
+  try {
+    return await syncRowFloor(DynamoDBDocumentClient.from(client), javaListeningOn(new URL(endpoint).port), TableName);
+  } finally {
+    await client.send(new DeleteTableCommand({ TableName }));
+    client.destroy();
+  }
 }

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { call, feedNow, followFeed, startServer, type Server } from './contention.js';
+import { storeTableFloor } from './engine.js';
 import { cpuSince } from './process-cpu.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -187,12 +188,14 @@ async function placed(server: Server, cursor: string, count: number): Promise<vo
  * case), SYNC_IN_FLIGHT requests in flight either way, each timed with the feed placed before it
  * (neither pays for placing the other's changes). Rows a second of each, the DynamoDB calls a row of
  * each (npm start's request lines) and the CPU time a row cost DynamoDB Local and npm start, their
- * ratio, and stocks read back.
+ * ratio, and stocks read back. Then, npm start stopped, the floor of a batch row on the same
+ * DynamoDB Local (engine.ts's `storeTableFloor`) beside a fifth of a single PUT's CPU: what 5× allows.
  */
 export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> {
   // Its request lines say what each phase's rows asked of DynamoDB.
   const server = await startServer('sync', dynamoEndpoint, { STORE_LOG_LEVEL: 'info', STORE_LOG_FORMAT: 'json' });
   const lines = requestLines(server);
+  let singlePutCpu: number | undefined;
   try {
     const run = `${process.pid}`;
     // Upserts: a row sent again after a 503 whose write had landed after all finds its record.
@@ -245,7 +248,8 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
     started = performance.now();
     await inTurns(sample.map((sku, n) => async () => void (await ok(call(server, 'PUT', `/api/pse/${sku.id}`, { pse: [{ quantity: stock(n) + 1 }] }), 201, 'a single PUT'))));
     const singleRate = sample.length / ((performance.now() - started) / 1000);
-    const singleCpu = cpuPer(spent(), sample.length);
+    const singleSpent = spent();
+    const singleCpu = cpuPer(singleSpent, sample.length);
     const singleUse = callsPerRow(lines.slice(singleLines), 'pse/update', sample.length);
 
     const checked = await Promise.all(
@@ -258,8 +262,15 @@ export async function stockSyncBenchmark(dynamoEndpoint: string): Promise<void> 
     console.log('POST /api/pse/batch (upsert by reference, 100 rows)'.padEnd(56), `${batchRate.toFixed(0)} rows/s`.padStart(14), `  all ${skus.length}: ${batchUse}; CPU a row: ${batchCpu}`);
     console.log('PUT /api/pse/{id} (one sale element, ids known)'.padEnd(56), `${singleRate.toFixed(0)} rows/s`.padStart(14), `  the first ${sample.length}: ${singleUse}; CPU a row: ${singleCpu}`);
     console.log(`batch rows a second against single PUTs: ${(batchRate / singleRate).toFixed(1)}× (the bar: ≥ 5×); stocks read back as sent: ${checked.every(Boolean) ? 'yes' : 'NO'}`);
+    singlePutCpu = singleSpent[0]! / sample.length;
   } finally {
     server.child.kill('SIGTERM');
     await server.stopped;
   }
+  // With npm start stopped, nothing else asks DynamoDB Local for anything.
+  const floor = (await storeTableFloor(dynamoEndpoint)).batched.cpuMs;
+  if (floor !== undefined && singlePutCpu !== undefined)
+    console.log(
+      `a batch row at its least on this DynamoDB Local (its 2 keys read, its record and change written: BENCH_ONLY=engine's floor): ${floor.toFixed(2)} ms of CPU; 5× a single PUT's ${singlePutCpu.toFixed(2)} ms leaves a row ${(singlePutCpu / 5).toFixed(2)} ms`,
+    );
 }
