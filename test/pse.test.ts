@@ -286,6 +286,29 @@ describe('a taxed price sent', () => {
   });
 });
 
+describe('a taxed price shown', () => {
+  it('follows every change of the product’s rule at once: read alone, by product, in lists and in the answer to a take', async () => {
+    const rule = await createTaxRule({ country: [64], tax: [1] });
+    const { product, element } = await productWithDefault({ price: '100', tax_rule: rule.ID });
+    await put(`/api/pse/${element.ID}`, { pse: [{ quantity: 10 }] });
+    const taxed = async () => {
+      await index.caughtUp();
+      const answers = [
+        await get(`/api/pse/${element.ID}`),
+        await get(`/api/pse/product/${product.ID}`),
+        await get(`/api/pse?id=${element.ID}`),
+        await put(`/api/pse/${element.ID}`, { pse: [{ quantity_delta: -1 }] }),
+      ];
+      return answers.map((answer) => answer.body[0].TAXED_PRICE);
+    };
+    expect(await taxed()).toEqual(Array(4).fill('120.000000'));
+    expect((await put('/api/tax-rules', { id: rule.ID, tax: [1, 2] })).status).toBe(201);
+    expect(await taxed()).toEqual(Array(4).fill('132.000000'));
+    expect((await put('/api/tax-rules', { id: rule.ID, country: [13] })).status).toBe(201);
+    expect(await taxed()).toEqual(Array(4).fill('100.000000'));
+  });
+});
+
 describe('POST /api/pse/batch', () => {
   it('syncs stock from an ERP: an upsert by reference sets what it sends, or creates the sale element it names', async () => {
     const { product, element } = await productWithDefault();

@@ -138,9 +138,20 @@ describe('sale element routes and batches', () => {
     const { row } = await createProduct();
     const [element] = (await get(`/api/pse/product/${row.ID}`)).body;
     expect((await put(`/api/pse/${element.ID}`, { pse: [{ quantity: 5 }] })).status).toBe(201);
-    // Counted here: the transaction, then the product's and its rule's reads for the row. A take that
-    // went the way of other writes would read the sale element first: 4.
-    expect(await count(() => put(`/api/pse/${element.ID}`, { pse: [{ quantity_delta: -1 }] }), 201)).toBe(3);
+    // Counted here: the transaction, then the product's read for the row, with the rules' version (the
+    // rule cached). A take that went the way of other writes would read the sale element first: 3.
+    expect(await count(() => put(`/api/pse/${element.ID}`, { pse: [{ quantity_delta: -1 }] }), 201)).toBe(2);
+  });
+
+  it('read a sale element with its product and the rules’ version in one call, the rule cached', async () => {
+    const { row } = await createProduct();
+    const [element] = (await get(`/api/pse/product/${row.ID}`)).body;
+    // The sale element, then its product beside the rules' version.
+    expect(await count(() => get(`/api/pse/${element.ID}`), 200)).toBe(2);
+    // The product beside the rules' version, and its sale elements' list, at once.
+    expect(await count(() => get(`/api/pse/product/${row.ID}`), 200)).toBe(2);
+    // A stock set: the sale element, its product beside the rules' version, the transaction.
+    expect(await count(() => put(`/api/pse/${element.ID}`, { pse: [{ quantity: 7 }] }), 201)).toBe(3);
   });
 
   it('never share a call between two requests: reads asked at once by two requests are two calls', async () => {

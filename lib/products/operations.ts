@@ -10,7 +10,6 @@ import { sentTexts } from '../catalog-texts.js';
 import { brandReferences } from '../brands/references.js';
 import { categoryReferences } from '../categories/references.js';
 import { NotFound } from '../db/errors.js';
-import { readEach } from '../db/items.js';
 import { referenceMoveSteps } from '../db/reference-count.js';
 import { createSteps, removeAsReadSteps } from '../db/sharded-count.js';
 import { attributeAvReferences } from '../attribute-avs/references.js';
@@ -22,7 +21,7 @@ import { localeOf, mergeTexts } from '../i18n.js';
 import { formatMicros } from '../money.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { countProductStep, defaultTaxRule, taxRulesAt, taxRulesById, taxRulesVersion, type TaxRule } from '../tax-rules/index.js';
+import { countProductStep, defaultTaxRule, pricedBy, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import { products, type Product } from './entity.js';
 import { defaultSaleElementOf, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from './sale-elements.js';
 import { readSaleElementsOf, readSettled } from './stock-takes.js';
@@ -78,10 +77,8 @@ export const referenceMoves = (stored: Product, next: Product): WriteStep[] => [
 
 /** One request when this container has the product's rule cached: the product and the rules' version, in one batch. */
 export async function getProduct(id: number, lang: Lang | undefined): Promise<Row> {
-  const [item, version] = await readEach([products.key(id), taxRulesVersion.key]);
-  if (!item) throw missing();
-  const product = products.fromItem(item);
-  const rules = await taxRulesAt(taxRulesVersion.valueOf(version), [product.taxRuleId]);
+  const [[product], rules] = await pricedBy(products.readMany([id]));
+  if (!product) throw missing();
   return productRow(product, localeOf(lang), rules.get(product.taxRuleId));
 }
 

@@ -19,7 +19,7 @@ import { saleElements, type SaleElement } from '../products/sale-elements.js';
 import { MAX_DECIMAL } from '../products/schema.js';
 import { currencyIds, defaultCurrencyId, defaultLang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { taxRulesById } from '../tax-rules/index.js';
+import { pricedBy } from '../tax-rules/index.js';
 import { decimal, idList, instant, knownId } from '../validation.js';
 import { pricesIn, pseRow } from './row.js';
 
@@ -92,8 +92,8 @@ export type PseListInput = v.InferOutput<typeof PseListQuery>;
 export async function listPse(query: PseListInput, page: PageRequest): Promise<Page<Row>> {
   const reading = { locale: (query.lang ?? defaultLang).locale, fallback: defaultLang.locale };
   const found = await runList({ list: pseList, routes: pseRoutes, args: query, reading, readMany: (ids) => saleElements.readMany(ids), engine: searchEngine(), id: (e) => e.id }, page);
-  const owners = new Map((await products.readMany([...new Set(found.items.map((e) => e.productId))])).map((product) => [product.id, product]));
-  const rules = await taxRulesById([...new Set([...owners.values()].map((product) => product.taxRuleId))]);
+  const [owned, rules] = await pricedBy(products.readMany([...new Set(found.items.map((e) => e.productId))]));
+  const owners = new Map(owned.map((product) => [product.id, product]));
   return mapPage(found, (e) => {
     const product = owners.get(e.productId);
     return pseRow(e, product && rules.get(product.taxRuleId), query.currency ?? product?.currency ?? defaultCurrencyId);

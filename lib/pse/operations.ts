@@ -26,7 +26,7 @@ import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
 import { readSaleElementsOf, readSettled, takeStock } from '../products/stock-takes.js';
-import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
+import { countProductStep, pricedBy, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
 import { percentsOf } from '../products/row.js';
 import { pricesIn, pseRow } from './row.js';
@@ -385,10 +385,9 @@ async function readElements(ids: readonly number[]): Promise<SaleElement[]> {
   return found;
 }
 
-/** What a stock change's rows need beside its sale elements: their products and rules. */
+/** What a stock change's rows need beside its sale elements: their products and rules (one round trip, the rules cached). */
 async function stockContext(elements: readonly SaleElement[]): Promise<Pick<PseReads, 'products' | 'rules'>> {
-  const owners = await products.readMany([...new Set(elements.map((element) => element.productId))]);
-  const rules = await taxRulesById([...new Set(owners.map((product) => product.taxRuleId))]);
+  const [owners, rules] = await pricedBy(products.readMany([...new Set(elements.map((element) => element.productId))]));
   return { products: new Map(owners.map((product) => [product.id, { product, elements: { elements: [], count: undefined } }])), rules };
 }
 
@@ -424,19 +423,17 @@ export const deletePse = (id: number, expectedVersion: number | undefined): Writ
 /** One sale element's row, in `currency` (default: its product's). */
 export async function getPse(id: number, query: PseQueryInput): Promise<Row[]> {
   const element = await saleElements.read(id);
-  const product = element && (await products.read(element.productId));
+  const [[product], rules] = element ? await pricedBy(products.readMany([element.productId])) : [[], new Map()];
   if (!element || !product) throw new NotFound('product sale element');
-  const rules = await taxRulesById([product.taxRuleId]);
   return [pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency)];
 }
 
 /** A product's sale elements, by id (404 for an unknown product). */
 export async function listPseOfProduct(productId: number, query: PseQueryInput): Promise<Row[]> {
-  const [product, { items: elements }] = await Promise.all([
-    products.read(productId),
+  const [[[product], rules], { items: elements }] = await Promise.all([
+    pricedBy(products.readMany([productId])),
     saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 }),
   ]);
   if (!product) throw new NotFound('product');
-  const rules = await taxRulesById([product.taxRuleId]);
   return elements.map((element) => pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency));
 }

@@ -79,6 +79,22 @@ export async function taxRulesAt(version: number, ids: readonly number[]): Promi
 }
 
 /**
+ * Records and the rules that price them, in one round trip when this container has those rules
+ * cached: the rules' version is asked in the same turn as `records` (one BatchGet with their keys,
+ * lib/db/items.ts), and the rules come from the cache at that version.
+ */
+export async function pricedBy<T extends { taxRuleId: number }>(records: Promise<readonly T[]>): Promise<[readonly T[], ReadonlyMap<number, TaxRule>]> {
+  const [found, version] = await Promise.all([records, taxRulesVersion.read()]);
+  return [
+    found,
+    await taxRulesAt(
+      version,
+      found.map((record) => record.taxRuleId),
+    ),
+  ];
+}
+
+/**
  * A step that counts products in (or out of) a rule, on the shard of `productId` (a batch of products
  * with consecutive ids may count on the shard of any one of them, but a product counted in must be
  * counted out on its own), failing when the rule does not exist.
