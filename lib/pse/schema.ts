@@ -26,17 +26,20 @@ export const isGtin = (code: string): boolean => {
   return (10 - (sum % 10)) % 10 === check;
 };
 
-/** A stock change: a signed decimal of at most 6 fraction digits, in millionths. */
+/**
+ * A stock change: a signed decimal of at most 6 fraction digits, in millionths. Its text is read as
+ * a quantity's is, a minus allowed before it: no plus, exponent or space.
+ */
 const signedDecimal = () =>
   v.pipe(
     v.union([v.number(), v.string()], 'must be a number or a numeric string'),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const text = String(dataset.value).trim();
+      const text = String(dataset.value);
       const negative = text.startsWith('-');
       const magnitude = negative ? text.slice(1) : text;
       const micros = PLAIN_DECIMAL.test(magnitude) || typeof dataset.value === 'number' ? parseMicros(magnitude) : undefined;
       if (micros === undefined || micros > MAX_DECIMAL) {
-        addIssue({ message: 'must be a decimal with at most 6 fraction digits, signed (-3 takes three, 5 adds five)' });
+        addIssue({ message: 'must be a decimal, a minus before it to take (-3 takes three, 5 adds five): digits, then at most 6 decimals after a dot, no plus, exponent or space' });
         return NEVER;
       }
       return negative ? -micros : micros;
