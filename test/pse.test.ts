@@ -325,6 +325,8 @@ describe('POST /api/pse/batch', () => {
     expect(synced.body[0].ROW).toMatchObject({ ID: element.ID, QUANTITY: '12.000000' });
     expect(synced.body[1].ROW).toMatchObject({ REF: newRef, PRODUCT_ID: product.ID, QUANTITY: '3.000000', PRICE: '9.500000' });
     expect(synced.body[2].PROBLEM.errors.map((error: { field: string }) => error.field).sort()).toEqual(['rows[2].currency_id', 'rows[2].product_id']);
+    // Its detail names the row's fields as its errors do.
+    expect(synced.body[2].PROBLEM.detail).toBe('rows[2].product_id: is required to create a sale element; rows[2].currency_id: is required to create a sale element');
     // A create of a reference another sale element holds: the row's own field named.
     const taken = await post('/api/pse/batch', { rows: [{ op: 'create', reference: element.REF.toLowerCase(), product_id: product.ID, currency_id: 1, price: '1' }] });
     expect(taken.body[0]).toMatchObject({ STATUS: 409, PROBLEM: { errors: [{ field: 'rows[0].reference' }] } });

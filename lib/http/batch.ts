@@ -216,6 +216,8 @@ export function defineBatchHandler(name: RouteName, declaration: BatchDeclaratio
   };
   const failure = (index: number, problem: HttpProblem, id?: number): BatchResult => ({ INDEX: index, STATUS: problem.status, ID: id ?? null, PROBLEM: problem.body });
   const problemOf = (row: Ready, error: unknown): HttpProblem => {
+    // An operation's bad input is the row's: its detail names the row's fields, as its errors do.
+    if (error instanceof InvalidInput) return toProblem(new InvalidInput(inRow(row.index, error.errors)));
     const problem = toProblem(error);
     if (problem.status >= 500 && problem.status !== 503) log('error', 'a batch row failed', { route: name, row: row.index, error: error instanceof Error ? error.name : String(error) });
     const errors = problem.body.errors;
