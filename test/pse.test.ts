@@ -125,7 +125,15 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     expect(taken.status).toBe(409);
     // Named as the entry names it: the reference of the second entry.
     expect(problemFields(taken)).toEqual(['pse[1].reference']);
+    // A new sale element without a price would be sold at 0: its entry needs one, or the exchange rate's.
+    const unpriced = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, quantity: 5 }] });
+    expect(unpriced.status).toBe(400);
+    expect(problemFields(unpriced)).toEqual(['pse[0].price']);
+    const batched = await post('/api/pse/batch', { rows: [{ op: 'create', product_id: product.ID, reference: ref(), currency_id: 1, sale_price: '2' }] });
+    expect(batched.body[0]).toMatchObject({ STATUS: 400, PROBLEM: { errors: [{ field: 'rows[0].price' }] } });
     expect(await tableSnapshot()).toEqual(before);
+    const following = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 2, use_exchange_rate: true }] });
+    expect(following.status, following.text).toBe(201);
   });
 
   it('takes as many entries as one transaction holds, across products, and past it a 400 naming pse that writes nothing', async () => {

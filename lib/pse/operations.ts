@@ -73,12 +73,16 @@ function untaxed(amount: bigint | undefined, withTax: bigint | undefined, rule: 
   return withTax === undefined ? undefined : removePercents(withTax, percentsOf(rule));
 }
 
-/** The entry's price fields applied to the element's prices: its currency's price set, the others kept. */
-function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdateEntryInput, currency: number, rule: TaxRule | undefined, name: Naming): SaleElement['prices'] {
+/**
+ * The entry's price fields applied to the element's prices: its currency's price set, the others
+ * kept. A new element's entry makes its first price: without one (or `use_exchange_rate`), a 400,
+ * never an element sold at 0.
+ */
+function withPrices(element: SaleElement, entry: PseCreateEntryInput | PseUpdateEntryInput, currency: number, rule: TaxRule | undefined, name: Naming, creating: boolean): SaleElement['prices'] {
   const price = untaxed(entry.price, entry.price_with_tax, rule);
   const promo = untaxed(entry.sale_price, entry.sale_price_with_tax, rule);
   const kept = element.prices[currency];
-  if (price === undefined && promo === undefined && entry.use_exchange_rate === undefined) return element.prices;
+  if (!creating && price === undefined && promo === undefined && entry.use_exchange_rate === undefined) return element.prices;
   const fromDefault = entry.use_exchange_rate ?? kept?.fromDefault ?? false;
   if (price === undefined && !kept && !fromDefault) throw invalidField(name('price'), 'is required for a currency the sale element has no price in yet (or price_with_tax, or use_exchange_rate)');
   return {
@@ -148,7 +152,7 @@ function applyEntry(draft: ProductDraft, entry: Entry, reads: PseReads): void {
     weight: input.weight === undefined ? current.weight : formatMicros(input.weight),
     promo: input.onsale ?? current.promo,
     newness: input.isnew ?? current.newness,
-    prices: withPrices(current, input, input.currency_id ?? draft.next.currency, rule, entry.field),
+    prices: withPrices(current, input, input.currency_id ?? draft.next.currency, rule, entry.field, 'create' in entry),
     attributeAvs: input.attribute_av === undefined ? current.attributeAvs : valuesOf(input.attribute_av, reads, entry.field),
   };
   draft.elements.set(next.id, next);
