@@ -136,6 +136,16 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     expect(following.status, following.text).toBe(201);
   });
 
+  it('names the entry whose id is no sale element (400), and answers 404 for the path’s, writing nothing', async () => {
+    const { element } = await productWithDefault();
+    const before = await tableSnapshot();
+    const unknown = await put(`/api/pse/${element.ID}`, { pse: [{ quantity: 1 }, { id: 987654, quantity: 2 }] });
+    expect(unknown.status).toBe(400);
+    expect(problemFields(unknown)).toEqual(['pse[1].id']);
+    expect((await put('/api/pse/987654', { pse: [{ quantity: 1 }] })).status).toBe(404);
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
   it('takes as many entries as one transaction holds, across products, and past it a 400 naming pse that writes nothing', async () => {
     const products = await Promise.all(Array.from({ length: 5 }, () => productWithDefault()));
     // Nine variants beside each default: 18 of two products in one request (about 4 writes a new sale element), then the others'.

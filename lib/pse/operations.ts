@@ -339,7 +339,7 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
     // products and rules, for the rows, once), so that writers of one stock meet as seldom as can be.
     let context: Promise<Pick<PseReads, 'products' | 'rules'>> | undefined;
     return new Write(async (stamp) => {
-      const found = await readElements(ids);
+      const found = await readElements(pseId, ids, naming);
       context ??= stockContext(found);
       const { products: owners, rules } = await context;
       const picture = new Map([...owners].map(([id, { product }]) => [id, { product, elements: { elements: found.filter((element) => element.productId === id), count: undefined } }]));
@@ -347,7 +347,7 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
     });
   }
   return new Write(async (stamp) => {
-    const found = await readElements(ids);
+    const found = await readElements(pseId, ids, naming);
     const reads = await readFor(
       found.map((element) => element.productId),
       valueIdsOf(input.pse),
@@ -382,10 +382,15 @@ export function changePse(pseId: number, input: PseUpdateInput, query: PseQueryI
 /** An entry that changes nothing but a stock (`quantity`, `quantity_delta`): an ERP's sync, an order's take. */
 const changesStockOnly = (entry: PseUpdateEntryInput): boolean => Object.keys(entry).every((field) => field === 'id' || field === 'quantity' || field === 'quantity_delta');
 
-/** The sale elements of `ids`, read consistently; 404 when one is not there. */
-async function readElements(ids: readonly number[]): Promise<SaleElement[]> {
+/**
+ * The sale elements of `ids` (entry `index` names `ids[index]`), read consistently: the path's
+ * (`pseId`) not there is a 404; another entry's, a 400 naming that entry's `id`.
+ */
+async function readElements(pseId: number, ids: readonly number[], naming: (index: number) => Naming): Promise<SaleElement[]> {
   const found = await readSettled(ids);
-  if (ids.some((id) => !found.some((element) => element.id === id))) throw new NotFound('product sale element');
+  const missing = ids.flatMap((id, index) => (found.some((element) => element.id === id) ? [] : [{ id, index }]));
+  if (missing.some(({ id }) => id === pseId)) throw new NotFound('product sale element');
+  if (missing.length) throw new InvalidInput(missing.map(({ id, index }) => ({ field: naming(index)('id'), message: `names no sale element (${id})` })));
   return found;
 }
 
