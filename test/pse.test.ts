@@ -215,6 +215,43 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     expect((await del(`/api/pse/${made.body[0].ID}`)).status).toBe(204);
     expect((await del(`/api/attribute-avs/${red.ID}`)).status).toBe(204);
   });
+
+  it('shows its values in their attributes’ order as it is now: a move of an attribute reorders every row at once', async () => {
+    const { product } = await productWithDefault();
+    const [size, colour] = [await createAttribute({ title: 'Size' }), await createAttribute({ title: 'Colour' })];
+    const [small, red] = [await createAttributeAv(size.ID, { title: 'S' }), await createAttributeAv(colour.ID, { title: 'Red' })];
+    const made = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, quantity: 5, attribute_av: [red.ID, small.ID] }] });
+    const id = made.body[0].ID;
+    const shown = async () => {
+      await index.caughtUp();
+      const answers = [
+        await get(`/api/pse/${id}`),
+        (await get(`/api/pse/product/${product.ID}`)).body.find((row: { ID: number }) => row.ID === id),
+        await get(`/api/pse?id=${id}`),
+        await put(`/api/pse/${id}`, { pse: [{ quantity_delta: -1 }] }),
+        await put(`/api/pse/${id}`, { pse: [{ onsale: true }] }),
+      ];
+      return answers.map((answer) => ('body' in answer ? answer.body[0] : answer).ATTRIBUTE_AVS);
+    };
+    expect(await shown()).toEqual(Array(5).fill([small.ID, red.ID]));
+    // Colour moved before Size: the stored sale element unchanged, its rows reordered.
+    expect((await put('/api/attributes', { id: colour.ID, position: size.POSITION - 1 })).status).toBe(201);
+    expect(await shown()).toEqual(Array(5).fill([red.ID, small.ID]));
+  });
+
+  it('moves several attributes in one atomic batch: the attributes’ positions change once, in one transaction', async () => {
+    const [a, b] = [await createAttribute(), await createAttribute()];
+    const moved = await post('/api/attributes/batch', {
+      atomic: true,
+      rows: [
+        { op: 'update', id: a.ID, position: b.POSITION },
+        { op: 'update', id: b.ID, position: a.POSITION },
+      ],
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.map((result: { STATUS: number }) => result.STATUS)).toEqual([201, 201]);
+    expect((await get(`/api/attributes/${a.ID}`)).body[0].POSITION).toBe(b.POSITION);
+  });
 });
 
 describe('stock', () => {

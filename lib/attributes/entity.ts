@@ -9,6 +9,7 @@ import { CATALOG_TEXTS, StoredCatalogTexts } from '../catalog-texts.js';
 import { localizedFields } from '../db/changes.js';
 import { defineEntity, versionedEntries } from '../db/entity.js';
 import { padId } from '../db/keys.js';
+import { defineVersionItem } from '../db/version-item.js';
 
 export const AttributeRecord = v.object({
   id: v.number(),
@@ -38,3 +39,13 @@ export const attributes = defineEntity({
   // The fields of the attribute's row, as it shows them (row.ts).
   audit: { resource: 'attribute', fields: (a) => [...localizedFields(a.i18n, CATALOG_TEXTS), { field: 'POSITION', locale: null, value: a.position }] },
 });
+
+/**
+ * Grows with every move of an attribute, so that containers can cache the attributes' positions, in
+ * whose order a sale element's values are shown (lib/attribute-avs/order.ts). A new attribute needs
+ * no bump (a cache reads what it lacks); one that has values is never deleted.
+ */
+export const attributePositionsVersion = defineVersionItem({ pk: 'ATTRIBUTE_POSITIONS', sk: 'VERSION' });
+
+/** The steps a write of `next` over `stored` adds: the positions' version bumped when it moves the attribute. */
+export const positionSteps = (stored: Attribute, next: Attribute) => (stored.position === next.position ? [] : [attributePositionsVersion.bump()]);

@@ -13,7 +13,7 @@ import { defineImportKind } from '../import/kind.js';
 import { datesOf, localizedTexts, problemsOf, type Mapped, type Normalization, type Problem } from '../import/mapping.js';
 import { dateOf, rowsWithTexts, type RowWithTexts } from '../import/source.js';
 import { integer } from '../validation.js';
-import { attributes, type Attribute } from './entity.js';
+import { attributes, positionSteps, type Attribute } from './entity.js';
 import { deleteAttribute, newAttribute } from './operations.js';
 import { attributeReferences } from './references.js';
 import { AttributeCreate } from './schema.js';
@@ -48,7 +48,7 @@ export const importKind = defineImportKind<RowWithTexts<CatalogText>, Attribute>
   writer: {
     readMany: (ids) => attributes.readMany(ids),
     steps: (stamp, records) => [...attributes.create(stamp, ...records), ...records.flatMap((attribute) => attributeReferences.createSteps(attribute.id))],
-    updateSteps: (stamp, stored, next) => attributes.replace(stamp, stored, next, stored.version),
+    updateSteps: (stamp, stored, next) => [...attributes.replace(stamp, stored, next, stored.version), ...positionSteps(stored, next)],
     same: (stored, imported) => contentOf(stored) === contentOf(imported),
     // An attribute's record, its change and the change's marker, and its count's 16 shards; one for the record count.
     perTransaction: 5,

@@ -16,7 +16,7 @@ import type { WriteStamp } from '../db/stamp.js';
 import { localeOf } from '../i18n.js';
 import type { Lang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { attributes, type Attribute } from './entity.js';
+import { attributes, positionSteps, type Attribute } from './entity.js';
 import { attributeReferences } from './references.js';
 import { attributeRow } from './row.js';
 import type { AttributeCreateInput, AttributeUpdateInput } from './schema.js';
@@ -67,7 +67,7 @@ export function updateAttributePlan(input: AttributeUpdateInput, lang: Lang | un
     updatedAt: reads.stamp.now,
   };
   if (attributes.unchanged(current, next, expectedVersion)) return plan([], attributeRow(current, localeOf(lang, input.locale)));
-  return plan(attributes.replace(reads.stamp, current, next, expectedVersion), attributeRow(next, localeOf(lang, input.locale)));
+  return plan([...attributes.replace(reads.stamp, current, next, expectedVersion), ...positionSteps(current, next)], attributeRow(next, localeOf(lang, input.locale)));
 }
 
 export const updateAttribute = (input: AttributeUpdateInput, lang: Lang | undefined, expectedVersion: number | undefined): Write<Row> =>

@@ -14,14 +14,13 @@ import { langParam } from '../i18n.js';
 import { storedMicros } from '../money.js';
 import { searchEngine } from '../opensearch/index.js';
 import { present } from '../present.js';
-import { products } from '../products/entity.js';
 import { saleElements, type SaleElement } from '../products/sale-elements.js';
 import { MAX_DECIMAL } from '../products/schema.js';
 import { currencyIds, defaultCurrencyId, defaultLang } from '../reference/index.js';
 import type { Row } from '../row.js';
-import { pricedBy } from '../tax-rules/index.js';
 import { decimal, idList, instant, knownId } from '../validation.js';
 import { pricesIn, pseRow } from './row.js';
+import { rowContext } from './row-context.js';
 
 const decimalBound = () => v.pipe(decimal(MAX_DECIMAL), v.transform(decimalValue));
 const stored = (value: string) => decimalValue(storedMicros(value));
@@ -92,10 +91,16 @@ export type PseListInput = v.InferOutput<typeof PseListQuery>;
 export async function listPse(query: PseListInput, page: PageRequest): Promise<Page<Row>> {
   const reading = { locale: (query.lang ?? defaultLang).locale, fallback: defaultLang.locale };
   const found = await runList({ list: pseList, routes: pseRoutes, args: query, reading, readMany: (ids) => saleElements.readMany(ids), engine: searchEngine(), id: (e) => e.id }, page);
-  const [owned, rules] = await pricedBy(products.readMany([...new Set(found.items.map((e) => e.productId))]));
-  const owners = new Map(owned.map((product) => [product.id, product]));
+  const {
+    products: owners,
+    rules,
+    order,
+  } = await rowContext(
+    found.items.map((e) => e.productId),
+    Promise.resolve(found.items),
+  );
   return mapPage(found, (e) => {
     const product = owners.get(e.productId);
-    return pseRow(e, product && rules.get(product.taxRuleId), query.currency ?? product?.currency ?? defaultCurrencyId);
+    return pseRow(e, product && rules.get(product.taxRuleId), query.currency ?? product?.currency ?? defaultCurrencyId, order);
   });
 }

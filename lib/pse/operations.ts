@@ -11,7 +11,7 @@
  */
 import { attributeAvs, type AttributeAv } from '../attribute-avs/entity.js';
 import { attributeAvReferences } from '../attribute-avs/references.js';
-import { attributes } from '../attributes/entity.js';
+import { attributePositionsVersion } from '../attributes/entity.js';
 import { Conflict, NotFound } from '../db/errors.js';
 import { addStep } from '../db/sharded-count.js';
 import { referenceSetMoveSteps } from '../db/reference-count.js';
@@ -26,10 +26,12 @@ import { present } from '../present.js';
 import { products, type Product } from '../products/entity.js';
 import { MAX_SALE_ELEMENTS, saleElementCount, saleElements, type ProductSaleElements, type SaleElement } from '../products/sale-elements.js';
 import { readSaleElementsOf, readSettled, takeStock } from '../products/stock-takes.js';
-import { countProductStep, pricedBy, taxRulesById, type TaxRule } from '../tax-rules/index.js';
+import { countProductStep, taxRulesById, type TaxRule } from '../tax-rules/index.js';
 import type { Row } from '../row.js';
 import { percentsOf } from '../products/row.js';
-import { pricesIn, pseRow } from './row.js';
+import { pricesIn, pseRow, type ValueOrder } from './row.js';
+import { rowContext, type RowContext } from './row-context.js';
+import { valueOrder } from '../attribute-avs/order.js';
 import type { PseCreateEntryInput, PseCreateInput, PseQueryInput, PseUpdateEntryInput, PseUpdateInput } from './schema.js';
 
 const ZERO = '0.000000';
@@ -45,8 +47,8 @@ export interface PseReads {
   products: ReadonlyMap<number, { product: Product; elements: ProductSaleElements }>;
   rules: ReadonlyMap<number, TaxRule>;
   values: ReadonlyMap<number, AttributeAv>;
-  /** Each attribute's position, for the order of an element's values. */
-  positions: ReadonlyMap<number, number>;
+  /** The order of the values its elements and entries name: their attributes' as placed now. */
+  order: ValueOrder;
   /** The write's stamp: its time is every record's `updatedAt` it writes. */
   stamp: WriteStamp;
 }
@@ -99,8 +101,7 @@ function valuesOf(ids: readonly number[], reads: PseReads, name: Naming): number
   const values = found as AttributeAv[];
   const attributeIds = values.map((value) => value.attributeId);
   if (new Set(attributeIds).size !== attributeIds.length) throw invalidField(name('attribute_av'), 'holds two values of one attribute');
-  const position = (value: AttributeAv) => reads.positions.get(value.attributeId) ?? 0;
-  return values.sort((a, b) => position(a) - position(b) || a.attributeId - b.attributeId).map((value) => value.id);
+  return reads.order(ids);
 }
 
 /** Makes `id` the product's default, taking the flag from the one that had it. */
@@ -241,7 +242,7 @@ function rowsOf(entries: readonly Entry[], drafts: ReadonlyMap<number, ProductDr
     const element = present(draft.elements.get(entry.id), `sale element ${entry.id}`);
     const written = draft.created.has(entry.id) || !changedSince(draft.before.get(entry.id), element) ? element : { ...element, version: element.version + 1, updatedAt: reads.stamp.now };
     const product = followingDefault(draft);
-    return pseRow(written, reads.rules.get(product.taxRuleId), query?.currency ?? product.currency);
+    return pseRow(written, reads.rules.get(product.taxRuleId), query?.currency ?? product.currency, reads.order);
   });
 }
 
@@ -284,19 +285,19 @@ const MAX_ENTRY_STEPS = LIMITS.dynamodb.transactionItems - 1;
 const findOwner = (reads: PseReads, elementId: number): number | undefined =>
   [...reads.products.values()].find(({ elements }) => elements.elements.some((element) => element.id === elementId))?.product.id;
 
-/** What the entries need read: their products with their sale elements, the rules, the attribute values and their attributes' positions. */
+/** What the entries need read: their products with their sale elements, the rules, the attribute values and the order of every value named. */
 async function readFor(productIds: readonly number[], valueIds: readonly number[], ruleIds: readonly number[]): Promise<Omit<PseReads, 'stamp'>> {
-  const [found, values] = await Promise.all([products.readMany([...new Set(productIds)]), attributeAvs.readMany([...new Set(valueIds)])]);
-  const [elements, rules, attributesOfValues] = await Promise.all([
+  const [found, values, positionsVersion] = await Promise.all([products.readMany([...new Set(productIds)]), attributeAvs.readMany([...new Set(valueIds)]), attributePositionsVersion.read()]);
+  const [elements, rules] = await Promise.all([
     Promise.all(found.map((product) => readSaleElementsOf(product.id))),
     taxRulesById([...new Set([...ruleIds, ...found.map((product) => product.taxRuleId)])]),
-    attributes.readMany([...new Set(values.map((value) => value.attributeId))]),
   ]);
+  const stored = elements.flatMap((of) => of.elements.flatMap((element) => element.attributeAvs));
   return {
     products: new Map(found.map((product, k) => [product.id, { product, elements: present(elements[k], `the sale elements of ${product.id}`) }])),
     rules,
     values: new Map(values.map((value) => [value.id, value])),
-    positions: new Map(attributesOfValues.map((attribute) => [attribute.id, attribute.position])),
+    order: await valueOrder(positionsVersion, [...values.map((value) => value.id), ...stored]),
   };
 }
 
@@ -337,13 +338,13 @@ export function updatePse(pseId: number, input: PseUpdateInput, query: PseQueryI
   if (input.pse.every(changesStockOnly)) {
     // A stock change touches nothing beside its sale elements: each attempt reads them alone (their
     // products and rules, for the rows, once), so that writers of one stock meet as seldom as can be.
-    let context: Promise<Pick<PseReads, 'products' | 'rules'>> | undefined;
+    let context: Promise<RowContext> | undefined;
     return new Write(async (stamp) => {
       const found = await readElements(pseId, ids, naming);
-      context ??= stockContext(found);
-      const { products: owners, rules } = await context;
-      const picture = new Map([...owners].map(([id, { product }]) => [id, { product, elements: { elements: found.filter((element) => element.productId === id), count: undefined } }]));
-      return pseEntriesPlan(entries(naming), { products: picture, rules, values: new Map(), positions: new Map(), stamp }, query, expected);
+      context ??= rowContextOf(found);
+      const { products: owners, rules, order } = await context;
+      const picture = new Map([...owners].map(([id, product]) => [id, { product, elements: { elements: found.filter((element) => element.productId === id), count: undefined } }]));
+      return pseEntriesPlan(entries(naming), { products: picture, rules, values: new Map(), order, stamp }, query, expected);
     });
   }
   return new Write(async (stamp) => {
@@ -369,10 +370,10 @@ export function changePse(pseId: number, input: PseUpdateInput, query: PseQueryI
   const id = entry.id ?? pseId;
   return (async () => {
     const outcome = await takeStock(id, delta, id === pseId ? expectedVersion : undefined, entryField(0)('quantity_delta'), async (taken) => {
-      const { products: owners, rules } = await stockContext([taken]);
-      const product = owners.get(taken.productId)?.product;
+      const { products: owners, rules, order } = await rowContextOf([taken]);
+      const product = owners.get(taken.productId);
       if (!product) throw new NotFound('product sale element');
-      return [pseRow(taken, rules.get(product.taxRuleId), query?.currency ?? product.currency)];
+      return [pseRow(taken, rules.get(product.taxRuleId), query?.currency ?? product.currency, order)];
     });
     // An element stored before stocks were numbers is changed once by a transaction, which stores its stock as one.
     return 'taken' in outcome ? outcome.taken : updatePse(pseId, input, query, expectedVersion).commit();
@@ -394,11 +395,12 @@ async function readElements(pseId: number, ids: readonly number[], naming: (inde
   return found;
 }
 
-/** What a stock change's rows need beside its sale elements: their products and rules (one round trip, the rules cached). */
-async function stockContext(elements: readonly SaleElement[]): Promise<Pick<PseReads, 'products' | 'rules'>> {
-  const [owners, rules] = await pricedBy(products.readMany([...new Set(elements.map((element) => element.productId))]));
-  return { products: new Map(owners.map((product) => [product.id, { product, elements: { elements: [], count: undefined } }])), rules };
-}
+/** What the rows of sale elements read already need beside them: their products, rules and values' order. */
+const rowContextOf = (elements: readonly SaleElement[]): Promise<RowContext> =>
+  rowContext(
+    elements.map((element) => element.productId),
+    Promise.resolve(elements),
+  );
 
 /** A delete's plan: the element and its counts; its product's default moved to the lowest-id other one when it was the default; the last one refused (409). */
 export function deletePsePlan(element: SaleElement, product: Product, siblings: ProductSaleElements, expectedVersion: number | undefined, stamp: WriteStamp): WritePlan<void> {
@@ -432,17 +434,26 @@ export const deletePse = (id: number, expectedVersion: number | undefined): Writ
 /** One sale element's row, in `currency` (default: its product's). */
 export async function getPse(id: number, query: PseQueryInput): Promise<Row[]> {
   const element = await saleElements.read(id);
-  const [[product], rules] = element ? await pricedBy(products.readMany([element.productId])) : [[], new Map()];
-  if (!element || !product) throw new NotFound('product sale element');
-  return [pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency)];
+  if (!element) throw new NotFound('product sale element');
+  const { products: owners, rules, order } = await rowContextOf([element]);
+  const product = owners.get(element.productId);
+  if (!product) throw new NotFound('product sale element');
+  return [pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency, order)];
 }
 
 /** A product's sale elements, by id (404 for an unknown product). */
 export async function listPseOfProduct(productId: number, query: PseQueryInput): Promise<Row[]> {
-  const [[[product], rules], { items: elements }] = await Promise.all([
-    pricedBy(products.readMany([productId])),
-    saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 }),
-  ]);
+  const listed = saleElements.list('byProduct', { order: 'id', reverse: false, where: { productId } }, { limit: MAX_SALE_ELEMENTS, offset: 0 });
+  const {
+    products: owners,
+    rules,
+    order,
+    elements,
+  } = await rowContext(
+    [productId],
+    listed.then((page) => page.items),
+  );
+  const product = owners.get(productId);
   if (!product) throw new NotFound('product');
-  return elements.map((element) => pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency));
+  return elements.map((element) => pseRow(element, rules.get(product.taxRuleId), query.currency ?? product.currency, order));
 }

@@ -25,7 +25,11 @@ export function pricesIn(element: SaleElement, currency: number): { price: bigin
   return { price: storedMicros(own?.price ?? '0'), promoPrice: storedMicros(own?.promoPrice ?? '0') };
 }
 
-export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency: number): Row {
+/** A sort of attribute values in their attributes' order as they are now (lib/attribute-avs/order.ts). */
+export type ValueOrder = (values: readonly number[]) => number[];
+
+/** The row of `element`, its prices in `currency` taxed by `rule`, its values in `order`. */
+export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency: number, order: ValueOrder): Row {
   const { price, promoPrice } = pricesIn(element, currency);
   const percents = percentsOf(rule);
   const [taxed, taxedPromo] = [applyPercents(price, percents), applyPercents(promoPrice, percents)];
@@ -46,7 +50,7 @@ export function pseRow(element: SaleElement, rule: TaxRule | undefined, currency
     PROMO_PRICE: formatMicros(promoPrice),
     PROMO_PRICE_TAX: formatMicros(taxedPromo - promoPrice),
     TAXED_PROMO_PRICE: formatMicros(taxedPromo),
-    ATTRIBUTE_AVS: element.attributeAvs,
+    ATTRIBUTE_AVS: order(element.attributeAvs),
     VERSION: element.version,
     CREATE_DATE: element.createdAt,
     UPDATE_DATE: element.updatedAt,

@@ -10,6 +10,7 @@ import { readTogether } from '../db/items.js';
 import { pageSorted, type Page, type PageRequest, type Position } from '../db/page.js';
 import { addStep, createSteps, readShards, readTotal, removeAsReadSteps, sumOf, type ShardValues } from '../db/sharded-count.js';
 import { raced, type OnConditionFailed, type WriteStep } from '../db/transactions.js';
+import { versionedCache } from '../db/version-item.js';
 import { plan, recordedPlan, Write, type WritePlan } from '../db/write-plan.js';
 import type { WriteStamp } from '../db/stamp.js';
 import { invalidField } from '../errors.js';
@@ -60,23 +61,10 @@ export async function taxRulesById(ids: readonly number[]): Promise<Map<number, 
 }
 
 /**
- * Rules cached by this container for pricing, labelled with the rules' version they were read at or
- * after: a label is trusted only by a request that read that same version, so a cached rule is never
- * older than what the request saw. A change of any rule (a new version) empties the cache.
+ * The rules product rows need (`ids`), given the rules' version read with the products: cached by
+ * this container for pricing, labelled with that version (a change of any rule bumps it).
  */
-const pricing = { version: -1, rules: new Map<number, TaxRule>() };
-
-/** The rules product rows need (`ids`), given the rules' version read with the products. */
-export async function taxRulesAt(version: number, ids: readonly number[]): Promise<ReadonlyMap<number, TaxRule>> {
-  if (pricing.version !== version) Object.assign(pricing, { version, rules: new Map() });
-  // This version's cache, held across the read: a request that meanwhile saw a newer version has a
-  // cache of its own, which rules read at this one never reach.
-  const cached = pricing.rules;
-  const missing = [...new Set(ids)].filter((id) => !cached.has(id));
-  if (missing.length) for (const [id, rule] of await taxRulesById(missing)) cached.set(id, rule);
-  // The asked rules, as a map of the request's own: never the cache another request goes on filling or replacing.
-  return new Map(ids.flatMap((id) => (cached.has(id) ? [[id, cached.get(id) as TaxRule] as const] : [])));
-}
+export const taxRulesAt = versionedCache(taxRulesById);
 
 /**
  * Records and the rules that price them, in one round trip when this container has those rules
