@@ -138,6 +138,15 @@ describe('npm run import -- --update', () => {
     expect((await get('/api/products/40')).body[0]).toMatchObject({ UPDATE_DATE: '2024-03-03T03:03:03.000Z' });
   }, 180_000);
 
+  it("reorders a sale element's values at once when it moves their attribute: this process's cached positions are not trusted past the move", async () => {
+    // Sale element 102 is made of value 2 (attribute 1, Size, position 1) and value 6 (attribute 4, position 2).
+    expect((await get('/api/pse/102')).body[0].ATTRIBUTE_AVS).toEqual([2, 6]);
+    await sql("UPDATE attribute SET position = 0, updated_at = '2024-04-04 04:04:04' WHERE id = 4");
+    const run = await runImport(['--from', storeUrl, '--update']);
+    expect(run.report!.records.attribute).toMatchObject({ updated: [4] });
+    expect((await get('/api/pse/102')).body[0].ATTRIBUTE_AVS).toEqual([6, 2]);
+  }, 180_000);
+
   it('with --delete-missing, deletes the missing records nobody changed since, and only those (a dry run says so first)', async () => {
     const before = await tableSnapshot();
     const dry = await runImport(['--from', storeUrl, '--update', '--delete-missing', '--dry-run']);
