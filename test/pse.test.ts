@@ -49,6 +49,23 @@ async function productWithDefault(overrides: Record<string, unknown> = {}) {
   return { product, element: elements.body[0] };
 }
 
+/**
+ * Sale element `id`'s row as every route answers it, the search index caught up: read alone, in its
+ * product's list, in the list across products, in a take's answer (one taken) and in a write's that
+ * sets `fields` (a transaction's).
+ */
+async function rowsEveryWay(productId: number, id: number, fields: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  await index.caughtUp();
+  const answers = [
+    await get(`/api/pse/${id}`),
+    await get(`/api/pse/product/${productId}`),
+    await get(`/api/pse?id=${id}`),
+    await put(`/api/pse/${id}`, { pse: [{ quantity_delta: -1 }] }),
+    await put(`/api/pse/${id}`, { pse: [fields] }),
+  ];
+  return answers.map((answer) => answer.body.find((row: { ID: number }) => row.ID === id));
+}
+
 describe('a product and its default sale element', () => {
   it('are made together: the default holds the product’s ref, price and weight, no stock, and shows its taxes', async () => {
     const { product, element } = await productWithDefault();
@@ -222,17 +239,7 @@ describe('POST /api/pse and PUT /api/pse/{id}', () => {
     const [small, red] = [await createAttributeAv(size.ID, { title: 'S' }), await createAttributeAv(colour.ID, { title: 'Red' })];
     const made = await post('/api/pse', { pse: [{ product_id: product.ID, reference: ref(), currency_id: 1, price: 1, quantity: 5, attribute_av: [red.ID, small.ID] }] });
     const id = made.body[0].ID;
-    const shown = async () => {
-      await index.caughtUp();
-      const answers = [
-        await get(`/api/pse/${id}`),
-        (await get(`/api/pse/product/${product.ID}`)).body.find((row: { ID: number }) => row.ID === id),
-        await get(`/api/pse?id=${id}`),
-        await put(`/api/pse/${id}`, { pse: [{ quantity_delta: -1 }] }),
-        await put(`/api/pse/${id}`, { pse: [{ onsale: true }] }),
-      ];
-      return answers.map((answer) => ('body' in answer ? answer.body[0] : answer).ATTRIBUTE_AVS);
-    };
+    const shown = async () => (await rowsEveryWay(product.ID, id, { onsale: true })).map((row) => row.ATTRIBUTE_AVS);
     expect(await shown()).toEqual(Array(5).fill([small.ID, red.ID]));
     // Colour moved before Size: the stored sale element unchanged, its rows reordered.
     expect((await put('/api/attributes', { id: colour.ID, position: size.POSITION - 1 })).status).toBe(201);
@@ -346,21 +353,12 @@ describe('a taxed price shown', () => {
     const rule = await createTaxRule({ country: [64], tax: [1] });
     const { product, element } = await productWithDefault({ price: '100', tax_rule: rule.ID });
     await put(`/api/pse/${element.ID}`, { pse: [{ quantity: 10 }] });
-    const taxed = async () => {
-      await index.caughtUp();
-      const answers = [
-        await get(`/api/pse/${element.ID}`),
-        await get(`/api/pse/product/${product.ID}`),
-        await get(`/api/pse?id=${element.ID}`),
-        await put(`/api/pse/${element.ID}`, { pse: [{ quantity_delta: -1 }] }),
-      ];
-      return answers.map((answer) => answer.body[0].TAXED_PRICE);
-    };
-    expect(await taxed()).toEqual(Array(4).fill('120.000000'));
+    const taxed = async () => (await rowsEveryWay(product.ID, element.ID, { isnew: true })).map((row) => row.TAXED_PRICE);
+    expect(await taxed()).toEqual(Array(5).fill('120.000000'));
     expect((await put('/api/tax-rules', { id: rule.ID, tax: [1, 2] })).status).toBe(201);
-    expect(await taxed()).toEqual(Array(4).fill('132.000000'));
+    expect(await taxed()).toEqual(Array(5).fill('132.000000'));
     expect((await put('/api/tax-rules', { id: rule.ID, country: [13] })).status).toBe(201);
-    expect(await taxed()).toEqual(Array(4).fill('100.000000'));
+    expect(await taxed()).toEqual(Array(5).fill('100.000000'));
   });
 });
 

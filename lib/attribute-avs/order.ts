@@ -7,7 +7,7 @@
  */
 import { attributes } from '../attributes/entity.js';
 import { versionedCache } from '../db/version-item.js';
-import { attributeAvs } from './entity.js';
+import { attributeAvs, type AttributeAv } from './entity.js';
 
 /** Each value's attribute, as read once. */
 const attributeOfValue = new Map<number, number>();
@@ -17,8 +17,10 @@ const positionsAt = versionedCache(async (ids) => new Map((await attributes.read
 /**
  * The order of `valueIds`' values at positions version `version`: a sort of any of them by their
  * attribute's position, the attribute's id breaking ties (as the values were placed when written).
+ * `known`: values the caller has read already, whose attributes need no read.
  */
-export async function valueOrder(version: number, valueIds: readonly number[]): Promise<(values: readonly number[]) => number[]> {
+export async function valueOrder(version: number, valueIds: readonly number[], known: readonly Pick<AttributeAv, 'id' | 'attributeId'>[] = []): Promise<(values: readonly number[]) => number[]> {
+  for (const value of known) attributeOfValue.set(value.id, value.attributeId);
   const unknown = [...new Set(valueIds)].filter((id) => !attributeOfValue.has(id));
   if (unknown.length) for (const value of await attributeAvs.readMany(unknown)) attributeOfValue.set(value.id, value.attributeId);
   const positions = await positionsAt(version, [...new Set(valueIds.flatMap((id) => attributeOfValue.get(id) ?? []))]);

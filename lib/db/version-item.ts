@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { joinable } from './joined-steps.js';
-import { readItem, type Item } from './items.js';
+import { readItem } from './items.js';
 import { keyText, type Key } from './keys.js';
 import { defineStored } from './stored.js';
 import { update, type WriteStep } from './transactions.js';
@@ -15,11 +15,10 @@ const StoredVersion = defineStored('version item', { [VERSION]: v.number() });
 
 export function defineVersionItem(key: Key) {
   return {
-    key,
-    /** The version an item read with others holds (0 before the first change). */
-    valueOf: (item: Item | undefined): number => (item ? StoredVersion.parse(item)[VERSION] : 0),
+    /** The version now (0 before the first change): asked in the same turn as other reads, one more key of their BatchGet (items.ts). */
     async read(): Promise<number> {
-      return this.valueOf(await readItem(key));
+      const item = await readItem(key);
+      return item ? StoredVersion.parse(item)[VERSION] : 0;
     },
     /**
      * The step, in a changing transaction, that makes every cache of the set stale. Joinable: a

@@ -297,7 +297,7 @@ async function readFor(productIds: readonly number[], valueIds: readonly number[
     products: new Map(found.map((product, k) => [product.id, { product, elements: present(elements[k], `the sale elements of ${product.id}`) }])),
     rules,
     values: new Map(values.map((value) => [value.id, value])),
-    order: await valueOrder(positionsVersion, [...values.map((value) => value.id), ...stored]),
+    order: await valueOrder(positionsVersion, [...values.map((value) => value.id), ...stored], values),
   };
 }
 

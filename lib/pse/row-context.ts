@@ -14,13 +14,16 @@ import type { ValueOrder } from './row.js';
 export interface RowContext {
   products: ReadonlyMap<number, Product>;
   rules: ReadonlyMap<number, TaxRule>;
-  /** The order of the elements' values, and of `moreValues`. */
+  /** The order of the elements' values. */
   order: ValueOrder;
 }
 
-/** The context of `elements` (read at once with it), the products of `productIds`; `moreValues` ordered too (an entry's new ones). */
-export async function rowContext<E extends readonly SaleElement[]>(productIds: readonly number[], elements: Promise<E>, moreValues: readonly number[] = []): Promise<RowContext & { elements: E }> {
+/** The context of `elements` (read at once with it) and the products of `productIds`. */
+export async function rowContext<E extends readonly SaleElement[]>(productIds: readonly number[], elements: Promise<E>): Promise<RowContext & { elements: E }> {
   const [[owners, rules], version, found] = await Promise.all([pricedBy(products.readMany([...new Set(productIds)])), attributePositionsVersion.read(), elements]);
-  const order = await valueOrder(version, [...found.flatMap((element) => element.attributeAvs), ...moreValues]);
+  const order = await valueOrder(
+    version,
+    found.flatMap((element) => element.attributeAvs),
+  );
   return { products: new Map(owners.map((product) => [product.id, product])), rules, order, elements: found };
 }
